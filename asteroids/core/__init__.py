@@ -1,0 +1,1 @@
+"""The simulation core: pure, deterministic numpy. Never imports arcade, pyglet or a clock."""
