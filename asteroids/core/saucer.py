@@ -1,0 +1,145 @@
+"""Flying saucers: when they come (with anti-lurking pressure), how they fly and aim.
+
+Numbers follow the 1979 ROM (see shared research, classic-1979.md): a spawn interval that
+shrinks with each saucer of the wave, a saucer that comes anyway when the player stops
+breaking rocks, large saucers that fire at random and small ones that aim at the ship
+(across the wrap seam) with an error that shrinks at high scores.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from asteroids.core import events as ev
+from asteroids.core.params import Params
+from asteroids.core.rng import Pcg32
+from asteroids.core.ship import add_shot
+from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
+from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
+
+__all__ = ["aim_direction", "saucer_outline", "update_saucer"]
+
+_COS = COS.tolist()
+_SIN = SIN.tolist()
+_OUTLINE = SAUCER_OUTLINE
+
+
+def saucer_outline(p: Params, x: float, y: float, small: bool) -> np.ndarray:
+    """(8, 2) world-space outline of a saucer centred at (x, y)."""
+    r = p.saucer_radius[1 if small else 0]
+    return np.array([x, y]) + _OUTLINE * r
+
+
+def _wrapped(delta: float, size: float) -> float:
+    """The shortest way across a wrapping axis."""
+    if delta > 0.5 * size:
+        return delta - size
+    if delta < -0.5 * size:
+        return delta + size
+    return delta
+
+
+def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
+                  error_steps: int) -> tuple[float, float]:
+    """Unit vector from the saucer at (sx, sy) toward (tx, ty), turned by ``error_steps``.
+
+    In a wrapping world the target is its nearest image, so a saucer aims across the seam.
+    """
+    dx, dy = tx - sx, ty - sy
+    if p.wrap_ship:
+        dx, dy = _wrapped(dx, p.width), _wrapped(dy, p.height)
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist == 0.0:
+        ux, uy = 1.0, 0.0
+    else:
+        ux, uy = dx / dist, dy / dist
+    k = error_steps % HEADING_STEPS
+    c, s = _COS[k], _SIN[k]
+    return c * ux - s * uy, s * ux + c * uy
+
+
+def _spawn(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    if d.saucers_this_wave < p.always_large:
+        small = False
+    elif d.score >= p.small_score:
+        small = True
+    else:
+        # The shorter the interval has become, the likelier a small saucer.
+        span = max(1, p.saucer_first_ticks - p.saucer_min_ticks)
+        shrunk = p.saucer_first_ticks - d.saucer_interval
+        small = rng.below(span) < shrunk
+    r = p.saucer_radius[1 if small else 0]
+    from_left = rng.below(2) == 0
+    d.saucer_alive = True
+    d.saucer_small = small
+    d.saucer_x = 0.0 if from_left else p.width
+    lo, hi = (0.15 * p.height, 0.85 * p.height)
+    d.saucer_y = rng.uniform(max(lo, r), min(hi, p.height - r))
+    d.saucer_vx = p.saucer_speed if from_left else -p.saucer_speed
+    d.saucer_vy = 0.0
+    d.saucer_ticks_left = math.ceil(p.width / p.saucer_speed)
+    d.saucer_fire_timer = p.saucer_fire_ticks
+    d.saucer_zig_timer = p.zigzag_ticks
+    d.saucers_this_wave += 1
+    events.append(ev.SaucerSpawned(small, d.saucer_x, d.saucer_y))
+
+
+def _fire(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    live = int(np.count_nonzero(d.shot_owner == SHOOTER_SAUCER))
+    if live >= p.saucer_max_shots:
+        return
+    if d.saucer_small and d.ship_state == SHIP_FLYING and not d.game_over:
+        err = p.aim_error_expert_steps if d.score >= p.expert_score else p.aim_error_steps
+        error = rng.between(-err, err) if err else 0
+        # Aim where the ship will be next tick (the ROM's GetScrShpDistance).
+        ux, uy = aim_direction(p, d.saucer_x, d.saucer_y, d.ship_x + d.ship_vx,
+                               d.ship_y + d.ship_vy, error)
+    else:
+        k = rng.below(HEADING_STEPS)
+        ux, uy = _COS[k], _SIN[k]
+    speed = p.saucer_shot_speed
+    add_shot(d, SHOOTER_SAUCER, d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0,
+             p.saucer_shot_ticks)
+    events.append(ev.ShotFired("saucer", d.saucer_x, d.saucer_y))
+
+
+def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    """One tick of saucer life: the spawn timer, the zig-zag, firing, leaving.
+
+    The spawn timer runs during a wave. When it expires a saucer comes, unless the player
+    broke a rock within ``lurk_ticks`` and enough rocks remain; an idle player (a "lurker")
+    therefore gets saucers at an ever shorter interval.
+    """
+    if not p.saucers:
+        return
+    if not d.saucer_alive:
+        if d.wave_timer >= 0:
+            return
+        d.saucer_timer -= 1
+        if d.saucer_timer > 0:
+            return
+        lurk_min = min(p.lurk_min + d.wave - 1, p.lurk_min_max)
+        busy = d.since_break < p.lurk_ticks and d.ast_id.shape[0] >= lurk_min
+        if busy:
+            d.saucer_timer = d.saucer_interval
+            return
+        _spawn(d, p, rng, events)
+        d.saucer_interval = max(p.saucer_min_ticks, d.saucer_interval - p.saucer_step_ticks)
+        d.saucer_timer = d.saucer_interval
+        return
+    d.saucer_ticks_left -= 1
+    if d.saucer_ticks_left <= 0:
+        d.saucer_alive = False
+        events.append(ev.SaucerLeft(d.saucer_small))
+        return
+    d.saucer_zig_timer -= 1
+    if d.saucer_zig_timer <= 0:
+        d.saucer_zig_timer = p.zigzag_ticks
+        choice = rng.below(4)  # {-1, 0, 0, +1}: level flight twice as likely (ScrYSpeedTbl)
+        d.saucer_vy = (-p.saucer_speed, 0.0, 0.0, p.saucer_speed)[choice]
+    d.saucer_fire_timer -= 1
+    if d.saucer_fire_timer <= 0:
+        d.saucer_fire_timer = p.saucer_fire_ticks
+        _fire(d, p, rng, events)

@@ -1,0 +1,224 @@
+"""The player's ship: turning, thrust, shield, hyperspace, firing, dying and coming back."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from asteroids.core import events as ev
+from asteroids.core.inputs import InputFrame
+from asteroids.core.params import Params
+from asteroids.core.rng import Pcg32
+from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
+from asteroids.core.world import (
+    SHIP_DEAD,
+    SHIP_FLYING,
+    SHIP_HYPERSPACE,
+    SHOOTER_SHIP,
+    Draft,
+)
+
+__all__ = [
+    "START_HEADING",
+    "add_shot",
+    "control_ship",
+    "hyperspace_death_chance",
+    "kill_ship",
+    "ship_outline",
+    "update_ship_timers",
+]
+
+_COS = COS.tolist()
+_SIN = SIN.tolist()
+_OUTLINE = SHIP_OUTLINE.tolist()
+
+START_HEADING = HEADING_STEPS // 4
+"""A new ship points up the screen (+y)."""
+
+
+def ship_outline(p: Params, x: float, y: float, heading: int) -> np.ndarray:
+    """(4, 2) world-space outline of a ship at (x, y) with an integer heading."""
+    c, s = _COS[heading % HEADING_STEPS], _SIN[heading % HEADING_STEPS]
+    length = p.ship_length
+    return np.array([(x + (c * u - s * v) * length, y + (s * u + c * v) * length)
+                     for u, v in _OUTLINE])
+
+
+def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:
+    """Append one shot whose head is at (x, y)."""
+    d.shot_id = np.append(d.shot_id, np.int64(d.next_id))
+    d.next_id += 1
+    d.shot_owner = np.append(d.shot_owner, np.int64(owner))
+    d.shot_pos = np.concatenate([d.shot_pos, np.array([[x, y]])])
+    d.shot_vel = np.concatenate([d.shot_vel, np.array([[vx, vy]])])
+    d.shot_ttl = np.append(d.shot_ttl, np.int64(ttl))
+
+
+def _cap_axis(v: float, cap: float) -> float:
+    return v if cap <= 0.0 else min(max(v, -cap), cap)
+
+
+def _fire(d: Draft, p: Params, events: list[ev.Event]) -> None:
+    live = int(np.count_nonzero(d.shot_owner == SHOOTER_SHIP))
+    if live >= p.shot_max:
+        return
+    k = d.ship_heading % HEADING_STEPS
+    c, s = _COS[k], _SIN[k]
+    nose_x = d.ship_x + c * 0.5 * p.ship_length
+    nose_y = d.ship_y + s * 0.5 * p.ship_length
+    vx, vy = c * p.shot_speed, s * p.shot_speed
+    if p.shot_inherit:
+        vx, vy = vx + d.ship_vx, vy + d.ship_vy
+    vx, vy = _cap_axis(vx, p.shot_axis_cap), _cap_axis(vy, p.shot_axis_cap)
+    add_shot(d, SHOOTER_SHIP, nose_x, nose_y, vx, vy, p.shot_ticks)
+    events.append(ev.ShotFired("ship", nose_x, nose_y))
+
+
+def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Event]) -> None:
+    """Apply one tick of input to a flying ship: turn, thrust, shield, hyperspace, fire.
+
+    Firing and hyperspace act on the press (the tick the button goes down), so holding fire
+    gives one shot unless autofire is on.
+    """
+    fire = bool(mask & InputFrame.FIRE)
+    hyper = bool(mask & InputFrame.HYPERSPACE)
+    fire_pressed = fire and not d.fire_held
+    hyper_pressed = hyper and not d.hyper_held
+    d.fire_held, d.hyper_held = fire, hyper
+    flying = d.ship_state == SHIP_FLYING and not d.game_over
+    thrust = flying and bool(mask & InputFrame.THRUST)
+    if thrust != d.thrusting:
+        d.thrusting = thrust
+        events.append(ev.ThrustChanged(thrust))
+    shield = (flying and p.shield_enabled and bool(mask & InputFrame.SHIELD)
+              and d.shield_energy > 0)
+    if shield != d.shield_on:
+        d.shield_on = shield
+        events.append(ev.ShieldChanged(shield, d.shield_energy / p.shield_ticks))
+    if not flying:
+        return
+    if shield:
+        d.shield_energy -= 1
+
+    turn = 0
+    if mask & InputFrame.LEFT:
+        turn += p.turn_steps
+    if mask & InputFrame.RIGHT:
+        turn -= p.turn_steps
+    d.ship_heading = (d.ship_heading + turn) % HEADING_STEPS
+
+    vx, vy = d.ship_vx, d.ship_vy
+    if thrust:
+        vx += _COS[d.ship_heading] * p.thrust
+        vy += _SIN[d.ship_heading] * p.thrust
+    else:
+        vx *= p.drag_keep
+        vy *= p.drag_keep
+    if p.axis_speed_limit:
+        vx = min(max(vx, -p.max_speed), p.max_speed)
+        vy = min(max(vy, -p.max_speed), p.max_speed)
+    else:
+        speed2 = vx * vx + vy * vy
+        if speed2 > p.max_speed * p.max_speed:
+            scale = p.max_speed / math.sqrt(speed2)
+            vx, vy = vx * scale, vy * scale
+    d.ship_vx, d.ship_vy = vx + 0.0, vy + 0.0
+
+    if hyper_pressed and p.hyper_enabled:
+        _enter_hyperspace(d, p, rng, events)
+        return
+    if fire_pressed:
+        _fire(d, p, events)
+        d.autofire_timer = p.autofire_ticks
+    elif fire and p.autofire:
+        d.autofire_timer -= 1
+        if d.autofire_timer <= 0:
+            _fire(d, p, events)
+            d.autofire_timer = p.autofire_ticks
+
+
+def _enter_hyperspace(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
+    d.ship_state = SHIP_HYPERSPACE
+    d.ship_timer = p.hyper_ticks
+    d.ship_vx = d.ship_vy = 0.0
+    if d.thrusting:
+        d.thrusting = False
+        events.append(ev.ThrustChanged(False))
+    if d.shield_on:
+        d.shield_on = False
+        events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
+    # 1979 (EnterHyprspc): a 5-bit roll; below 24 is safe, otherwise the jump fails when
+    # (r & 7) * 2 + 4 >= the number of asteroids: riskiest on a near-empty screen.
+    d.ship_doomed = False
+    if p.hyper_risky:
+        r = rng.below(32)
+        d.ship_doomed = r >= 24 and (r & 7) * 2 + 4 >= d.ast_id.shape[0]
+
+
+def hyperspace_death_chance(asteroids: int) -> float:
+    """The classic chance that a jump fails with ``asteroids`` rocks on screen (for docs/tests)."""
+    fails = [r for r in range(24, 32) if (r & 7) * 2 + 4 >= asteroids]
+    return len(fails) / 32
+
+
+def kill_ship(d: Draft, p: Params, cause: str, events: list[ev.Event]) -> None:
+    """Explode the ship: one life gone, the respawn timer set, or the game over."""
+    d.ship_state = SHIP_DEAD
+    d.lives -= 1
+    d.ship_timer = p.respawn_ticks
+    d.ship_vx = d.ship_vy = 0.0
+    if d.thrusting:
+        d.thrusting = False
+        events.append(ev.ThrustChanged(False))
+    if d.shield_on:
+        d.shield_on = False
+        events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
+    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause, d.lives))
+    if d.lives <= 0:
+        d.lives = 0
+        d.game_over = True
+        events.append(ev.GameOver(d.score))
+
+
+def _area_clear(d: Draft, p: Params) -> bool:
+    """True when no asteroid comes within ``safe_radius`` of the centre and no saucer flies."""
+    if d.saucer_alive:
+        return False
+    n = d.ast_id.shape[0]
+    if n == 0:
+        return True
+    delta = d.ast_pos - np.array([0.5 * p.width, 0.5 * p.height])
+    reach = d.ast_radius + p.safe_radius
+    dx, dy = delta[:, 0], delta[:, 1]
+    return bool(((dx * dx + dy * dy) > reach * reach).all())
+
+
+def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    """Count down respawn and hyperspace; bring the ship back when it may return."""
+    if d.game_over:
+        return
+    if d.ship_state == SHIP_DEAD:
+        if d.ship_timer > 0:
+            d.ship_timer -= 1
+        if d.ship_timer == 0 and _area_clear(d, p):
+            d.ship_state = SHIP_FLYING
+            d.ship_x, d.ship_y = 0.5 * p.width, 0.5 * p.height
+            d.ship_vx = d.ship_vy = 0.0
+            d.ship_heading = START_HEADING
+            if p.shield_refill:
+                d.shield_energy = p.shield_ticks
+            events.append(ev.ShipSpawned(d.ship_x, d.ship_y))
+    elif d.ship_state == SHIP_HYPERSPACE:
+        d.ship_timer -= 1
+        if d.ship_timer <= 0:
+            m = p.hyper_margin
+            d.ship_x = rng.uniform(m * p.width, (1.0 - m) * p.width)
+            d.ship_y = rng.uniform(m * p.height, (1.0 - m) * p.height)
+            d.ship_state = SHIP_FLYING
+            survived = not d.ship_doomed
+            d.ship_doomed = False
+            events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
+            if not survived:
+                kill_ship(d, p, "hyperspace", events)

@@ -1,0 +1,642 @@
+"""``new_world`` and ``step``: the whole game, one fixed tick at a time.
+
+A tick runs in this order, always:
+
+1. the ship obeys this tick's input (turn, thrust, shield, hyperspace, fire);
+2. the saucer's timers run (spawn, zig-zag, fire);
+3. shots sweep their whole path for this tick against every asteroid edge, the saucer, the
+   ship and obstacles, in each target's own frame, and keep the hit closest to their start;
+4. asteroids, the ship and the saucer move and meet the borders and obstacles;
+5. asteroids collide with each other (if enabled), then the ship, shield and saucer touch;
+6. what was hit breaks: scores, fragments (which join only now, so one shot cannot break
+   them too), extra lives;
+7. timers: respawn, hyperspace re-entry, the next wave, the heartbeat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.config.schema import Config
+from asteroids.core import events as ev
+from asteroids.core.collision import (
+    circle_cross_pairs,
+    circle_pairs,
+    circle_polygon_contacts,
+    first_hits,
+    polygons_overlap,
+)
+from asteroids.core.geometry import bounce_positions, transform_outlines, wrap_positions
+from asteroids.core.inputs import InputFrame, as_mask
+from asteroids.core.params import Params, params_for
+from asteroids.core.rng import Pcg32, seed_state
+from asteroids.core.saucer import saucer_outline, update_saucer
+from asteroids.core.ship import (
+    START_HEADING,
+    control_ship,
+    kill_ship,
+    ship_outline,
+    update_ship_timers,
+)
+from asteroids.core.spawn import NewRock, append_rocks, spawn_wave, split_rock, wave_size
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.world import (
+    SHIP_FLYING,
+    SHOOTER_SAUCER,
+    SHOOTER_SHIP,
+    Draft,
+    World,
+    empty_f64,
+    empty_i64,
+)
+
+__all__ = ["new_world", "step"]
+
+_SIZE_WEIGHT = np.array([7, 3, 1], dtype=np.int64)
+"""Hits needed to clear a rock of each size (large -> 2 medium -> 4 small)."""
+
+# Causes, in the order a claim on a target is decided.
+_BY_SHIP_SHOT, _BY_SAUCER_SHOT, _BY_SHIP, _BY_SAUCER = 0, 1, 2, 3
+_CAUSE_NAMES = ("ship-shot", "saucer-shot", "ship", "saucer")
+
+
+def new_world(config: Config, seed: int) -> World:
+    """A new game: the ship at the centre and the first wave on the edges.
+
+    Args:
+        config: the resolved settings.
+        seed: any integer; the same seed and inputs give the same game everywhere.
+    """
+    p = params_for(config)
+    state, inc = seed_state(int(seed))
+    world = World(
+        tick=0, rng_state=state, rng_inc=inc, next_id=1,
+        ast_id=empty_i64(), ast_size=empty_i64(), ast_pos=empty_f64(2), ast_vel=empty_f64(2),
+        ast_angle=empty_i64(), ast_spin=empty_i64(), ast_radius=empty_f64(),
+        ast_local=empty_f64(2), ast_offsets=np.zeros(1, dtype=np.int64),
+        shot_id=empty_i64(), shot_owner=empty_i64(), shot_pos=empty_f64(2),
+        shot_vel=empty_f64(2), shot_ttl=empty_i64(),
+        ship_state=SHIP_FLYING, ship_x=0.5 * p.width, ship_y=0.5 * p.height, ship_vx=0.0,
+        ship_vy=0.0, ship_heading=START_HEADING, ship_timer=0, ship_doomed=False,
+        thrusting=False, shield_on=False, shield_energy=p.shield_ticks, fire_held=False,
+        hyper_held=False, autofire_timer=0,
+        saucer_alive=False, saucer_small=False, saucer_x=0.0, saucer_y=0.0, saucer_vx=0.0,
+        saucer_vy=0.0, saucer_ticks_left=0, saucer_fire_timer=0, saucer_zig_timer=0,
+        score=0, lives=p.lives, next_extra_life=p.extra_life_every, wave=0, wave_timer=0,
+        wave_weight=1, saucer_timer=p.saucer_first_ticks, saucer_interval=p.saucer_first_ticks,
+        saucers_this_wave=0, since_break=0, beat_timer=p.beat_start_ticks,
+        beat_interval=p.beat_start_ticks, beat_quicken_timer=p.beat_quicken_ticks, beat_tone=0,
+        game_over=False,
+    )
+    d = Draft(world)
+    rng = Pcg32(state, inc)
+    _start_wave(d, p, rng, [])
+    d.rng_state = rng.state
+    return d.freeze()
+
+
+def step(world: World, inputs: InputFrame | int, config: Config) -> tuple[World, tuple[ev.Event, ...]]:
+    """Advance the game by one tick.
+
+    Args:
+        world: the current state (never modified).
+        inputs: this tick's buttons, an InputFrame or a plain int bit mask (bit 0 thrust,
+            1 left, 2 right, 3 fire, 4 hyperspace, 5 shield).
+        config: the settings the game runs under (the same object every tick is fastest).
+
+    Returns:
+        The next World and what happened during the tick, in the order it happened.
+    """
+    p = params_for(config)
+    mask = as_mask(inputs)
+    d = Draft(world)
+    rng = Pcg32(world.rng_state, world.rng_inc)
+    events: list[ev.Event] = []
+    claims = _Claims(world.ast_id.shape[0])
+
+    control_ship(d, p, mask, rng, events)
+    update_saucer(d, p, rng, events)
+    _sweep_shots(d, p, claims)
+    _move_bodies(d, p)
+    if p.obstacle_offsets.shape[0] > 1:
+        _bounce_off_obstacles(d, p)
+    if p.ast_collide and d.ast_id.shape[0] > 1:
+        _collide_asteroids(d, p)
+    _touch(d, p, claims)
+    _resolve(d, p, rng, claims, events)
+    update_ship_timers(d, p, rng, events)
+    _run_waves(d, p, rng, events)
+    _heartbeat(d, p, events)
+    d.tick += 1
+    d.since_break += 1
+    d.rng_state = rng.state
+    return d.freeze(), tuple(events)
+
+
+class _Claims:
+    """Targets hit this tick and by what; the first claim on a target wins."""
+
+    __slots__ = ("ast_by", "saucer_by", "ship_by")
+
+    def __init__(self, n: int) -> None:
+        self.ast_by = np.full(n, -1, dtype=np.int64)
+        self.saucer_by = -1
+        self.ship_by = ""
+
+    def asteroid(self, index: int, cause: int) -> None:
+        if self.ast_by[index] < 0:
+            self.ast_by[index] = cause
+
+
+# --- geometry of the current state ---------------------------------------------------------
+
+
+def _asteroid_outlines(d: Draft) -> np.ndarray:
+    angle = d.ast_angle % HEADING_STEPS
+    cos_sin = np.stack([COS[angle], SIN[angle]], axis=1)
+    return transform_outlines(d.ast_pos, cos_sin, d.ast_local, d.ast_offsets)
+
+
+def _world_size(p: Params) -> tuple[float, float] | None:
+    return (p.width, p.height) if p.wrap_any else None
+
+
+def _edge_normal(points: np.ndarray, offsets: np.ndarray, body: int, edge: int) -> np.ndarray:
+    """Unit normal of one edge of a packed polygon (either side; callers orient it)."""
+    start = offsets[body]
+    count = offsets[body + 1] - start
+    a = points[start + edge]
+    b = points[start + (edge + 1) % count]
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    length = np.sqrt(ex * ex + ey * ey)
+    if length == 0.0:
+        return np.array([1.0, 0.0])
+    return np.array([-ey / length, ex / length])
+
+
+# --- 3. shots --------------------------------------------------------------------------------
+
+
+def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
+    """Move every shot along this tick's path, stopping it at the first thing it hits."""
+    k = d.shot_id.shape[0]
+    if k == 0:
+        return
+    n = d.ast_id.shape[0]
+    starts = d.shot_pos
+    disp = d.shot_vel
+    ends = starts + disp
+    rocks = _asteroid_outlines(d) if n else empty_f64(2)
+    obstacles, obstacle_offsets = p.obstacle_points, p.obstacle_offsets
+
+    hit_kind = np.zeros(k, dtype=np.int64)  # 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle
+    hit_index = np.full(k, -1, dtype=np.int64)
+    hit_t = np.full(k, np.inf)
+    hit_point = ends.copy()
+    hit_normal = np.zeros((k, 2))
+    for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
+        rows = np.flatnonzero(d.shot_owner == owner)
+        if rows.shape[0] == 0:
+            continue
+        # The other side's craft is a target too; a shooter never hits itself.
+        if owner == SHOOTER_SHIP and d.saucer_alive:
+            craft = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
+            craft_motion = (d.saucer_vx, d.saucer_vy)
+        elif owner == SHOOTER_SAUCER and d.ship_state == SHIP_FLYING and not d.game_over:
+            craft = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
+            craft_motion = (d.ship_vx, d.ship_vy)
+        else:
+            craft = empty_f64(2)
+            craft_motion = None
+        n_craft = 1 if craft_motion is not None else 0
+        points = np.concatenate([rocks, craft, obstacles])
+        offsets = np.concatenate([
+            d.ast_offsets,
+            d.ast_offsets[-1] + np.array([craft.shape[0]] * n_craft, dtype=np.int64),
+            d.ast_offsets[-1] + craft.shape[0] + obstacle_offsets[1:],
+        ])
+        motion = np.concatenate([
+            d.ast_vel,
+            np.array([craft_motion] if craft_motion is not None else [], dtype=np.float64)
+            .reshape(-1, 2),
+            np.zeros((obstacle_offsets.shape[0] - 1, 2)),
+        ])
+        if offsets.shape[0] == 1:
+            continue
+        hits = first_hits(starts[rows], ends[rows], points, offsets,
+                          world_size=_world_size(p), body_motion=motion)
+        body = hits.body
+        got = body >= 0
+        if not got.any():
+            continue
+        r = rows[got]
+        b = body[got]
+        hit_t[r] = hits.t[got]
+        hit_point[r] = hits.point[got]
+        kind = np.where(b < n, 1, np.where(b < n + n_craft, 2 if owner == SHOOTER_SHIP else 3, 4))
+        hit_kind[r] = kind
+        hit_index[r] = np.where(kind == 4, b - n - n_craft, b)
+        for row, bb, e, kk in zip(r.tolist(), b.tolist(), hits.edge[got].tolist(),
+                                  kind.tolist(), strict=True):
+            if kk == 4:
+                hit_normal[row] = _edge_normal(points, offsets, bb, max(e, 0))
+
+    if not p.wrap_shots:
+        # A hit beyond the first wall crossing is not real: the shot ricocheted first.
+        wall_t = _wall_time(starts, disp, p)
+        late = hit_t > wall_t
+        hit_kind[late] = 0
+    _apply_shot_hits(d, p, claims, hit_kind, hit_index, hit_t, hit_point, hit_normal)
+
+
+def _wall_time(starts: np.ndarray, disp: np.ndarray, p: Params) -> np.ndarray:
+    """Fraction of this tick's travel at which each shot first meets a wall (inf if never)."""
+    t = np.full(starts.shape[0], np.inf)
+    for axis, size in ((0, p.width), (1, p.height)):
+        s, v = starts[:, axis], disp[:, axis]
+        e = s + v
+        with np.errstate(divide="ignore", invalid="ignore"):
+            low = np.where(e < 0.0, (0.0 - s) / v, np.inf)
+            high = np.where(e > size, (size - s) / v, np.inf)
+        t = np.minimum(t, np.minimum(low, high))
+    return t
+
+
+def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hit_kind: np.ndarray,
+                     hit_index: np.ndarray, hit_t: np.ndarray, hit_point: np.ndarray,
+                     hit_normal: np.ndarray) -> None:
+    """Break what the shots hit (earliest hit first), then move or remove every shot."""
+    order = np.lexsort((np.arange(hit_t.shape[0]), hit_t))
+    for row in order.tolist():
+        kind = int(hit_kind[row])
+        if kind == 1:
+            cause = _BY_SHIP_SHOT if d.shot_owner[row] == SHOOTER_SHIP else _BY_SAUCER_SHOT
+            claims.asteroid(int(hit_index[row]), cause)
+        elif kind == 2 and claims.saucer_by < 0:
+            claims.saucer_by = _BY_SHIP_SHOT
+        elif kind == 3 and not claims.ship_by and not d.shield_on:
+            claims.ship_by = "saucer-shot"
+
+    pos = d.shot_pos + d.shot_vel
+    vel = d.shot_vel
+    ricochet = (hit_kind == 4) & p.shots_ricochet_obstacles
+    if ricochet.any():
+        pos, vel = pos.copy(), vel.copy()
+        for row in np.flatnonzero(ricochet).tolist():
+            n = hit_normal[row]
+            v = vel[row]
+            vn = v[0] * n[0] + v[1] * n[1]
+            reflected = v - 2.0 * vn * n
+            rest = 1.0 - hit_t[row]
+            pos[row] = hit_point[row] + reflected * rest
+            vel[row] = reflected
+    if p.wrap_shots:
+        pos = wrap_positions(pos, p.size)
+    else:
+        lo = np.zeros(2)
+        pos, vel = bounce_positions(pos, vel, lo, p.size)
+    ttl = d.shot_ttl - 1
+    keep = (ttl > 0) & ((hit_kind == 0) | ricochet)
+    d.shot_id = d.shot_id[keep]
+    d.shot_owner = d.shot_owner[keep]
+    d.shot_pos = pos[keep]
+    d.shot_vel = vel[keep]
+    d.shot_ttl = ttl[keep]
+
+
+# --- 4. motion -------------------------------------------------------------------------------
+
+
+def _move_bodies(d: Draft, p: Params) -> None:
+    """Move asteroids, the ship and the saucer one tick and apply each kind's border rule."""
+    if d.ast_id.shape[0]:
+        pos = d.ast_pos + d.ast_vel
+        d.ast_angle = (d.ast_angle + d.ast_spin) % HEADING_STEPS
+        if p.wrap_asteroids:
+            d.ast_pos = wrap_positions(pos, p.size)
+        else:
+            r = d.ast_radius[:, None]
+            d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
+    if d.ship_state == SHIP_FLYING and not d.game_over:
+        pos = np.array([[d.ship_x + d.ship_vx, d.ship_y + d.ship_vy]])
+        vel = np.array([[d.ship_vx, d.ship_vy]])
+        if p.wrap_ship:
+            pos = wrap_positions(pos, p.size)
+        else:
+            r = p.ship_radius
+            pos, vel = bounce_positions(pos, vel, np.array([r, r]), p.size - r)
+        d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
+        d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+    if d.saucer_alive:
+        x = d.saucer_x + d.saucer_vx
+        y = d.saucer_y + d.saucer_vy
+        r = p.saucer_radius[1 if d.saucer_small else 0]
+        if p.wrap_saucers:
+            y = float(wrap_positions(np.array([[0.0, y]]), p.size)[0, 1])
+        else:
+            pos, vel = bounce_positions(np.array([[x, y]]), np.array([[d.saucer_vx,
+                                        d.saucer_vy]]), np.array([r, r]), p.size - r)
+            y, d.saucer_vy = float(pos[0, 1]), float(vel[0, 1])
+        d.saucer_x = min(max(x, 0.0), p.width)
+        d.saucer_y = y
+
+
+def _push_and_reflect(pos: np.ndarray, vel: np.ndarray, normal: np.ndarray, depth: np.ndarray,
+                      restitution: float) -> tuple[np.ndarray, np.ndarray]:
+    """Move bodies out along ``normal`` by ``depth`` and reflect velocity if approaching."""
+    vn = vel[:, 0] * normal[:, 0] + vel[:, 1] * normal[:, 1]
+    approaching = vn < 0.0
+    scale = np.where(approaching, (1.0 + restitution) * vn, 0.0)[:, None]
+    return pos + normal * depth[:, None], vel - normal * scale
+
+
+def _bounce_off_obstacles(d: Draft, p: Params) -> None:
+    """Asteroids and the ship bounce off static obstacles (circle against each edge)."""
+    pts, offs = p.obstacle_points, p.obstacle_offsets
+    if d.ast_id.shape[0]:
+        c = circle_polygon_contacts(d.ast_pos, d.ast_radius, pts, offs)
+        if c.circle.shape[0]:
+            i = c.circle
+            pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+            pos[i], vel[i] = _push_and_reflect(pos[i], vel[i], c.normal, c.depth, 1.0)
+            d.ast_pos, d.ast_vel = _keep_inside(pos, vel, d.ast_radius[:, None], p,
+                                               p.wrap_asteroids)
+    if d.ship_state == SHIP_FLYING and not d.game_over:
+        c = circle_polygon_contacts(np.array([[d.ship_x, d.ship_y]]),
+                                    np.array([p.ship_radius]), pts, offs)
+        if c.circle.shape[0]:
+            pos, vel = _push_and_reflect(np.array([[d.ship_x, d.ship_y]]),
+                                         np.array([[d.ship_vx, d.ship_vy]]), c.normal[:1],
+                                         c.depth[:1], 1.0)
+            pos, vel = _keep_inside(pos, vel, np.array([p.ship_radius]), p, p.wrap_ship)
+            d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
+            d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+
+
+def _keep_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params,
+                 wrap: bool) -> tuple[np.ndarray, np.ndarray]:
+    if wrap:
+        return wrap_positions(pos, p.size), vel
+    return bounce_positions(pos, vel, radius, p.size - radius)
+
+
+def _collide_asteroids(d: Draft, p: Params) -> None:
+    """Elastic asteroid-asteroid collisions, mass proportional to area.
+
+    Contacts are resolved in rounds; each round takes, in (i, j) order, pairs that share no
+    asteroid with an earlier pair of the round, so every contact is solved exactly once per
+    round and the outcome does not depend on anything but the pair order. Impulses apply
+    only to approaching pairs; overlap is then removed along the centre line.
+    """
+    radius = d.ast_radius * (1.0 - 0.5 * p.jaggedness)
+    i_all, j_all = circle_pairs(d.ast_pos, radius,
+                                world_size=(p.width, p.height) if p.wrap_asteroids else None)
+    if i_all.shape[0] == 0:
+        return
+    pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+    mass = radius * radius
+    e = p.ast_restitution
+    n_bodies = pos.shape[0]
+    remaining = np.arange(i_all.shape[0])
+    for _ in range(64):
+        if remaining.shape[0] == 0:
+            break
+        i, j = i_all[remaining], j_all[remaining]
+        first = np.full(n_bodies, remaining.shape[0], dtype=np.int64)
+        order = np.arange(remaining.shape[0])
+        np.minimum.at(first, i, order)
+        np.minimum.at(first, j, order)
+        now = (first[i] == order) & (first[j] == order)
+        i, j = i[now], j[now]
+        remaining = remaining[~now]
+        delta = pos[j] - pos[i]
+        if p.wrap_asteroids:
+            delta = delta - p.size * np.floor(delta / p.size + 0.5)
+        dist = np.sqrt(delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1])
+        safe = dist > 0.0
+        inv = np.where(safe, 1.0 / np.where(safe, dist, 1.0), 0.0)
+        nx = np.where(safe, delta[:, 0] * inv, 1.0)
+        ny = np.where(safe, delta[:, 1] * inv, 0.0)
+        mi, mj = mass[i], mass[j]
+        rel_x = vel[j, 0] - vel[i, 0]
+        rel_y = vel[j, 1] - vel[i, 1]
+        vn = rel_x * nx + rel_y * ny
+        impulse = np.where(vn < 0.0, -(1.0 + e) * vn / (1.0 / mi + 1.0 / mj), 0.0)
+        vel[i, 0] -= impulse / mi * nx
+        vel[i, 1] -= impulse / mi * ny
+        vel[j, 0] += impulse / mj * nx
+        vel[j, 1] += impulse / mj * ny
+        overlap = np.maximum(radius[i] + radius[j] - dist, 0.0)
+        share_i = overlap * mj / (mi + mj)
+        share_j = overlap * mi / (mi + mj)
+        pos[i, 0] -= share_i * nx
+        pos[i, 1] -= share_i * ny
+        pos[j, 0] += share_j * nx
+        pos[j, 1] += share_j * ny
+    d.ast_pos, d.ast_vel = _keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)
+
+
+# --- 5. contacts between craft and asteroids --------------------------------------------------
+
+
+def _touch(d: Draft, p: Params, claims: _Claims) -> None:
+    """Ship, shield and saucer against asteroids and each other."""
+    n = d.ast_id.shape[0]
+    ws = _world_size(p)
+    ship_in_play = d.ship_state == SHIP_FLYING and not d.game_over and not claims.ship_by
+    rocks = _asteroid_outlines(d) if n else None
+    if ship_in_play and n:
+        if d.shield_on:
+            _shield_bounce(d, p, rocks)
+        else:
+            hit = _first_overlap(ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
+                                 (d.ship_x, d.ship_y), p.ship_length * 0.5, d, rocks, claims,
+                                 ws)
+            if hit >= 0:
+                claims.asteroid(hit, _BY_SHIP)
+                claims.ship_by = "asteroid"
+    if d.saucer_alive and claims.saucer_by < 0:
+        saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
+        r = p.saucer_radius[1 if d.saucer_small else 0]
+        if n:
+            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, rocks, claims, ws)
+            if hit >= 0:
+                claims.asteroid(hit, _BY_SAUCER)
+                claims.saucer_by = _BY_SAUCER
+        if ship_in_play and claims.saucer_by < 0 and not claims.ship_by:
+            ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
+            if d.shield_on:
+                touching = _circles_touch((d.ship_x, d.ship_y), p.shield_radius,
+                                          (d.saucer_x, d.saucer_y), r, p)
+            else:
+                touching = bool(polygons_overlap(
+                    ship, np.array([0, ship.shape[0]]), saucer, np.array([0, saucer.shape[0]]),
+                    np.array([0]), np.array([0]), world_size=ws)[0])
+            if touching:
+                claims.saucer_by = _BY_SHIP
+                if not d.shield_on:
+                    claims.ship_by = "saucer"
+
+
+def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
+                   p: Params) -> bool:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if p.wrap_any:
+        dx -= p.width * np.floor(dx / p.width + 0.5)
+        dy -= p.height * np.floor(dy / p.height + 0.5)
+    return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
+
+
+def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
+                   rocks: np.ndarray, claims: _Claims, ws: tuple[float, float] | None) -> int:
+    """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
+    _, cand = circle_cross_pairs(np.array([center]), np.array([radius]), d.ast_pos,
+                                 d.ast_radius, world_size=ws)
+    cand = cand[claims.ast_by[cand] < 0]
+    if cand.shape[0] == 0:
+        return -1
+    hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, d.ast_offsets,
+                           np.zeros(cand.shape[0], dtype=np.int64), cand, world_size=ws)
+    found = cand[hit]
+    return int(found[0]) if found.shape[0] else -1
+
+
+def _shield_bounce(d: Draft, p: Params, rocks: np.ndarray) -> None:
+    """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
+    c = circle_polygon_contacts(np.array([[d.ship_x, d.ship_y]]), np.array([p.shield_radius]),
+                                rocks, d.ast_offsets, world_size=_world_size(p))
+    if c.body.shape[0] == 0:
+        return
+    i = c.body
+    ship_v = np.array([d.ship_vx, d.ship_vy])
+    away = -c.normal  # the contact normal points from the rock's edge to the ship
+    pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+    rel = vel[i] - ship_v
+    new_pos, new_rel = _push_and_reflect(pos[i], rel, away, c.depth, p.shield_restitution)
+    pos[i], vel[i] = new_pos, new_rel + ship_v
+    d.ast_pos, d.ast_vel = _keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)
+
+
+# --- 6. breaking things ----------------------------------------------------------------------
+
+
+def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.Event]) -> None:
+    """Destroy what was claimed this tick: score it, split it, award extra lives."""
+    broken = np.flatnonzero(claims.ast_by >= 0)
+    n_before = d.ast_id.shape[0]
+    kids: list[NewRock] = []
+    if broken.shape[0]:
+        survivors = n_before - broken.shape[0]
+        for index in broken.tolist():
+            cause = int(claims.ast_by[index])
+            size = int(d.ast_size[index])
+            x, y = float(d.ast_pos[index, 0]), float(d.ast_pos[index, 1])
+            vx, vy = float(d.ast_vel[index, 0]), float(d.ast_vel[index, 1])
+            by_player = cause == _BY_SHIP_SHOT or (cause == _BY_SHIP and p.ramming_scores)
+            points = p.asteroid_points[size] if by_player else 0
+            if cause in (_BY_SHIP_SHOT, _BY_SHIP):
+                d.since_break = 0
+            d.score += points
+            room = p.ast_max - survivors - len(kids)
+            children = split_rock(rng, p, size, x, y, vx, vy, room)
+            kids.extend(children)
+            events.append(ev.AsteroidDestroyed(size, x, y, len(children),
+                                               _CAUSE_NAMES[cause], points))
+        keep = claims.ast_by < 0
+        _keep_asteroids(d, keep)
+    if claims.saucer_by >= 0 and d.saucer_alive:
+        by_player = claims.saucer_by == _BY_SHIP_SHOT or (
+            claims.saucer_by == _BY_SHIP and p.ramming_scores)
+        points = p.saucer_points[1 if d.saucer_small else 0] if by_player else 0
+        d.score += points
+        d.saucer_alive = False
+        by = "asteroid" if claims.saucer_by == _BY_SAUCER else _CAUSE_NAMES[claims.saucer_by]
+        events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, by, points))
+    if claims.ship_by:
+        kill_ship(d, p, claims.ship_by, events)
+    append_rocks(d, kids)
+    _award_extra_lives(d, p, events)
+
+
+def _keep_asteroids(d: Draft, keep: np.ndarray) -> None:
+    counts = np.diff(d.ast_offsets)
+    d.ast_local = d.ast_local[np.repeat(keep, counts)]
+    d.ast_offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
+    d.ast_id = d.ast_id[keep]
+    d.ast_size = d.ast_size[keep]
+    d.ast_pos = d.ast_pos[keep]
+    d.ast_vel = d.ast_vel[keep]
+    d.ast_angle = d.ast_angle[keep]
+    d.ast_spin = d.ast_spin[keep]
+    d.ast_radius = d.ast_radius[keep]
+
+
+def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
+    if p.extra_life_every <= 0:
+        return
+    while d.score >= d.next_extra_life:
+        d.next_extra_life += p.extra_life_every
+        if d.game_over or (p.max_lives and d.lives >= p.max_lives):
+            continue
+        d.lives += 1
+        events.append(ev.ExtraLife(d.lives))
+
+
+# --- 7. waves and the heartbeat --------------------------------------------------------------
+
+
+def _start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    d.wave += 1
+    count = wave_size(p, d.wave)
+    rocks = spawn_wave(d, p, rng, count)
+    append_rocks(d, rocks)
+    d.wave_timer = -1
+    d.wave_weight = max(1, 7 * count)
+    d.saucer_interval = p.saucer_first_ticks
+    d.saucer_timer = p.saucer_first_ticks
+    d.saucers_this_wave = 0
+    d.beat_interval = p.beat_start_ticks
+    d.beat_timer = p.beat_start_ticks
+    d.beat_quicken_timer = p.beat_quicken_ticks
+    if p.shield_refill:
+        d.shield_energy = p.shield_ticks
+    events.append(ev.WaveStarted(d.wave, count))
+
+
+def _run_waves(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    """A cleared wave starts a pause; after it the next, bigger wave comes."""
+    if d.wave_timer < 0:
+        if d.ast_id.shape[0] == 0:
+            events.append(ev.WaveCleared(d.wave))
+            d.wave_timer = p.wave_delay_ticks
+        else:
+            return
+    else:
+        d.wave_timer -= 1
+    if d.wave_timer <= 0:
+        _start_wave(d, p, rng, events)
+
+
+def _heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:
+    """The thump quickens with time into the wave and as the wave's rocks dwindle.
+
+    The interval is the shorter of the 1979 rule (one step shorter every
+    ``beat_quicken_ticks``) and a share of the start interval proportional to the hits the
+    wave still needs. Silent while the ship is gone, between waves and after game over.
+    """
+    if d.game_over or d.wave_timer >= 0 or d.ship_state != SHIP_FLYING:
+        return
+    d.beat_quicken_timer -= 1
+    if d.beat_quicken_timer <= 0:
+        d.beat_quicken_timer = p.beat_quicken_ticks
+        d.beat_interval = max(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks)
+    counts = np.bincount(d.ast_size, minlength=3)
+    weight = int(counts[0]) * 7 + int(counts[1]) * 3 + int(counts[2])
+    span = p.beat_start_ticks - p.beat_min_ticks
+    by_count = p.beat_min_ticks + span * min(weight, d.wave_weight) // d.wave_weight
+    interval = max(p.beat_min_ticks, min(d.beat_interval, by_count))
+    d.beat_timer -= 1
+    if d.beat_timer <= 0:
+        events.append(ev.Heartbeat(d.beat_tone, interval))
+        d.beat_tone ^= 1
+        d.beat_timer = interval

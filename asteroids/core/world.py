@@ -1,0 +1,197 @@
+"""The whole game as one immutable value: struct-of-arrays for the many, scalars for the few.
+
+Every array in a World is read-only, so a rule that tried to change the old state in place
+would fail loudly instead of corrupting a replay. ``step`` builds the next World from a
+mutable ``Draft`` copy.
+
+Rows of every array are kept in id order (new objects are appended, removals keep order),
+so the order itself is deterministic and part of the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Draft",
+    "SHIP_DEAD",
+    "SHIP_FLYING",
+    "SHIP_HYPERSPACE",
+    "SHOOTER_SAUCER",
+    "SHOOTER_SHIP",
+    "World",
+    "empty_f64",
+    "empty_i64",
+]
+
+SHIP_FLYING = 0
+"""The ship is in play and can be hit."""
+SHIP_DEAD = 1
+"""The ship exploded; ``ship_timer`` counts down to a (safe) respawn."""
+SHIP_HYPERSPACE = 2
+"""The ship is in hyperspace; ``ship_timer`` counts down to re-entry."""
+
+SHOOTER_SHIP = 0
+SHOOTER_SAUCER = 1
+
+
+def empty_f64(*shape: int) -> np.ndarray:
+    """A read-only empty float64 array of the given trailing shape."""
+    a = np.zeros((0, *shape), dtype=np.float64)
+    a.flags.writeable = False
+    return a
+
+
+def empty_i64() -> np.ndarray:
+    """A read-only empty int64 array."""
+    a = np.zeros(0, dtype=np.int64)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class World:
+    """One tick of the game. Lengths in px, velocities in px per tick, times in ticks.
+
+    Compare worlds with ``state_hash``, not ``==``.
+    """
+
+    tick: int
+    """Ticks since the game began."""
+    rng_state: int
+    """PCG32 state (64-bit); with ``rng_inc`` the only source of chance."""
+    rng_inc: int
+    next_id: int
+    """Id for the next object created; ids only grow."""
+
+    # Asteroids: N rows; outlines packed, body i owns ast_local[ast_offsets[i]:ast_offsets[i+1]].
+    ast_id: np.ndarray
+    """(N,) int64 ids."""
+    ast_size: np.ndarray
+    """(N,) int64: 0 large, 1 medium, 2 small."""
+    ast_pos: np.ndarray
+    """(N, 2) centres."""
+    ast_vel: np.ndarray
+    """(N, 2) px per tick."""
+    ast_angle: np.ndarray
+    """(N,) int64 rotation in heading steps."""
+    ast_spin: np.ndarray
+    """(N,) int64 heading steps per tick."""
+    ast_radius: np.ndarray
+    """(N,) bounding radius: the farthest outline point from the centre."""
+    ast_local: np.ndarray
+    """(V, 2) outline points relative to the centre, unrotated."""
+    ast_offsets: np.ndarray
+    """(N + 1,) int64 start of each asteroid's points in ``ast_local``."""
+
+    # Shots: K rows, the ship's and the saucers'.
+    shot_id: np.ndarray
+    shot_owner: np.ndarray
+    """(K,) int64: SHOOTER_SHIP or SHOOTER_SAUCER."""
+    shot_pos: np.ndarray
+    """(K, 2) head of each shot."""
+    shot_vel: np.ndarray
+    """(K, 2) px per tick."""
+    shot_ttl: np.ndarray
+    """(K,) int64 ticks left to fly."""
+
+    # The ship.
+    ship_state: int
+    """SHIP_FLYING, SHIP_DEAD or SHIP_HYPERSPACE."""
+    ship_x: float
+    ship_y: float
+    ship_vx: float
+    ship_vy: float
+    ship_heading: int
+    """Heading steps; 0 points along +x."""
+    ship_timer: int
+    """Ticks to respawn (dead) or to re-entry (hyperspace)."""
+    ship_doomed: bool
+    """Set on entering hyperspace when the jump will fail."""
+    thrusting: bool
+    shield_on: bool
+    shield_energy: int
+    """Ticks of shield left."""
+    fire_held: bool
+    """Fire was held last tick (one shot per press)."""
+    hyper_held: bool
+    autofire_timer: int
+
+    # The saucer (one at a time, as in 1979).
+    saucer_alive: bool
+    saucer_small: bool
+    saucer_x: float
+    saucer_y: float
+    saucer_vx: float
+    saucer_vy: float
+    saucer_ticks_left: int
+    """Ticks until it has crossed the screen and leaves."""
+    saucer_fire_timer: int
+    saucer_zig_timer: int
+
+    # Game flow.
+    score: int
+    lives: int
+    """Ships left, counting the one in play."""
+    next_extra_life: int
+    """Score at which the next bonus ship comes (0 = never)."""
+    wave: int
+    wave_timer: int
+    """Ticks until the next wave; -1 while a wave is being played."""
+    wave_weight: int
+    """Hits needed to clear the wave as it started (large = 7): the heartbeat's yardstick."""
+    saucer_timer: int
+    saucer_interval: int
+    saucers_this_wave: int
+    since_break: int
+    """Ticks since the player last broke an asteroid (anti-lurking)."""
+    beat_timer: int
+    beat_interval: int
+    beat_quicken_timer: int
+    beat_tone: int
+    game_over: bool
+
+    def __post_init__(self) -> None:
+        for name in _ARRAY_FIELDS:
+            getattr(self, name).flags.writeable = False
+
+    @property
+    def asteroid_count(self) -> int:
+        """Live asteroids."""
+        return int(self.ast_id.shape[0])
+
+    @property
+    def ship_pos(self) -> tuple[float, float]:
+        """The ship's centre."""
+        return (self.ship_x, self.ship_y)
+
+    @property
+    def ship_visible(self) -> bool:
+        """Whether the ship is in play (not exploded, not in hyperspace)."""
+        return self.ship_state == SHIP_FLYING and not self.game_over
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
+_ARRAY_FIELDS = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
+
+
+class Draft:
+    """A mutable copy of a World's fields while one step computes the next.
+
+    Arrays are shared with the old World, which keeps them read-only: rules replace arrays
+    (``d.ast_pos = d.ast_pos + d.ast_vel``) and never write into them.
+    """
+
+    def __init__(self, world: World) -> None:
+        for name in FIELD_NAMES:
+            setattr(self, name, getattr(world, name))
+
+    def freeze(self) -> World:
+        """The new World."""
+        return World(**{name: getattr(self, name) for name in FIELD_NAMES})
+
+    def __getattr__(self, name: str) -> Any:  # pragma: no cover - only for type checkers
+        raise AttributeError(name)
