@@ -22,7 +22,7 @@ from asteroids.core import events as ev
 from asteroids.core.collision import (
     circle_cross_pairs,
     circle_pairs,
-    circle_polygon_contacts,
+    circle_segment_contacts,
     first_hits,
     polygons_overlap,
 )
@@ -51,9 +51,6 @@ from asteroids.core.world import (
 )
 
 __all__ = ["new_world", "step"]
-
-_SIZE_WEIGHT = np.array([7, 3, 1], dtype=np.int64)
-"""Hits needed to clear a rock of each size (large -> 2 medium -> 4 small)."""
 
 # Causes, in the order a claim on a target is decided.
 _BY_SHIP_SHOT, _BY_SAUCER_SHOT, _BY_SHIP, _BY_SAUCER = 0, 1, 2, 3
@@ -354,15 +351,18 @@ def _bounce_off_obstacles(d: Draft, p: Params) -> None:
     """Asteroids and the ship bounce off static obstacles (circle against each edge)."""
     pts, offs = p.obstacle_points, p.obstacle_offsets
     if d.ast_id.shape[0]:
-        c = circle_polygon_contacts(d.ast_pos, d.ast_radius, pts, offs)
+        c = circle_segment_contacts(d.ast_pos, d.ast_radius, pts, offs)
         if c.circle.shape[0]:
-            i = c.circle
+            first = np.ones(c.circle.shape[0], dtype=bool)
+            first[1:] = c.circle[1:] != c.circle[:-1]  # deepest per rock: one obstacle a tick
+            i = c.circle[first]
+            c_normal, c_depth = c.normal[first], c.depth[first]
             pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
-            pos[i], vel[i] = _push_and_reflect(pos[i], vel[i], c.normal, c.depth, 1.0)
+            pos[i], vel[i] = _push_and_reflect(pos[i], vel[i], c_normal, c_depth, 1.0)
             d.ast_pos, d.ast_vel = _keep_inside(pos, vel, d.ast_radius[:, None], p,
                                                p.wrap_asteroids)
     if d.ship_state == SHIP_FLYING and not d.game_over:
-        c = circle_polygon_contacts(np.array([[d.ship_x, d.ship_y]]),
+        c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]),
                                     np.array([p.ship_radius]), pts, offs)
         if c.circle.shape[0]:
             pos, vel = _push_and_reflect(np.array([[d.ship_x, d.ship_y]]),
@@ -503,7 +503,7 @@ def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: flo
 
 def _shield_bounce(d: Draft, p: Params, rocks: np.ndarray) -> None:
     """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
-    c = circle_polygon_contacts(np.array([[d.ship_x, d.ship_y]]), np.array([p.shield_radius]),
+    c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]), np.array([p.shield_radius]),
                                 rocks, d.ast_offsets, world_size=_world_size(p))
     if c.body.shape[0] == 0:
         return

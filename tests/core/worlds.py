@@ -1,0 +1,77 @@
+"""Building hand-made worlds for rule tests: a real new_world, then exact placements."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from asteroids.config.schema import Config
+from asteroids.core import new_world
+from asteroids.core.params import params_for
+from asteroids.core.rng import Pcg32
+from asteroids.core.spawn import NewRock, append_rocks, make_outline
+from asteroids.core.world import Draft, World, empty_f64, empty_i64
+
+
+def config_with(**sections: dict) -> Config:
+    """A Config with some fields of some sections replaced, e.g. ship={"thrust_px_per_s2": 0}."""
+    cfg = Config()
+    for name, changes in sections.items():
+        if name == "obstacles":
+            cfg = dataclasses.replace(cfg, obstacles=changes)
+            continue
+        section = getattr(cfg, name)
+        nested = {}
+        for key, value in changes.items():
+            if isinstance(value, dict):
+                nested[key] = dataclasses.replace(getattr(section, key), **value)
+            else:
+                nested[key] = value
+        cfg = dataclasses.replace(cfg, **{name: dataclasses.replace(section, **nested)})
+    return cfg
+
+
+def quiet(cfg: Config) -> Config:
+    """No saucers, so a rule test sees only what it set up."""
+    return dataclasses.replace(cfg, saucers=dataclasses.replace(cfg.saucers, enabled=False))
+
+
+def rock(size: int, x: float, y: float, vx: float = 0.0, vy: float = 0.0, *,
+         cfg: Config | None = None, round_radius: float | None = None, spin: int = 0,
+         angle: int = 0, seed: int = 5) -> NewRock:
+    """A rock; ``round_radius`` gives a regular 12-gon of that radius instead of a jagged one."""
+    p = params_for(cfg or Config())
+    if round_radius is not None:
+        from asteroids.core.tables import COS, HEADING_STEPS, SIN
+        step = HEADING_STEPS // 12
+        outline = [(float(COS[i * step]) * round_radius, float(SIN[i * step]) * round_radius)
+                   for i in range(12)]
+        radius = round_radius
+    else:
+        outline, radius = make_outline(Pcg32(seed, 1), p, size)
+    return NewRock(size, x, y, vx, vy, angle, spin, outline, radius)
+
+
+def world_with(cfg: Config, rocks: list[NewRock], *, seed: int = 1, **fields) -> World:
+    """new_world(cfg, seed) with its asteroids replaced by ``rocks`` and ``fields`` set."""
+    base = new_world(cfg, seed)
+    d = Draft(base)
+    d.ast_id, d.ast_size, d.ast_angle, d.ast_spin = (empty_i64() for _ in range(4))
+    d.ast_pos, d.ast_vel, d.ast_local = empty_f64(2), empty_f64(2), empty_f64(2)
+    d.ast_radius = empty_f64()
+    d.ast_offsets = np.zeros(1, dtype=np.int64)
+    append_rocks(d, rocks)
+    d.wave_weight = max(1, sum((7, 3, 1)[r.size] for r in rocks))
+    for key, value in fields.items():
+        setattr(d, key, value)
+    return d.freeze()
+
+
+def with_shots(world: World, shots: list[tuple[int, float, float, float, float, int]]) -> World:
+    """Add shots (owner, x, y, vx, vy, ttl) to a world."""
+    d = Draft(world)
+    from asteroids.core.ship import add_shot
+    for owner, x, y, vx, vy, ttl in shots:
+        add_shot(d, owner, x, y, vx, vy, ttl)
+    return d.freeze()
