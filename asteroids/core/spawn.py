@@ -102,6 +102,8 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> list[NewRock]:
             else:
                 x = rng.uniform(inset, w - inset)
                 y = inset if rng.below(2) else h - inset
+            if p.wrap_asteroids:
+                x, y = (0.0 if x >= w else x), (0.0 if y >= h else y)  # [0, W) x [0, H)
             dx, dy = x - d.ship_x, y - d.ship_y
             if p.wrap_ship or p.wrap_asteroids:
                 dx = _min_image(dx, w)
