@@ -1,14 +1,59 @@
-"""Settings: typed, immutable, layered from built-in defaults, TOML files and overrides."""
+"""Settings: typed, immutable, layered from built-in defaults, TOML files and overrides.
 
-from asteroids.config.schema import Config
+``load_config()`` gives the built-in defaults; ``load_config("a.toml", "b.toml",
+overrides=["ship.thrust_px_per_s2=400"])`` layers files, then overrides, in that order, and
+raises ``ConfigError`` listing every problem found. The package never imports arcade.
+"""
 
-__all__ = ["Config", "ConfigError", "load_config"]
+from __future__ import annotations
 
+from asteroids.config.errors import ERROR_CODES, ConfigError, ConfigIssue
+from asteroids.config.keys import KEY_NAMES
+from asteroids.config.loader import MAX_FILE_BYTES, load_config, parse_override
+from asteroids.config.render import render_default_toml, render_toml
+from asteroids.config.schema import (
+    AsteroidsConfig,
+    AudioConfig,
+    BordersConfig,
+    Config,
+    DisplayConfig,
+    GameConfig,
+    HeartbeatConfig,
+    HyperspaceConfig,
+    KeysConfig,
+    Obstacle,
+    SaucersConfig,
+    ScoringConfig,
+    ShieldConfig,
+    ShipConfig,
+    ShotsConfig,
+    WorldConfig,
+)
 
-class ConfigError(Exception):
-    """Placeholder until the loader lands."""
-
-
-def load_config(*paths: object, overrides: object = ()) -> Config:
-    """Placeholder: the built-in defaults."""
-    return Config()
+__all__ = [
+    "AsteroidsConfig",
+    "AudioConfig",
+    "BordersConfig",
+    "Config",
+    "ConfigError",
+    "ConfigIssue",
+    "DisplayConfig",
+    "ERROR_CODES",
+    "GameConfig",
+    "HeartbeatConfig",
+    "HyperspaceConfig",
+    "KEY_NAMES",
+    "KeysConfig",
+    "MAX_FILE_BYTES",
+    "Obstacle",
+    "SaucersConfig",
+    "ScoringConfig",
+    "ShieldConfig",
+    "ShipConfig",
+    "ShotsConfig",
+    "WorldConfig",
+    "load_config",
+    "parse_override",
+    "render_default_toml",
+    "render_toml",
+]

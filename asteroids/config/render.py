@@ -1,0 +1,121 @@
+"""Write a Config as TOML: ``config/default.toml`` and ``asteroids config show`` both use it.
+
+The output is valid TOML that loads back to the same Config. With comments, every knob gets
+one line saying what it does, its unit and what it accepts, so the defaults file documents
+the whole schema and cannot drift from it (a test compares the two).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from asteroids.config.knobs import Knob, describe, knobs
+from asteroids.config.schema import Config
+
+__all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml"]
+
+DEFAULT_TOML_HEADER = (
+    "asteroids: every setting, with its built-in default.",
+    "",
+    "Generated from asteroids/config/schema.py; do not edit by hand. Regenerate with:",
+    "    python -m asteroids config show > config/default.toml",
+    "",
+    "To change settings, write a small file with only the keys you want and pass it with",
+    "--config (see config/classic.toml and config/arena.toml), or use --set KEY=VALUE.",
+    "Units: px = world pixels, s = seconds, deg = degrees.",
+)
+"""The comment block at the top of ``config/default.toml``."""
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")  # pragma: no cover
+
+
+def _comment(knob: Knob) -> str:
+    return f"# {knob.meta['doc']}; {describe(knob)}"
+
+
+def _table(out: list[str], obj: Any, path: str, with_comments: bool) -> None:
+    out.append("")
+    if with_comments:
+        out.append(f"# {(type(obj).__doc__ or '').strip().splitlines()[0]}")
+    out.append(f"[{path}]")
+    subtables = []
+    for knob in knobs(type(obj)):
+        value = getattr(obj, knob.name)
+        if knob.kind == "table":
+            subtables.append((knob, value))
+            continue
+        if with_comments:
+            out.append(_comment(knob))
+        out.append(f"{knob.name} = {_value(value)}")
+    for knob, value in subtables:
+        _table(out, value, f"{path}.{knob.name}", with_comments)
+
+
+def _obstacles(out: list[str], knob: Knob, obstacles: tuple[Any, ...],
+               with_comments: bool) -> None:
+    points_knob = knobs(knob.elem)[0] if knob.elem else None
+    out.append("")
+    if with_comments:
+        out.append(f"# {knob.meta['doc']}, one per polygon")
+        if points_knob is not None:
+            unit = points_knob.meta["unit"]
+            out.append(f"#   points: {points_knob.meta['doc']}" + (f" ({unit})" if unit else ""))
+    if not obstacles:
+        if with_comments:
+            out.append("# None by default. Example, a triangle:")
+            out.append(f"# [[{knob.name}]]")
+            out.append("# points = [[100.0, 100.0], [160.0, 100.0], [130.0, 150.0]]")
+        return
+    for i, obstacle in enumerate(obstacles):
+        if i:
+            out.append("")
+        out.append(f"[[{knob.name}]]")
+        out.append("points = [")
+        out.extend(f"    [{_value(x)}, {_value(y)}]," for x, y in obstacle.points)
+        out.append("]")
+
+
+def render_toml(config: Config, *, with_comments: bool = True,
+                header: Sequence[str] = ()) -> str:
+    """The whole config as TOML text, tables in schema order.
+
+    Args:
+        config: the config to write.
+        with_comments: add a comment line per knob (doc, unit, allowed values) and per table.
+        header: lines for a comment block at the top (written even without comments).
+
+    Returns:
+        TOML text ending in a newline; ``load_config`` on it gives ``config`` back.
+    """
+    out = [f"# {line}".rstrip() for line in header]
+    for knob in knobs(Config):
+        value = getattr(config, knob.name)
+        if knob.kind == "table":
+            _table(out, value, knob.name, with_comments)
+        elif knob.kind == "tables":
+            _obstacles(out, knob, value, with_comments)
+        else:  # pragma: no cover - a top-level scalar would have to precede every table
+            raise TypeError(f"render_toml: unsupported top-level knob {knob.name}")
+    if out and out[0] == "":
+        out.pop(0)
+    return "\n".join(out) + "\n"
+
+
+def render_default_toml() -> str:
+    """The exact text of ``config/default.toml``: the defaults, documented."""
+    return render_toml(Config(), with_comments=True, header=DEFAULT_TOML_HEADER)
+
