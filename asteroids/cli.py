@@ -25,7 +25,7 @@ EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
 
 COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot")
-"""Sub-commands; a command line starting with none of them means ``play``."""
+"""Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
 _NOT_YET = {
     "watch": "watch a recorded replay",
@@ -103,6 +103,11 @@ def _error(message: str) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    """Validate the settings, then hand them to ``asteroids.app.main.run_game(config, seed=)``.
+
+    Until the app provides ``run_game`` this says so and succeeds; an ImportError from
+    anything else inside the app (a real bug or a missing dependency) is not swallowed.
+    """
     config = load_config(*args.config, overrides=args.overrides)
     try:
         from asteroids.app.main import run_game
@@ -179,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         The process exit code: 0 on success, 2 for bad input.
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or (args_list[0] not in COMMANDS
+    # No command, or options only (``asteroids --config x.toml``), means play.
+    if not args_list or (args_list[0].startswith("-")
                          and args_list[0] not in ("-h", "--help", "--version")):
         args_list.insert(0, "play")
     parser = _build_parser()

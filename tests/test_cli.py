@@ -166,6 +166,8 @@ def test_unbuilt_commands_say_not_available_yet(command, capsys):
 
 
 def test_usage_errors_exit_2(capsys):
+    assert cli.main(["confg"]) == 2
+    assert "invalid choice: 'confg'" in capsys.readouterr().err
     assert cli.main(["play", "--seed", "x"]) == 2
     assert cli.main(["config"]) == 2
     assert cli.main(["config", "check"]) == 2

@@ -1,0 +1,195 @@
+"""Time per simulation tick: ``python -m benchmarks.step`` or ``asteroids bench step``.
+
+Two workloads, both through the real ``asteroids.core.step`` with every collision on:
+
+* **Crowd**: N asteroids (N in {10, 100, 1000, 5000}) in a 1920x1080 world with 100 live ship
+  shots kept topped up, the ship in play. Rules are the defaults (asteroid-asteroid
+  collisions off, as in the default and classic presets); ``--collide`` adds a row set with
+  them on (the arena rule).
+* **Classic replay**: a 10-minute game of the classic preset (37 500 ticks at 62.5 Hz) played
+  by the bot, recorded, then re-simulated from its inputs alone, as replay verification
+  does. Reports the median tick and the whole re-simulation time.
+
+Times are medians of per-tick wall-clock samples (``time.perf_counter_ns``); absolute values
+move with the machine and its load, so the README quotes the machine and the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import platform
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from asteroids.config import Config, load_config
+from asteroids.core import new_world, step
+from asteroids.core.bot import bot_input
+from asteroids.core.params import params_for
+from asteroids.core.rng import Pcg32, seed_state
+from asteroids.core.ship import add_shot
+from asteroids.core.spawn import NewRock, append_rocks, make_outline
+from asteroids.core.tables import COS, SIN
+from asteroids.core.world import SHOOTER_SHIP, Draft, World, empty_f64, empty_i64
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = (10, 100, 1000, 5000)
+SHOTS = 100
+TARGETS_MS = {1000: 2.0, 5000: 16.0}
+CLASSIC_TARGET_US = 250.0
+
+
+def crowd_config(collide: bool) -> Config:
+    """Default rules in a 1920x1080 world with room for the crowd and 100 long-lived shots."""
+    cfg = Config()
+    return dataclasses.replace(
+        cfg,
+        world=dataclasses.replace(cfg.world, width_px=1920.0, height_px=1080.0),
+        asteroids=dataclasses.replace(cfg.asteroids, max_alive=20000, collide=collide),
+        shots=dataclasses.replace(cfg.shots, max_alive=SHOTS, lifetime_s=30.0),
+        saucers=dataclasses.replace(cfg.saucers, enabled=False),
+    )
+
+
+def crowd_world(cfg: Config, n: int, seed: int) -> World:
+    """A world of ``n`` asteroids of mixed sizes at random places, moving at random."""
+    p = params_for(cfg)
+    rng = Pcg32(*seed_state(seed))
+    d = Draft(new_world(cfg, seed))
+    d.ast_id, d.ast_size, d.ast_angle, d.ast_spin = (empty_i64() for _ in range(4))
+    d.ast_pos, d.ast_vel, d.ast_local = empty_f64(2), empty_f64(2), empty_f64(2)
+    d.ast_radius = empty_f64()
+    d.ast_offsets = np.zeros(1, dtype=np.int64)
+    rocks = []
+    for _ in range(n):
+        size = rng.below(3)
+        outline, radius = make_outline(rng, p, size)
+        x = rng.uniform(0.0, p.width)
+        y = rng.uniform(0.0, p.height)
+        if abs(x - 0.5 * p.width) < 60 and abs(y - 0.5 * p.height) < 60:
+            x += 120.0  # leave the ship a moment to live
+        vx = rng.uniform(-p.ast_speed_max, p.ast_speed_max)
+        vy = rng.uniform(-p.ast_speed_max, p.ast_speed_max)
+        rocks.append(NewRock(size, x, y, vx, vy, rng.below(4096), rng.between(-8, 8), outline,
+                             radius))
+    append_rocks(d, rocks)
+    return d.freeze()
+
+
+def top_up_shots(world: World, cfg: Config, rng: Pcg32) -> World:
+    """Add ship shots at random places until SHOTS are alive (outside the timed step)."""
+    missing = SHOTS - int(world.shot_id.shape[0])
+    if missing <= 0:
+        return world
+    p = params_for(cfg)
+    d = Draft(world)
+    for _ in range(missing):
+        k = rng.below(4096)
+        add_shot(d, SHOOTER_SHIP, rng.uniform(0.0, p.width), rng.uniform(0.0, p.height),
+                 float(COS[k]) * p.shot_speed, float(SIN[k]) * p.shot_speed, p.shot_ticks)
+    return d.freeze()
+
+
+def time_crowd(n: int, collide: bool, ticks: int, runs: int) -> tuple[float, float, float]:
+    """Median and 90th percentile tick time in ms, and the mean asteroid count seen."""
+    cfg = crowd_config(collide)
+    samples = []
+    counts = []
+    for run in range(runs):
+        world = crowd_world(cfg, n, seed=100 + run)
+        rng = Pcg32(*seed_state(7 + run))
+        for tick in range(ticks):
+            world = top_up_shots(world, cfg, rng)
+            mask = 0 if tick % 7 else 8  # fire now and then, like a player
+            t0 = time.perf_counter_ns()
+            world, _ = step(world, mask, cfg)
+            samples.append(time.perf_counter_ns() - t0)
+            counts.append(world.asteroid_count)
+    samples.sort()
+    median = statistics.median(samples) / 1e6
+    p90 = samples[int(0.9 * (len(samples) - 1))] / 1e6
+    return median, p90, statistics.fmean(counts)
+
+
+def classic_replay(ticks: int, seed: int) -> tuple[float, float, int]:
+    """Record bot games of the classic preset, then time re-simulating them from inputs alone.
+
+    A game that ends before ``ticks`` is followed by a new one (next seed), as a player
+    would; the recording is a list of (seed, inputs) games.
+
+    Returns the median tick in µs, the whole re-simulation in s, and the most asteroids seen.
+    """
+    cfg = load_config(ROOT / "config" / "classic.toml")
+    p = params_for(cfg)
+    games: list[tuple[int, list[int]]] = [(seed, [])]
+    world = new_world(cfg, seed)
+    most = 0
+    for _ in range(ticks):
+        if world.game_over:
+            seed += 1
+            games.append((seed, []))
+            world = new_world(cfg, seed)
+        mask = bot_input(world, p.width, p.height)
+        games[-1][1].append(mask)
+        world, _ = step(world, mask, cfg)
+        most = max(most, world.asteroid_count)
+    samples = []
+    t_all = time.perf_counter()
+    for game_seed, inputs in games:
+        world = new_world(cfg, game_seed)
+        for mask in inputs:
+            t0 = time.perf_counter_ns()
+            world, _ = step(world, mask, cfg)
+            samples.append(time.perf_counter_ns() - t0)
+    total = time.perf_counter() - t_all
+    return statistics.median(samples) / 1e3, total, most
+
+
+SEED = 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the step benchmark and print markdown tables."""
+    parser = argparse.ArgumentParser(prog="asteroids bench step", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--ticks", type=int, default=40, help="timed ticks per run")
+    parser.add_argument("--runs", type=int, default=3, help="fresh scenes per size")
+    parser.add_argument("--collide", action="store_true",
+                        help="also time with asteroid-asteroid collisions on")
+    parser.add_argument("--classic-ticks", type=int, default=37_500,
+                        help="length of the classic replay (37 500 = 10 min at 62.5 Hz)")
+    args = parser.parse_args(argv)
+    gc.collect()
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+          f"Python {platform.python_version()}, numpy {np.__version__}")
+    modes = [False, True] if args.collide else [False]
+    print(f"\n## Tick time, N asteroids + {SHOTS} live shots, 1920x1080\n")
+    print("| N | asteroid-asteroid | mean N during run | median ms/tick | p90 ms/tick | target |")
+    print("|---:|:---:|---:|---:|---:|---|")
+    for collide in modes:
+        for n in args.sizes:
+            median, p90, mean_n = time_crowd(n, collide, args.ticks, args.runs)
+            target = TARGETS_MS.get(n)
+            verdict = "" if target is None or collide else (
+                f"≤ {target:g} ms: {'met' if median <= target else 'MISSED'}")
+            print(f"| {n} | {'on' if collide else 'off'} | {mean_n:.0f} | {median:.3f} | "
+                  f"{p90:.3f} | {verdict} |")
+    if args.classic_ticks:
+        tick_us, total_s, most = classic_replay(args.classic_ticks, SEED)
+        print(f"\n## Classic preset: {args.classic_ticks} recorded bot ticks re-simulated\n")
+        print("| median µs/tick | whole re-simulation | most asteroids | target |")
+        print("|---:|---:|---:|---|")
+        verdict = "met" if tick_us <= CLASSIC_TARGET_US else "MISSED"
+        print(f"| {tick_us:.0f} | {total_s:.1f} s | {most} | ≤ {CLASSIC_TARGET_US:.0f} µs: "
+              f"{verdict} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
