@@ -13,14 +13,15 @@ sides, and displacements are taken as minimum images.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from asteroids.core.broadphase import Boxes, body_boxes, box_pairs, box_self_pairs
+from asteroids.core.broadphase import body_boxes, box_pairs, box_self_pairs, stable_order
 from asteroids.core.geometry import (
-    EPS,
     BoolArray,
     F64Array,
     I64Array,
@@ -30,9 +31,12 @@ from asteroids.core.geometry import (
     as_offsets,
     as_vec2,
     as_world_size,
-    hit_params,
-    parallel_hits,
+    candidate_rows,
+    offsets_counts,
+    resolve_rows,
     segment_kernel,
+    vec2,
+    vec2_scale,
     wrap_delta,
     wrap_positions,
 )
@@ -52,15 +56,6 @@ __all__ = [
 _PAD_REL = 1e-7
 """Broad-phase boxes grow by this fraction of the scene scale, so hits accepted within the
 narrow phase's EPS tolerance are never culled."""
-
-
-def _pad(*arrays: F64Array) -> float:
-    """Absolute box padding for a scene: _PAD_REL times its largest coordinate (exact max)."""
-    m = 1.0
-    for a in arrays:
-        if a.size:
-            m = max(m, float(np.max(np.abs(a))))
-    return _PAD_REL * m
 
 
 # --------------------------------------------------------------------------------------------
@@ -108,10 +103,10 @@ def first_hits(
 
     Edges are tested with the parametric segment test of
     :func:`asteroids.core.geometry.segment_intersections` (inclusive bounds widened by ``EPS``,
-    colinear grazing hits at the first overlap point, endpoint snapping so a shot through a
-    shared vertex is found once with one ``t``). A shot whose start lies inside a body's polygon
-    hits that body at ``t = 0``. The winner per shot is the smallest ``t``, then the lowest body
-    index, then the lowest edge index, so results are deterministic.
+    colinear grazing hits at the first overlap point, zero-length shots as points, endpoint
+    snapping so a shot through a shared vertex is found once with one ``t``). A shot whose start
+    lies inside a body's polygon hits that body at ``t = 0``. The winner per shot is the
+    smallest ``t``, then the lowest body index, then the lowest edge index.
 
     Args:
         starts: ``(S, 2)`` shot positions at the start of the tick, world units.
@@ -121,18 +116,18 @@ def first_hits(
         points: ``(V, 2)`` packed outline points of closed polygons, world coordinates, at the
             start of the tick.
         offsets: ``(B + 1,)`` int, where each body's points start; ``offsets[-1] == V``.
-        world_size: ``(W, H)`` to make the world wrap (bodies and shots are tested in every
-            image, so a body straddling a border is hit on both sides and a shot crossing the
-            border is tested on both sides); None for a plain plane.
+        world_size: ``(W, H)`` to make the world wrap: every body is hittable in every image,
+            so one straddling a border is hit from both sides and a shot crossing the border
+            is tested on both sides. None for a plain plane.
         body_motion: optional ``(B, 2)`` displacement of each body during this tick. The test
             is then done in each body's frame (relative displacement ``(end - start) -
-            body_motion[b]`` from the start-of-tick outline), so fast shots cannot tunnel
-            through fast bodies; ``t`` is the tick fraction and ``point`` where the shot is then.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"grid"``; all give the same result.
+            body_motion[b]`` against the start-of-tick outline), so a fast shot cannot tunnel
+            through a fast body; ``t`` is the tick fraction and ``point`` where the shot is then.
+        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; all give the same result.
 
     Returns:
-        :class:`Hits` with ``body``, ``edge`` (S,) int64, ``t`` (S,) float64 (``inf`` where no
-        hit) and ``point`` (S, 2) float64 (NaN where no hit).
+        :class:`Hits`: ``body``, ``edge`` (S,) int64 (-1: no hit), ``t`` (S,) float64 (``inf``:
+        no hit) and ``point`` (S, 2) float64 (NaN: no hit).
 
     Raises:
         ValueError: wrong shapes, bad offsets, or NaN/inf anywhere in the inputs.
@@ -142,17 +137,28 @@ def first_hits(
     >>> h.body.tolist(), h.edge.tolist(), h.t.tolist(), h.point[0].tolist()
     ([0, -1], [3, -1], [0.5, inf], [0.0, 1.0])
     """
-    s = as_vec2(starts, "starts")
-    e = as_vec2(ends, "ends", s.shape[0])
-    pts = as_vec2(points, "points")
-    offs = as_offsets(offsets, pts.shape[0])
+    s = vec2(starts, "starts")
+    e = vec2(ends, "ends", s.shape[0])
+    pts = vec2(points, "points")
+    offs, counts, uniform = offsets_counts(offsets, pts.shape[0])
     world = as_world_size(world_size)
-    nb = offs.shape[0] - 1
-    motion = None if body_motion is None else as_vec2(body_motion, "body_motion", nb)
+    motion = None if body_motion is None else vec2(body_motion, "body_motion", offs.shape[0] - 1)
+    _check_inputs(s, e, pts, motion)
+    if s.shape[0] == 0 or offs.shape[0] == 1:
+        return _no_hits(s.shape[0])
     d = e - s
     if world is not None:
-        d = wrap_delta(d, world)
-    return _first_hits(s, d, pts, offs, world, motion, method)
+        half = 0.5 * world
+        d = (d + half) % world - half
+    return _first_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
+
+
+def _check_inputs(*arrays: F64Array | None) -> None:
+    """Raise ``ValueError`` naming the first input that holds NaN or inf."""
+    names = ("starts", "ends", "points", "body_motion")
+    for name, a in zip(names, arrays, strict=False):
+        if a is not None and a.size and not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
 
 
 def _no_hits(n: int) -> Hits:
@@ -164,189 +170,202 @@ def _no_hits(n: int) -> Hits:
     )
 
 
+_CHUNK_ROWS = 16384
+"""Narrow-phase rows per chunk: keeps temporaries cache-sized and off the mmap path."""
+
+@lru_cache(maxsize=32)
+def _ring(m: int) -> tuple[I64Array, I64Array]:
+    loc = np.arange(m, dtype=np.int64)
+    nxt = np.roll(loc, -1)
+    loc.flags.writeable = False
+    nxt.flags.writeable = False
+    return loc, nxt
+
+
 def _first_hits(
     s: F64Array,
+    e: F64Array,
     d: F64Array,
     pts: F64Array,
     offs: I64Array,
+    counts: I64Array,
+    uniform: int,
     world: F64Array | None,
     motion: F64Array | None,
     method: str,
 ) -> Hits:
     n_shots = s.shape[0]
-    nb = offs.shape[0] - 1
-    if n_shots == 0 or nb == 0:
+    found = _broad_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
+    if found is None:
         return _no_hits(n_shots)
-    sx = s[:, 0]
-    sy = s[:, 1]
-    dx = d[:, 0]
-    dy = d[:, 1]
-    ex = sx + dx
-    ey = sy + dy
-    bx0, by0, bx1, by1 = body_boxes(pts, offs)
-    if motion is not None:
-        mx = motion[:, 0]
-        my = motion[:, 1]
-        # Swept box: the union of the start and end boxes covers the whole translation.
-        bx0, bx1 = np.minimum(bx0, bx0 + mx), np.maximum(bx1, bx1 + mx)
-        by0, by1 = np.minimum(by0, by0 + my), np.maximum(by1, by1 + my)
-    pad = _pad(bx0, by0, bx1, by1, sx, sy, ex, ey)
-    shot_box: Boxes = (
-        np.minimum(sx, ex) - pad,
-        np.minimum(sy, ey) - pad,
-        np.maximum(sx, ex) + pad,
-        np.maximum(sy, ey) + pad,
-    )
-    body_box: Boxes = (bx0 - pad, by0 - pad, bx1 + pad, by1 + pad)
-    ia, ib, kx, ky = box_pairs(shot_box, body_box, world, method=method)
-    if ia.shape[0] == 0:
-        return _no_hits(n_shots)
-
-    # Candidate frame: the body image's own coordinates; the shot moves relative to the body.
-    p0x = sx[ia]
-    p0y = sy[ia]
-    if world is not None:
-        p0x = p0x - kx * world[0]
-        p0y = p0y - ky * world[1]
-    rx = dx[ia]
-    ry = dy[ia]
-    if motion is not None:
-        rx = rx - mx[ib]
-        ry = ry - my[ib]
-
-    # One row per (candidate, edge).
-    counts = offs[1:] - offs[:-1]
-    n = counts[ib]
-    n_c = ia.shape[0]
-    m0 = int(counts[0])
-    if (counts == m0).all():
-        loc = np.arange(m0, dtype=np.int64)
-        cand = np.repeat(np.arange(n_c, dtype=np.int64), m0)
-        base = offs[ib]
-        a = (base[:, None] + loc).ravel()
-        b = (base[:, None] + np.where(loc == m0 - 1, 0, loc + 1)).ravel()
+    shot, body, edge, t = found
+    # Winner per shot: smallest t, then lowest body, then lowest edge.
+    if shot.shape[0] <= 4096:
+        order = np.lexsort((edge, body, t, shot))
+        so = shot[order]
+        first = np.ones(so.shape[0], dtype=bool)
+        first[1:] = so[1:] != so[:-1]
+        win = order[first]
     else:
-        cand = np.repeat(np.arange(n_c, dtype=np.int64), n)
-        first = np.cumsum(n) - n
-        local = np.arange(cand.shape[0], dtype=np.int64) - np.repeat(first, n)
-        base = np.repeat(offs[ib], n)
-        a = base + local
-        b = np.where(local == np.repeat(n, n) - 1, base, a + 1)
-    px = pts[:, 0]
-    py = pts[:, 1]
-    ax = px[a]
-    ay = py[a]
-    esx = px[b] - ax
-    esy = py[b] - ay
-    rpx = p0x[cand]
-    rpy = p0y[cand]
-    rrx = rx[cand]
-    rry = ry[cand]
-    qpx = ax - rpx
-    qpy = ay - rpy
-    denom = rrx * esy - rry * esx
-    tn = qpx * esy - qpy * esx
-    un = qpx * rry - qpy * rrx
-
-    # Start inside the polygon (crossing number of a rightward ray; tn is the side test).
-    straddle = (ay > rpy) != ((ay + esy) > rpy)
-    right = np.where(esy > 0.0, tn > 0.0, tn < 0.0)
-    inside = (np.bincount(cand[straddle & right], minlength=n_c) & 1).astype(bool)
-
-    # Edge crossings, division-free; t only on the few hits.
-    neg = denom < 0.0
-    dd = np.abs(denom)
-    tns = np.where(neg, -tn, tn)
-    uns = np.where(neg, -un, un)
-    eps_d = EPS * dd
-    hi = dd + eps_d
-    hit = (tns >= -eps_d) & (tns <= hi) & (uns >= -eps_d) & (uns <= hi) & (dd > 0.0)
-    rows = np.flatnonzero(hit)
-    t_rows, _ = hit_params(
-        tns[rows], uns[rows], dd[rows], eps_d[rows], rpx[rows], rpy[rows],
-        rrx[rows], rry[rows], ax[rows], ay[rows], px[b[rows]], py[b[rows]],
-    )  # fmt: skip
-    par = np.flatnonzero(denom == 0.0)
-    if par.shape[0]:
-        ph, pt, _ = parallel_hits(
-            rpx[par], rpy[par], rrx[par], rry[par], ax[par], ay[par], esx[par], esy[par]
-        )
-        rows = np.concatenate([rows, par[ph]])
-        t_rows = np.concatenate([t_rows, pt[ph]])
-    hit_cand = cand[rows]
-    hit_edge = a[rows] - offs[ib[hit_cand]]
-
-    ins = np.flatnonzero(inside)
-    if ins.shape[0]:
-        ins_edge = _closest_edges(ins, cand, inside, a, ax, ay, esx, esy, rpx, rpy, offs, ib)
-        hit_cand = np.concatenate([hit_cand, ins])
-        hit_edge = np.concatenate([hit_edge, ins_edge])
-        t_rows = np.concatenate([t_rows, np.zeros(ins.shape[0])])
-    if hit_cand.shape[0] == 0:
-        return _no_hits(n_shots)
-
-    shot = ia[hit_cand]
-    body = ib[hit_cand]
-    order = np.lexsort((hit_edge, body, t_rows, shot))
-    shot = shot[order]
-    first = np.ones(shot.shape[0], dtype=bool)
-    first[1:] = shot[1:] != shot[:-1]
-    win = order[first]
-    ws = shot[first]
+        tmin = np.full(n_shots, np.inf)
+        np.minimum.at(tmin, shot, t)
+        tie = np.flatnonzero(t == tmin[shot])
+        key = body[tie] * (int(counts.max()) + 1) + edge[tie]
+        kmin = np.full(n_shots, np.iinfo(np.int64).max)
+        np.minimum.at(kmin, shot[tie], key)
+        win = tie[key == kmin[shot[tie]]]
+    ws = shot[win]
+    tw = t[win]
     out = _no_hits(n_shots)
     out.body[ws] = body[win]
-    out.edge[ws] = hit_edge[win]
-    tw = t_rows[win]
+    out.edge[ws] = edge[win]
     out.t[ws] = tw
-    hx = sx[ws] + tw * dx[ws]
-    hy = sy[ws] + tw * dy[ws]
+    pt = s[ws] + tw[:, None] * d[ws]
     if world is not None:
-        hp = wrap_positions(np.stack([hx, hy], axis=1), world)
-        hx = hp[:, 0]
-        hy = hp[:, 1]
-    out.point[ws, 0] = hx
-    out.point[ws, 1] = hy
+        pt = pt % world
+        pt = np.where(pt >= world, 0.0, pt) + 0.0  # tiny negatives round up to W
+    out.point[ws] = pt
     return out
 
 
-def _closest_edges(
-    ins: I64Array,
-    cand: I64Array,
-    inside: BoolArray,
-    a: I64Array,
-    ax: F64Array,
-    ay: F64Array,
-    sx: F64Array,
-    sy: F64Array,
-    px: F64Array,
-    py: F64Array,
+Found = tuple[I64Array, I64Array, I64Array, F64Array]
+"""Hit rows before the per-shot reduction: (shot, body, edge, t)."""
+
+
+def _join(parts: list[Found]) -> Found | None:
+    if not parts:
+        return None
+    if len(parts) == 1:
+        out = parts[0]
+    else:
+        out = (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]),
+        )
+    return out if out[0].shape[0] else None
+
+
+def _broad_hits(
+    s: F64Array,
+    e: F64Array,
+    d: F64Array,
+    pts: F64Array,
     offs: I64Array,
-    ib: I64Array,
-) -> I64Array:
-    """For candidates whose start is inside, the edge nearest the start (ties: lowest edge)."""
-    rows = np.flatnonzero(inside[cand])
-    d2 = _point_segment_d2(px[rows], py[rows], ax[rows], ay[rows], sx[rows], sy[rows])
-    c = cand[rows]
-    edge = a[rows] - offs[ib[c]]
-    order = np.lexsort((edge, d2, c))
-    c = c[order]
-    first = np.ones(c.shape[0], dtype=bool)
-    first[1:] = c[1:] != c[:-1]
-    # Rows are grouped by candidate in increasing order, matching ``ins``.
-    return edge[order[first]]
+    counts: I64Array,
+    uniform: int,
+    world: F64Array | None,
+    motion: F64Array | None,
+    method: str,
+) -> Found | None:
+    """Broad phase (boxes), then the candidates' edges in cache-sized chunks."""
+    lo, hi = body_boxes(pts, offs, uniform)
+    if motion is not None:
+        # Swept box: the union of the start and end boxes covers the whole translation.
+        lo = np.minimum(lo, lo + motion)
+        hi = np.maximum(hi, hi + motion)
+    if world is not None:
+        e = s + d
+    slo = np.minimum(s, e)
+    shi = np.maximum(s, e)
+    # Scene scale for the box padding (exact: min/max only).
+    scale = max(-float(lo.min()), float(hi.max()), -float(slo.min()), float(shi.max()), 1.0)
+    pad = _PAD_REL * scale
+    ia, ib, kx, ky = box_pairs(slo - pad, shi + pad, lo - pad, hi + pad, world, method=method)
+    n_c = ia.shape[0]
+    if n_c == 0:
+        return None
+    # Candidate frame: the body image's own coordinates; the shot moves relative to the body.
+    p0x = s[:, 0][ia]
+    p0y = s[:, 1][ia]
+    if world is not None:
+        p0x = p0x - kx * world[0]  # type: ignore[operator]
+        p0y = p0y - ky * world[1]  # type: ignore[operator]
+    rx = d[:, 0][ia]
+    ry = d[:, 1][ia]
+    if motion is not None:
+        rx = rx - motion[:, 0][ib]
+        ry = ry - motion[:, 1][ib]
+    xs = pts[:, 0]
+    ys = pts[:, 1]
+    m = uniform if uniform else int(counts[ib].max())
+    loc, nxt = _ring(m)
+    step = max(1, _CHUNK_ROWS // m)
+    parts: list[Found] = []
+    for c0 in range(0, n_c, step):
+        c1 = min(n_c, c0 + step)
+        ibc = ib[c0:c1]
+        base = offs[ibc][:, None]
+        if uniform:
+            a = base + loc
+            b = base + nxt
+            valid = None
+        else:
+            nn = counts[ibc][:, None]
+            a = base + np.minimum(loc, nn - 1)
+            b = base + np.where(loc + 1 < nn, loc + 1, 0)
+            valid = loc < nn
+        ax = xs[a]
+        ay = ys[a]
+        bx = xs[b]
+        by = ys[b]
+        px = p0x[c0:c1, None]
+        py = p0y[c0:c1, None]
+        qx = ax - px
+        qy = ay - py
+        sx = bx - ax
+        sy = by - ay
+        vx = rx[c0:c1, None]
+        vy = ry[c0:c1, None]
+        den = vx * sy - vy * sx
+        tn = qx * sy - qy * sx
+        un = qx * vy - qy * vx
+        cross = ((ay > py) != (by > py)) & (tn * sy > 0.0)
+        sel = candidate_rows(den, tn, un)
+        if valid is not None:
+            cross &= valid
+            sel &= valid
+        inside = np.flatnonzero(np.logical_xor.reduce(cross, axis=1))
+        rows = np.flatnonzero(sel)
+        if rows.shape[0]:
+            ci = rows // m
+            cg = ci + c0
+
+            def geom(k: I64Array, rows=rows, cg=cg, ax=ax, ay=ay, bx=bx, by=by) -> tuple:
+                r = rows[k]
+                g = cg[k]
+                return (p0x[g], p0y[g], rx[g], ry[g], ax.ravel()[r], ay.ravel()[r],
+                        bx.ravel()[r], by.ravel()[r])  # fmt: skip
+
+            hit, t, _ = resolve_rows(den.ravel()[rows], tn.ravel()[rows], un.ravel()[rows], geom)
+            k = np.flatnonzero(hit)
+            parts.append((ia[cg[k]], ib[cg[k]], rows[k] - ci[k] * m, t[k]))
+        if inside.shape[0]:
+            # Hit at t = 0 on the edge nearest the start (ties: lowest edge).
+            d2 = _seg_d2(qx[inside], qy[inside], sx[inside], sy[inside])
+            if valid is not None:
+                d2 = np.where(valid[inside], d2, np.inf)
+            g = inside + c0
+            parts.append(
+                (ia[g], ib[g], np.argmin(d2, axis=1).astype(np.int64), np.zeros(g.shape[0]))
+            )
+    return _join(parts)
 
 
-def _point_segment_d2(
-    px: F64Array, py: F64Array, ax: F64Array, ay: F64Array, sx: F64Array, sy: F64Array
-) -> F64Array:
-    """Squared distance from points to segments ``a + u s`` (u clamped to [0, 1])."""
-    fx = px - ax
-    fy = py - ay
+def _wrap1(x: F64Array, w: float) -> F64Array:
+    """One axis of :func:`asteroids.core.geometry.wrap_positions` (no validation)."""
+    y = x % w
+    return np.where(y >= w, 0.0, y) + 0.0
+
+
+def _seg_d2(qx: F64Array, qy: F64Array, sx: F64Array, sy: F64Array) -> F64Array:
+    """Squared distance from a point to segments ``a + u s``, given ``q = a - point``."""
     ss = sx * sx + sy * sy
-    u = np.where(ss > 0.0, (fx * sx + fy * sy) / np.where(ss > 0.0, ss, 1.0), 0.0)
+    u = -(qx * sx + qy * sy) / np.where(ss > 0.0, ss, 1.0)
     u = np.minimum(np.maximum(u, 0.0), 1.0)
-    cx = fx - u * sx
-    cy = fy - u * sy
+    cx = qx + u * sx
+    cy = qy + u * sy
     return cx * cx + cy * cy
 
 
@@ -355,20 +374,34 @@ def _point_segment_d2(
 # --------------------------------------------------------------------------------------------
 
 
-def _as_radii(r: ArrayLike, n: int, name: str) -> F64Array:
+def _as_radii(r: ArrayLike, n: int, name: str) -> tuple[F64Array, float]:
     a = np.asarray(r, dtype=np.float64)
     if a.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
-    if not np.isfinite(a).all() or (a < 0.0).any():
+    if n == 0:
+        return a, 0.0
+    lo = float(a.min())
+    hi = float(a.max())
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo < 0.0:
         raise ValueError(f"{name} must be finite and >= 0")
-    return a
+    return a, hi
 
 
-def _circle_boxes(c: F64Array, r: F64Array, pad: float) -> Boxes:
-    x = c[:, 0]
-    y = c[:, 1]
-    rp = r + pad
-    return x - rp, y - rp, x + rp, y + rp
+def _sorted_pairs(
+    i: I64Array, j: I64Array, n_i: int, n_j: int, dedup: bool
+) -> tuple[I64Array, I64Array]:
+    """Sort pairs by (i, j) with stable integer sorts; drop repeats when asked."""
+    if i.shape[0] > 1:
+        o = stable_order(j, max(n_j - 1, 0))
+        o = o[stable_order(i[o], max(n_i - 1, 0))]
+        i = i[o]
+        j = j[o]
+        if dedup:
+            keep = np.ones(i.shape[0], dtype=bool)
+            keep[1:] = (i[1:] != i[:-1]) | (j[1:] != j[:-1])
+            i = i[keep]
+            j = j[keep]
+    return i, j
 
 
 def circle_pairs(
@@ -384,7 +417,7 @@ def circle_pairs(
         centers: ``(N, 2)`` circle centers, world units.
         radii: ``(N,)`` radii, ``>= 0``.
         world_size: ``(W, H)`` for a wrapping world (distances are minimum images), or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"grid"``; same result.
+        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; same result.
 
     Returns:
         ``(i, j)``, int64 arrays sorted by ``(i, j)``.
@@ -395,23 +428,16 @@ def circle_pairs(
     >>> circle_pairs([[0.0, 0.0], [3.0, 0.0], [10.0, 0.0]], [1.0, 2.0, 1.0])
     (array([0]), array([1]))
     """
-    c = as_vec2(centers, "centers")
-    r = _as_radii(radii, c.shape[0], "radii")
+    c, mc = vec2_scale(centers, "centers")
+    r, mr = _as_radii(radii, c.shape[0], "radii")
     world = as_world_size(world_size)
-    pad = _pad(c)
-    i, j = box_self_pairs(_circle_boxes(c, r, pad), world, method=method)
+    n = c.shape[0]
+    rp = (r + _PAD_REL * max(1.0, mc + mr))[:, None]
+    i, j, _, _ = box_self_pairs(c - rp, c + rp, world, method=method)
     if i.shape[0] == 0:
         return i, j
-    keep = _circles_touch(c, r, i, c, r, j, world)
-    i = i[keep]
-    j = j[keep]
-    key = i * c.shape[0] + j
-    if world is not None:
-        key = np.unique(key)
-    else:
-        key = np.sort(key)
-    n = c.shape[0]
-    return key // n, key % n
+    keep = np.flatnonzero(_circles_touch(c, r, i, c, r, j, world))
+    return _sorted_pairs(i[keep], j[keep], n, n, world is not None)
 
 
 def circle_cross_pairs(
@@ -423,7 +449,7 @@ def circle_cross_pairs(
     world_size: ArrayLike | None = None,
     method: str = "auto",
 ) -> tuple[I64Array, I64Array]:
-    """All pairs ``(ia, ib)`` of overlapping circles from two sets (e.g. shots vs rocks).
+    """All pairs ``(ia, ib)`` of overlapping circles from two sets (e.g. ship vs rocks).
 
     Args:
         centers_a: ``(A, 2)`` centers of the first set.
@@ -431,30 +457,30 @@ def circle_cross_pairs(
         centers_b: ``(B, 2)`` centers of the second set.
         radii_b: ``(B,)`` radii of the second set.
         world_size: ``(W, H)`` for a wrapping world (minimum images), or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"grid"``; same result.
+        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; same result.
 
     Returns:
         ``(ia, ib)``, int64 arrays sorted by ``(ia, ib)``.
 
     Raises:
         ValueError: bad shapes, negative radii, NaN/inf.
+
+    >>> circle_cross_pairs([[0.0, 0.0]], [1.0], [[5.0, 0.0], [1.5, 0.0]], [1.0, 1.0])
+    (array([0]), array([1]))
     """
-    ca = as_vec2(centers_a, "centers_a")
-    ra = _as_radii(radii_a, ca.shape[0], "radii_a")
-    cb = as_vec2(centers_b, "centers_b")
-    rb = _as_radii(radii_b, cb.shape[0], "radii_b")
+    ca, ma = vec2_scale(centers_a, "centers_a")
+    ra, mra = _as_radii(radii_a, ca.shape[0], "radii_a")
+    cb, mb = vec2_scale(centers_b, "centers_b")
+    rb, mrb = _as_radii(radii_b, cb.shape[0], "radii_b")
     world = as_world_size(world_size)
-    pad = _pad(ca, cb)
-    ia, ib, _, _ = box_pairs(
-        _circle_boxes(ca, ra, pad), _circle_boxes(cb, rb, pad), world, method=method
-    )
+    pad = _PAD_REL * max(1.0, ma + mra, mb + mrb)
+    rpa = (ra + pad)[:, None]
+    rpb = (rb + pad)[:, None]
+    ia, ib, _, _ = box_pairs(ca - rpa, ca + rpa, cb - rpb, cb + rpb, world, method=method)
     if ia.shape[0] == 0:
         return ia, ib
-    keep = _circles_touch(ca, ra, ia, cb, rb, ib, world)
-    key = ia[keep] * max(cb.shape[0], 1) + ib[keep]
-    key = np.unique(key) if world is not None else np.sort(key)
-    nbb = max(cb.shape[0], 1)
-    return key // nbb, key % nbb
+    keep = np.flatnonzero(_circles_touch(ca, ra, ia, cb, rb, ib, world))
+    return _sorted_pairs(ia[keep], ib[keep], ca.shape[0], cb.shape[0], world is not None)
 
 
 def _circles_touch(
@@ -466,8 +492,8 @@ def _circles_touch(
     ib: I64Array,
     world: F64Array | None,
 ) -> BoolArray:
-    dx = cb[ib, 0] - ca[ia, 0]
-    dy = cb[ib, 1] - ca[ia, 1]
+    dx = cb[:, 0][ib] - ca[:, 0][ia]
+    dy = cb[:, 1][ib] - ca[:, 1][ia]
     if world is not None:
         hw = 0.5 * world[0]
         hh = 0.5 * world[1]
@@ -510,8 +536,8 @@ def circle_circle_contact(
     a = as_vec2(c1, "c1")
     n = a.shape[0]
     b = as_vec2(c2, "c2", n)
-    ra = _as_radii(r1, n, "r1")
-    rb = _as_radii(r2, n, "r2")
+    ra, _ = _as_radii(r1, n, "r1")
+    rb, _ = _as_radii(r2, n, "r2")
     world = as_world_size(world_size)
     dxy = b - a
     if world is not None:
@@ -582,10 +608,10 @@ def circle_segment_contacts(
     >>> cc.body.tolist(), cc.edge.tolist(), cc.depth.tolist(), cc.normal.tolist()
     ([0], [1], [0.5], [[1.0, 0.0]])
     """
-    c = as_vec2(centers, "centers")
-    r = _as_radii(radii, c.shape[0], "radii")
-    pts = as_vec2(points, "points")
-    offs = as_offsets(offsets, pts.shape[0])
+    c, mc = vec2_scale(centers, "centers")
+    r, mr = _as_radii(radii, c.shape[0], "radii")
+    pts, mp = vec2_scale(points, "points")
+    offs, _, uniform = offsets_counts(offsets, pts.shape[0])
     world = as_world_size(world_size)
     empty = CircleContacts(
         circle=np.zeros(0, dtype=np.int64),
@@ -597,15 +623,16 @@ def circle_segment_contacts(
     )
     if c.shape[0] == 0 or offs.shape[0] == 1:
         return empty
-    bb = body_boxes(pts, offs)
-    pad = _pad(c, *bb)
-    body_box: Boxes = (bb[0] - pad, bb[1] - pad, bb[2] + pad, bb[3] + pad)
-    ic, ib, kx, ky = box_pairs(_circle_boxes(c, r, pad), body_box, world, method=method)
+    lo, hi = body_boxes(pts, offs, uniform)
+    pad = _PAD_REL * max(1.0, mc + mr, mp)
+    rp = (r + pad)[:, None]
+    ic, ib, kx, ky = box_pairs(c - rp, c + rp, lo - pad, hi + pad, world, method=method)
     if ic.shape[0] == 0:
         return empty
     qx = c[ic, 0]
     qy = c[ic, 1]
     if world is not None:
+        assert kx is not None and ky is not None
         qx = qx - kx * world[0]
         qy = qy - ky * world[1]
     inside = _inside_rows(qx, qy, pts, offs, ib)
@@ -621,7 +648,7 @@ def circle_segment_contacts(
     ay = pts[a, 1]
     sx = pts[b, 0] - ax
     sy = pts[b, 1] - ay
-    d2 = _point_segment_d2(qx[cand], qy[cand], ax, ay, sx, sy)
+    d2 = _seg_d2(ax - qx[cand], ay - qy[cand], sx, sy)
     mind = np.minimum.reduceat(d2, first)
     r2 = r[ic] * r[ic]
     touch = inside | (mind <= r2)
@@ -636,8 +663,6 @@ def circle_segment_contacts(
     row = row[keep]
     ic = ic[keep]
     ib = ib[keep]
-    kx = kx[keep]
-    ky = ky[keep]
     inside = inside[keep]
     qx = qx[keep]
     qy = qy[keep]
@@ -670,8 +695,8 @@ def circle_segment_contacts(
         ny = np.where(ok, ny, ony)
     depth = np.where(inside, r[ic] + dist, r[ic] - dist)
     if world is not None:
-        cpx = cpx + kx * world[0]
-        cpy = cpy + ky * world[1]
+        cpx = cpx + kx[keep] * world[0]  # type: ignore[index]
+        cpy = cpy + ky[keep] * world[1]  # type: ignore[index]
     # Several images of one pair: keep the deepest (ties: first image in candidate order).
     order = np.lexsort((-depth, ib, ic))
     key_c = ic[order]
@@ -754,12 +779,12 @@ def polygons_overlap(
     shx = np.zeros(n_p)
     shy = np.zeros(n_p)
     if world is not None:
-        ab = body_boxes(pa, oa)
-        bb = body_boxes(pb, ob)
-        cax = 0.5 * (ab[0][ia] + ab[2][ia])
-        cay = 0.5 * (ab[1][ia] + ab[3][ia])
-        cbx = 0.5 * (bb[0][ib] + bb[2][ib])
-        cby = 0.5 * (bb[1][ib] + bb[3][ib])
+        alo, ahi = body_boxes(pa, oa)
+        blo, bhi = body_boxes(pb, ob)
+        cax = 0.5 * (alo[ia, 0] + ahi[ia, 0])
+        cay = 0.5 * (alo[ia, 1] + ahi[ia, 1])
+        cbx = 0.5 * (blo[ib, 0] + bhi[ib, 0])
+        cby = 0.5 * (blo[ib, 1] + bhi[ib, 1])
         dx = cbx - cax
         dy = cby - cay
         hw = 0.5 * world[0]

@@ -17,6 +17,8 @@ Conventions:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,10 +33,14 @@ __all__ = [
     "as_offsets",
     "as_vec2",
     "as_world_size",
+    "offsets_counts",
+    "vec2",
+    "vec2_scale",
     "bounce_positions",
     "edge_normals",
-    "hit_params",
+    "candidate_rows",
     "parallel_hits",
+    "resolve_rows",
     "points_in_polygons",
     "reflect",
     "remaining_travel",
@@ -79,14 +85,54 @@ def as_vec2(x: ArrayLike, name: str, n: int | None = None) -> F64Array:
     Raises:
         ValueError: wrong shape, wrong row count, or a NaN/inf entry.
     """
+    return vec2_scale(x, name, n)[0]
+
+
+def vec2_scale(x: ArrayLike, name: str, n: int | None = None) -> tuple[F64Array, float]:
+    """Like :func:`as_vec2`, also returning the largest absolute coordinate (0 when empty).
+
+    One ``abs().max()`` both finds the scene scale and rejects NaN/inf (max propagates them).
+    """
     a = np.asarray(x, dtype=np.float64)
     if a.ndim != 2 or a.shape[1] != 2:
         raise ValueError(f"{name} must have shape (N, 2), got {a.shape}")
     if n is not None and a.shape[0] != n:
         raise ValueError(f"{name} must have {n} rows, got {a.shape[0]}")
-    if not np.isfinite(a).all():
+    m = float(np.abs(a).max()) if a.shape[0] else 0.0
+    if not math.isfinite(m):
         raise ValueError(f"{name} contains NaN or inf")
-    return a
+    return a, m
+
+
+def offsets_counts(
+    offsets: ArrayLike, n_points: int, name: str = "offsets"
+) -> tuple[I64Array, I64Array, int]:
+    """Validate packed-outline offsets; also return the point count per body.
+
+    Returns:
+        ``(offsets, counts, uniform)``: ``(B + 1,)`` int64, ``(B,)`` int64, and ``m`` when every
+        body has exactly ``m`` points (else 0).
+
+    Raises:
+        ValueError: as :func:`as_offsets`.
+    """
+    o = np.asarray(offsets)
+    if o.ndim != 1 or o.shape[0] < 1:
+        raise ValueError(f"{name} must have shape (B + 1,), got {o.shape}")
+    if o.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be an integer array, got dtype {o.dtype}")
+    o = o.astype(np.int64, copy=False)
+    if o[0] != 0 or o[-1] != n_points:
+        raise ValueError(f"{name} must start at 0 and end at {n_points} (the number of points)")
+    counts = o[1:] - o[:-1]
+    uniform = 0
+    if counts.shape[0]:
+        lo = int(counts.min())
+        if lo < 1:
+            raise ValueError(f"{name} must be strictly increasing: every body needs >= 1 point")
+        if int(counts.max()) == lo:
+            uniform = lo
+    return o, counts, uniform
 
 
 def as_offsets(offsets: ArrayLike, n_points: int, name: str = "offsets") -> I64Array:
@@ -104,31 +150,37 @@ def as_offsets(offsets: ArrayLike, n_points: int, name: str = "offsets") -> I64A
     Raises:
         ValueError: if any of the conditions above fails.
     """
-    o = np.asarray(offsets)
-    if o.ndim != 1 or o.shape[0] < 1:
-        raise ValueError(f"{name} must have shape (B + 1,), got {o.shape}")
-    if o.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be an integer array, got dtype {o.dtype}")
-    o = o.astype(np.int64, copy=False)
-    if o[0] != 0 or o[-1] != n_points:
-        raise ValueError(f"{name} must start at 0 and end at {n_points} (the number of points)")
-    if o.shape[0] > 1 and not (o[1:] > o[:-1]).all():
-        raise ValueError(f"{name} must be strictly increasing: every body needs >= 1 point")
-    return o
+    return offsets_counts(offsets, n_points, name)[0]
 
 
 def as_world_size(world_size: ArrayLike | None) -> F64Array | None:
     """Validate an optional world size ``(W, H)``; both must be finite and > 0.
 
+    Returns:
+        ``(2,)`` float64 array, or None.
+
     Raises:
-        ValueError: wrong shape, non-finite or non-positive size.
+        ValueError: wrong length, non-finite or non-positive size.
     """
     if world_size is None:
         return None
-    w = np.asarray(world_size, dtype=np.float64)
-    if w.shape != (2,) or not np.isfinite(w).all() or not (w > 0).all():
+    try:
+        w, h = (float(v) for v in world_size)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise ValueError(f"world_size must be two numbers (W, H), got {world_size!r}") from None
+    if not (math.isfinite(w) and math.isfinite(h) and w > 0.0 and h > 0.0):
         raise ValueError(f"world_size must be two finite positive numbers, got {world_size!r}")
-    return w
+    return np.array([w, h])
+
+
+def vec2(x: ArrayLike, name: str, n: int | None = None) -> F64Array:
+    """Shape check only (``(N, 2)`` float64); finiteness is checked by the caller."""
+    a = np.asarray(x, dtype=np.float64)
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (N, 2), got {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(f"{name} must have {n} rows, got {a.shape[0]}")
+    return a
 
 
 def _check_finite(a: F64Array, name: str) -> None:
@@ -675,89 +727,106 @@ def segment_kernel(
     """
     sx = bx - ax
     sy = by - ay
-    qpx = ax - px
-    qpy = ay - py
-    denom = rx * sy - ry * sx
-    tn = qpx * sy - qpy * sx
-    un = qpx * ry - qpy * rx
-    hit, t, u = _generic_hits(denom, tn, un, px, py, rx, ry, ax, ay, bx, by)
-    par = np.flatnonzero(denom == 0.0)
-    if par.size:
-        ph, pt, pu = parallel_hits(
-            px[par], py[par], rx[par], ry[par], ax[par], ay[par], sx[par], sy[par]
-        )
-        hit[par] = ph
-        t[par] = pt
-        u[par] = pu
-    return hit, t, u
-
-
-def _generic_hits(
-    denom: F64Array,
-    tn: F64Array,
-    un: F64Array,
-    px: F64Array,
-    py: F64Array,
-    rx: F64Array,
-    ry: F64Array,
-    ax: F64Array,
-    ay: F64Array,
-    bx: F64Array,
-    by: F64Array,
-) -> tuple[BoolArray, F64Array, F64Array]:
-    """Non-parallel rows: division-free inclusive tests, then t/u only on the hits."""
-    neg = denom < 0.0
-    d = np.abs(denom)
-    tn = np.where(neg, -tn, tn)
-    un = np.where(neg, -un, un)
-    e = EPS * d
-    hi = d + e
-    hit = (d > 0.0) & (tn >= -e) & (tn <= hi) & (un >= -e) & (un <= hi)
-    n = denom.shape[0]
+    qx = ax - px
+    qy = ay - py
+    den = rx * sy - ry * sx
+    tn = qx * sy - qy * sx
+    un = qx * ry - qy * rx
+    n = den.shape[0]
+    hit = np.zeros(n, dtype=bool)
     t = np.full(n, np.inf)
     u = np.full(n, np.inf)
-    idx = np.flatnonzero(hit)
-    if idx.size:
-        ti, ui = hit_params(
-            tn[idx], un[idx], d[idx], e[idx],
-            px[idx], py[idx], rx[idx], ry[idx], ax[idx], ay[idx], bx[idx], by[idx],
-        )  # fmt: skip
-        t[idx] = ti
-        u[idx] = ui
+    rows = np.flatnonzero(candidate_rows(den, tn, un))
+    if rows.shape[0]:
+
+        def geom(k: I64Array) -> tuple[F64Array, ...]:
+            r = rows[k]
+            return px[r], py[r], rx[r], ry[r], ax[r], ay[r], bx[r], by[r]
+
+        h, tt, uu = resolve_rows(den[rows], tn[rows], un[rows], geom)
+        hit[rows] = h
+        t[rows] = tt
+        u[rows] = uu
     return hit, t, u
 
 
-def hit_params(
+def candidate_rows(den: F64Array, tn: F64Array, un: F64Array) -> BoolArray:
+    """Rows that may hit, from the cross products of :func:`segment_kernel`.
+
+    With ``t = tn / den`` and ``u = un / den``, the inclusive test ``t, u in [-EPS, 1 + EPS]``
+    is written division- and branch-free as ``|2 tn - den| <= (1 + 2 EPS) |den|`` (same for
+    ``un``). Rows with ``den == 0`` (parallel or degenerate) are always candidates: they are
+    decided by :func:`parallel_hits`.
+
+    Args:
+        den: ``(...)`` determinants ``r x s``.
+        tn: ``(...)`` numerators of ``t``, ``(a - p) x s``.
+        un: ``(...)`` numerators of ``u``, ``(a - p) x r``.
+
+    Returns:
+        ``(...)`` bool mask.
+    """
+    lim = np.abs(den) * (1.0 + 2.0 * EPS)
+    return ((np.abs(tn + tn - den) <= lim) & (np.abs(un + un - den) <= lim)) | (den == 0.0)
+
+
+def resolve_rows(
+    den: F64Array,
     tn: F64Array,
     un: F64Array,
-    d: F64Array,
-    e: F64Array,
-    px: F64Array,
-    py: F64Array,
-    rx: F64Array,
-    ry: F64Array,
-    ax: F64Array,
-    ay: F64Array,
-    bx: F64Array,
-    by: F64Array,
-) -> tuple[F64Array, F64Array]:
-    """t and u of confirmed crossings (sign-normalised numerators ``tn``, ``un`` over ``d > 0``,
-    ``e = EPS * d``). A crossing within EPS of an edge end snaps to that vertex: ``t`` is then
-    the vertex's projection on segment 1, computed from the vertex's own coordinates, so the two
-    edges sharing it produce bit-identical ``t`` (a tie, resolved by index)."""
-    t = tn / d
-    u = un / d
-    at_a = un <= e
-    at_b = un >= d - e
+    geom: Callable[[I64Array], tuple[F64Array, ...]],
+) -> tuple[BoolArray, F64Array, F64Array]:
+    """Decide candidate rows (rows passing :func:`candidate_rows`): hit, t and u.
+
+    Non-parallel candidates are hits with ``t = tn / den``, except that a crossing within EPS
+    of an end of segment 2 snaps to that vertex: ``t`` is then the vertex's projection on
+    segment 1, computed from the vertex's own coordinates, so the two edges sharing a vertex
+    give bit-identical ``t`` (a tie, resolved by index). Parallel rows (``den == 0``) go to
+    :func:`parallel_hits`. ``t`` and ``u`` are clamped to ``[0, 1]``; ``inf`` on a miss.
+
+    Args:
+        den: ``(K,)`` determinants of the candidate rows.
+        tn: ``(K,)`` numerators of ``t``.
+        un: ``(K,)`` numerators of ``u``.
+        geom: ``geom(k)`` returns ``(px, py, rx, ry, ax, ay, bx, by)`` for the candidate rows
+            ``k`` (segment 1 ``p + t r``, segment 2 from ``a`` to ``b``); called only for the
+            few rows that need the geometry (snapping, parallel).
+
+    Returns:
+        ``(hit, t, u)``, each ``(K,)``.
+    """
+    par = den == 0.0
+    any_par = bool(par.any())
+    if any_par:
+        den = np.where(par, 1.0, den)
+    t = tn / den
+    u = un / den
+    at_a = u <= EPS
+    at_b = u >= 1.0 - EPS
     snap = at_a | at_b
+    if any_par:
+        snap &= ~par
     if snap.any():
-        vx = np.where(at_a, ax, bx)
-        vy = np.where(at_a, ay, by)
+        k = np.flatnonzero(snap)
+        px, py, rx, ry, ax, ay, bx, by = geom(k)
+        ak = at_a[k]
+        vx = np.where(ak, ax, bx)
+        vy = np.where(ak, ay, by)
         rr = rx * rx + ry * ry
-        tv = ((vx - px) * rx + (vy - py) * ry) / rr
-        t = np.where(snap, tv, t)
-        u = np.where(at_a, 0.0, np.where(at_b, 1.0, u))
-    return np.minimum(np.maximum(t, 0.0), 1.0), np.minimum(np.maximum(u, 0.0), 1.0)
+        t[k] = ((vx - px) * rx + (vy - py) * ry) / np.where(rr > 0.0, rr, 1.0)
+        u[k] = np.where(ak, 0.0, 1.0)
+    t = np.minimum(np.maximum(t, 0.0), 1.0)
+    u = np.minimum(np.maximum(u, 0.0), 1.0)
+    if not any_par:
+        return np.ones(t.shape[0], dtype=bool), t, u
+    k = np.flatnonzero(par)
+    px, py, rx, ry, ax, ay, bx, by = geom(k)
+    ph, pt, pu = parallel_hits(px, py, rx, ry, ax, ay, bx - ax, by - ay)
+    hit = ~par
+    hit[k] = ph
+    t[k] = pt
+    u[k] = pu
+    return hit, np.where(hit, t, np.inf), np.where(hit, u, np.inf)
 
 
 def parallel_hits(

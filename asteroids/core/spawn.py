@@ -1,12 +1,15 @@
-"""Making asteroids: outlines, new waves and the fragments of a broken rock.
+"""Making asteroids: outlines, new waves and the fragments of broken rocks.
 
-All chance comes from the world's PCG32 and all maths is IEEE ``+ - * / sqrt``, so the
-same seed makes the same rocks everywhere.
+All chance comes from the world's PCG32 and all maths is IEEE ``+ - * / sqrt``, so the same
+seed makes the same rocks everywhere. Rocks are made in batches: every rock consumes a fixed
+number of draws (``_DRAWS_PER_ROCK``), so a whole tick's fragments come from one vectorised
+draw (``Pcg32.u32_array``) and one numpy pass, which matters when hundreds break at once.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,18 +18,52 @@ from asteroids.core.rng import Pcg32
 from asteroids.core.tables import CLASSIC_ROCKS, COS, HEADING_STEPS, SIN
 from asteroids.core.world import Draft
 
-__all__ = ["NewRock", "append_rocks", "make_outline", "split_rock", "spawn_wave", "wave_size"]
+__all__ = [
+    "NewRock",
+    "RockBatch",
+    "append_rocks",
+    "make_outline",
+    "make_rocks",
+    "split_rocks",
+    "spawn_wave",
+    "wave_size",
+]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
 _CLASSIC = tuple(
-    (rock.tolist(), max(math.sqrt(x * x + y * y) for x, y in rock.tolist()))
-    for rock in CLASSIC_ROCKS
+    rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist()) for rock in CLASSIC_ROCKS
 )
+"""Classic outlines scaled so their farthest point is at radius 1."""
+
+_TWO32 = 4294967296.0
+
+
+@dataclass(frozen=True, slots=True)
+class RockBatch:
+    """Asteroids about to join the world (appended after the tick's hits are resolved)."""
+
+    size: np.ndarray
+    """(M,) int64 sizes."""
+    pos: np.ndarray
+    """(M, 2) centres."""
+    vel: np.ndarray
+    """(M, 2) px per tick."""
+    angle: np.ndarray
+    """(M,) int64 heading steps."""
+    spin: np.ndarray
+    """(M,) int64 heading steps per tick."""
+    radius: np.ndarray
+    """(M,) bounding radius."""
+    local: np.ndarray
+    """(V, 2) packed outline points relative to each centre."""
+    counts: np.ndarray
+    """(M,) int64 points per rock."""
+
+    def __len__(self) -> int:
+        return int(self.size.shape[0])
 
 
 class NewRock:
-    """An asteroid about to join the world (appended after the tick's hits are resolved)."""
+    """One hand-made rock (tests, benchmarks); ``RockBatch.of`` packs a list of them."""
 
     __slots__ = ("angle", "outline", "radius", "size", "spin", "vx", "vy", "x", "y")
 
@@ -36,44 +73,69 @@ class NewRock:
         self.angle, self.spin, self.outline, self.radius = angle, spin, outline, radius
 
 
-def make_outline(rng: Pcg32, p: Params, size: int) -> tuple[list[tuple[float, float]], float]:
-    """A rock outline (counter-clockwise, relative to its centre) and its bounding radius."""
-    r = p.radius[size]
+def _batch_of(rocks: list[NewRock]) -> RockBatch:
+    return RockBatch(
+        size=np.array([r.size for r in rocks], dtype=np.int64),
+        pos=np.array([(r.x, r.y) for r in rocks], dtype=np.float64).reshape(-1, 2),
+        vel=np.array([(r.vx, r.vy) for r in rocks], dtype=np.float64).reshape(-1, 2),
+        angle=np.array([r.angle for r in rocks], dtype=np.int64),
+        spin=np.array([r.spin for r in rocks], dtype=np.int64),
+        radius=np.array([r.radius for r in rocks], dtype=np.float64),
+        local=np.array([pt for r in rocks for pt in r.outline], dtype=np.float64).reshape(-1, 2),
+        counts=np.array([len(r.outline) for r in rocks], dtype=np.int64),
+    )
+
+
+def _draws_per_rock(p: Params) -> int:
+    # vertex count, classic shape, angle, spin, then a jitter and a radius per vertex slot.
+    return 4 + 2 * p.vertices_max
+
+
+def make_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray,
+               vel: np.ndarray) -> RockBatch:
+    """New rocks of the given sizes, places and velocities, with random outlines and spin.
+
+    Generated outlines have ``vertices_min..vertices_max`` points at evenly spaced angles plus
+    a jitter below a third of the gap (so the points stay in angular order and the outline
+    never crosses itself), each at ``radius * (1 - jaggedness * u)``.
+    """
+    m = int(size.shape[0])
+    if m == 0:
+        return _batch_of([])
+    vmax = p.vertices_max
+    u = rng.u32_array(m * _draws_per_rock(p)).reshape(m, _draws_per_rock(p))
+    r = np.array(p.radius, dtype=np.float64)[size]
+    angle = ((u[:, 2] * np.uint64(HEADING_STEPS)) >> np.uint64(32)).astype(np.int64)
+    span = np.uint64(2 * p.spin_max_steps + 1)
+    spin = ((u[:, 3] * span) >> np.uint64(32)).astype(np.int64) - p.spin_max_steps
     if p.classic_shapes:
-        points, extent = _CLASSIC[rng.below(len(_CLASSIC))]
-        scale = r / extent
-        outline = [(x * scale, y * scale) for x, y in points]
+        shape = ((u[:, 1] * np.uint64(len(_CLASSIC))) >> np.uint64(32)).tolist()
+        local = np.concatenate([_CLASSIC[k] * rr for k, rr in zip(shape, r.tolist(),
+                                                                     strict=True)])
+        counts = np.array([_CLASSIC[k].shape[0] for k in shape], dtype=np.int64)
     else:
-        k = rng.between(p.vertices_min, p.vertices_max)
-        jitter = max(1, HEADING_STEPS // (3 * k))
-        outline = []
-        for i in range(k):
-            # Evenly spaced angles plus a jitter below a third of the gap keep the points in
-            # angular order, so the outline never crosses itself.
-            a = (i * HEADING_STEPS) // k + rng.below(jitter)
-            rr = r * (1.0 - p.jaggedness * rng.unit())
-            outline.append((_COS[a] * rr, _SIN[a] * rr))
-    radius = max(math.sqrt(x * x + y * y) for x, y in outline)
-    return outline, radius
+        choices = np.uint64(vmax - p.vertices_min + 1)
+        k = ((u[:, 0] * choices) >> np.uint64(32)).astype(np.int64) + p.vertices_min
+        jitter = np.maximum(1, HEADING_STEPS // (3 * k))
+        slot = np.arange(vmax, dtype=np.int64)[None, :]
+        jit = ((u[:, 4:4 + vmax] * jitter.astype(np.uint64)[:, None]) >> np.uint64(32))
+        a = (slot * HEADING_STEPS) // k[:, None] + jit.astype(np.int64)
+        rr = r[:, None] * (1.0 - p.jaggedness * (u[:, 4 + vmax:].astype(np.float64) / _TWO32))
+        used = slot < k[:, None]
+        a, rr = a[used], rr[used]
+        local = np.stack([COS[a] * rr, SIN[a] * rr], axis=1)
+        counts = k
+    d2 = local[:, 0] * local[:, 0] + local[:, 1] * local[:, 1]
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)[:-1]])
+    radius = np.sqrt(np.maximum.reduceat(d2, starts))
+    return RockBatch(size=size.astype(np.int64), pos=pos, vel=vel, angle=angle, spin=spin,
+                     radius=radius, local=local, counts=counts)
 
 
-def _axis_speed(rng: Pcg32, p: Params) -> float:
-    return rng.sign() * rng.uniform(p.ast_speed_min, p.ast_speed_max)
-
-
-def _clamp_axis(v: float, lo: float, hi: float) -> float:
-    """Clamp |v| into [lo, hi], keeping the sign (the 1979 rule for fragment speeds)."""
-    mag = v if v >= 0.0 else -v
-    mag = min(max(mag, lo), hi)
-    return mag if v >= 0.0 else -mag
-
-
-def _new_rock(rng: Pcg32, p: Params, size: int, x: float, y: float, vx: float,
-              vy: float) -> NewRock:
-    outline, radius = make_outline(rng, p, size)
-    angle = rng.below(HEADING_STEPS)
-    spin = rng.between(-p.spin_max_steps, p.spin_max_steps) if p.spin_max_steps else 0
-    return NewRock(size, x, y, vx, vy, angle, spin, outline, radius)
+def make_outline(rng: Pcg32, p: Params, size: int) -> tuple[list[tuple[float, float]], float]:
+    """One rock outline (counter-clockwise, relative to its centre) and its bounding radius."""
+    batch = make_rocks(rng, p, np.array([size]), np.zeros((1, 2)), np.zeros((1, 2)))
+    return [tuple(pt) for pt in batch.local.tolist()], float(batch.radius[0])
 
 
 def wave_size(p: Params, wave: int) -> int:
@@ -81,19 +143,28 @@ def wave_size(p: Params, wave: int) -> int:
     return min(p.first_wave + p.wave_increment * (wave - 1), p.max_wave, p.ast_max)
 
 
-def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> list[NewRock]:
+def _min_image(dx: float, size: float) -> float:
+    if dx > 0.5 * size:
+        return dx - size
+    if dx < -0.5 * size:
+        return dx + size
+    return dx
+
+
+def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
     """``count`` large rocks on the playfield's edges, kept away from the ship.
 
     Each rock tries a few random edge points and takes the first at least
-    ``spawn_clearance`` from the ship (measured across the wrap seam when the ship wraps);
-    if none is far enough it takes the farthest it tried.
+    ``spawn_clearance`` from the ship (measured across the wrap seam when wrapping); if none
+    is far enough it takes the farthest it tried. Speeds per axis are uniform in
+    ``[speed_min, speed_max]`` with a random sign.
     """
-    rocks = []
     r = p.radius[0]
     w, h = p.width, p.height
     inset = 0.0 if p.wrap_asteroids else r
+    places = []
     for _ in range(count):
-        best: tuple[float, float] | None = None
+        best = (0.0, 0.0)
         best_d2 = -1.0
         for _attempt in range(8):
             if rng.below(2):
@@ -106,66 +177,59 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> list[NewRock]:
                 x, y = (0.0 if x >= w else x), (0.0 if y >= h else y)  # [0, W) x [0, H)
             dx, dy = x - d.ship_x, y - d.ship_y
             if p.wrap_ship or p.wrap_asteroids:
-                dx = _min_image(dx, w)
-                dy = _min_image(dy, h)
+                dx, dy = _min_image(dx, w), _min_image(dy, h)
             d2 = dx * dx + dy * dy
             if d2 > best_d2:
                 best, best_d2 = (x, y), d2
             if d2 >= p.spawn_clearance * p.spawn_clearance:
                 break
-        assert best is not None
-        rocks.append(_new_rock(rng, p, 0, best[0], best[1], _axis_speed(rng, p),
-                               _axis_speed(rng, p)))
-    return rocks
+        places.append(best)
+    speed = rng.unit_array(2 * count).reshape(count, 2)
+    signs = np.where(rng.below_array(2, 2 * count).reshape(count, 2) == 1, -1.0, 1.0)
+    vel = signs * (p.ast_speed_min + (p.ast_speed_max - p.ast_speed_min) * speed)
+    pos = np.array(places, dtype=np.float64).reshape(-1, 2)
+    return make_rocks(rng, p, np.zeros(count, dtype=np.int64), pos, vel)
 
 
-def _min_image(dx: float, size: float) -> float:
-    if dx > 0.5 * size:
-        return dx - size
-    if dx < -0.5 * size:
-        return dx + size
-    return dx
+def split_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray, vel: np.ndarray,
+                room: int) -> tuple[RockBatch, np.ndarray]:
+    """The fragments of rocks broken this tick, in the order given.
 
+    Each large or medium rock yields up to ``split_children`` of the next size; each fragment
+    inherits its parent's place and velocity plus a random kick per axis, clamped as in 1979
+    so no fragment is too slow or too fast on either axis. ``room`` is how many more
+    asteroids the cap allows: at the cap, earlier rocks get their fragments first and later
+    ones fewer or none.
 
-def split_rock(rng: Pcg32, p: Params, size: int, x: float, y: float, vx: float, vy: float,
-               room: int) -> list[NewRock]:
-    """The fragments of a broken rock: up to ``split_children`` of the next size.
-
-    Each inherits the parent's place and velocity plus a random kick per axis, clamped as in
-    1979 so no fragment is too slow or too fast on either axis. ``room`` is how many more
-    asteroids the cap allows; at the cap a split makes fewer fragments or none.
+    Returns:
+        The fragments and, per parent, how many it got.
     """
-    if size >= 2:
-        return []
-    n = min(p.split_children, max(0, room))
-    kids = []
-    for _ in range(n):
-        kvx = _clamp_axis(vx + rng.uniform(-p.split_kick, p.split_kick), p.ast_speed_min,
-                          p.ast_speed_max)
-        kvy = _clamp_axis(vy + rng.uniform(-p.split_kick, p.split_kick), p.ast_speed_min,
-                          p.ast_speed_max)
-        kids.append(_new_rock(rng, p, size + 1, x, y, kvx, kvy))
-    return kids
+    wanted = np.where(size < 2, p.split_children, 0)
+    got = np.minimum(wanted, np.maximum(0, room - (np.cumsum(wanted) - wanted)))
+    got = np.maximum(got, 0)
+    parent = np.repeat(np.arange(size.shape[0]), got)
+    n = int(parent.shape[0])
+    kick = (2.0 * rng.unit_array(2 * n).reshape(n, 2) - 1.0) * p.split_kick
+    v = vel[parent] + kick
+    mag = np.minimum(np.maximum(np.abs(v), p.ast_speed_min), p.ast_speed_max)
+    v = np.where(v >= 0.0, mag, -mag)
+    return make_rocks(rng, p, size[parent] + 1, pos[parent], v), got
 
 
-def append_rocks(d: Draft, rocks: list[NewRock]) -> None:
+def append_rocks(d: Draft, rocks: RockBatch | list[NewRock]) -> None:
     """Add new rocks at the end of the asteroid arrays, with fresh ids."""
-    if not rocks:
+    batch = rocks if isinstance(rocks, RockBatch) else _batch_of(rocks)
+    n = len(batch)
+    if n == 0:
         return
-    n = len(rocks)
     ids = np.arange(d.next_id, d.next_id + n, dtype=np.int64)
     d.next_id += n
-    local = [pt for rock in rocks for pt in rock.outline]
-    counts = np.array([len(rock.outline) for rock in rocks], dtype=np.int64)
-    base = d.ast_offsets[-1] if d.ast_offsets.shape[0] else 0
     d.ast_id = np.concatenate([d.ast_id, ids])
-    d.ast_size = np.concatenate([d.ast_size, np.array([k.size for k in rocks], dtype=np.int64)])
-    d.ast_pos = np.concatenate([d.ast_pos, np.array([(k.x, k.y) for k in rocks])])
-    d.ast_vel = np.concatenate([d.ast_vel, np.array([(k.vx, k.vy) for k in rocks])])
-    d.ast_angle = np.concatenate([d.ast_angle, np.array([k.angle for k in rocks],
-                                                        dtype=np.int64)])
-    d.ast_spin = np.concatenate([d.ast_spin, np.array([k.spin for k in rocks], dtype=np.int64)])
-    d.ast_radius = np.concatenate([d.ast_radius, np.array([k.radius for k in rocks])])
-    d.ast_local = np.concatenate([d.ast_local, np.array(local, dtype=np.float64)])
-    starts = d.ast_offsets if d.ast_offsets.shape[0] else np.zeros(1, dtype=np.int64)
-    d.ast_offsets = np.concatenate([starts, base + np.cumsum(counts)])
+    d.ast_size = np.concatenate([d.ast_size, batch.size])
+    d.ast_pos = np.concatenate([d.ast_pos, batch.pos])
+    d.ast_vel = np.concatenate([d.ast_vel, batch.vel])
+    d.ast_angle = np.concatenate([d.ast_angle, batch.angle])
+    d.ast_spin = np.concatenate([d.ast_spin, batch.spin])
+    d.ast_radius = np.concatenate([d.ast_radius, batch.radius])
+    d.ast_local = np.concatenate([d.ast_local, batch.local])
+    d.ast_offsets = np.concatenate([d.ast_offsets, d.ast_offsets[-1] + np.cumsum(batch.counts)])

@@ -38,7 +38,7 @@ from asteroids.core.ship import (
     ship_outline,
     update_ship_timers,
 )
-from asteroids.core.spawn import NewRock, append_rocks, spawn_wave, split_rock, wave_size
+from asteroids.core.spawn import append_rocks, spawn_wave, split_rocks, wave_size
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import (
     SHIP_FLYING,
@@ -92,7 +92,9 @@ def new_world(config: Config, seed: int) -> World:
     return d.freeze()
 
 
-def step(world: World, inputs: InputFrame | int, config: Config) -> tuple[World, tuple[ev.Event, ...]]:
+def step(
+    world: World, inputs: InputFrame | int, config: Config
+) -> tuple[World, tuple[ev.Event, ...]]:
     """Advance the game by one tick.
 
     Args:
@@ -152,6 +154,16 @@ def _asteroid_outlines(d: Draft) -> np.ndarray:
     angle = d.ast_angle % HEADING_STEPS
     cos_sin = np.stack([COS[angle], SIN[angle]], axis=1)
     return transform_outlines(d.ast_pos, cos_sin, d.ast_local, d.ast_offsets)
+
+
+def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """World outlines (packed points, offsets) of just the asteroids in ``index``."""
+    counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
+    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
+    rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
+    angle = d.ast_angle[index] % HEADING_STEPS
+    cos_sin = np.stack([COS[angle], SIN[angle]], axis=1)
+    return transform_outlines(d.ast_pos[index], cos_sin, d.ast_local[rows], offsets), offsets
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:
@@ -444,14 +456,12 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
     n = d.ast_id.shape[0]
     ws = _world_size(p)
     ship_in_play = d.ship_state == SHIP_FLYING and not d.game_over and not claims.ship_by
-    rocks = _asteroid_outlines(d) if n else None
     if ship_in_play and n:
         if d.shield_on:
-            _shield_bounce(d, p, rocks)
+            _shield_bounce(d, p)
         else:
             hit = _first_overlap(ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
-                                 (d.ship_x, d.ship_y), p.ship_length * 0.5, d, rocks, claims,
-                                 ws)
+                                 (d.ship_x, d.ship_y), p.ship_length * 0.5, d, claims, ws)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SHIP)
                 claims.ship_by = "asteroid"
@@ -459,7 +469,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if n:
-            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, rocks, claims, ws)
+            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, claims, ws)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SAUCER)
                 claims.saucer_by = _BY_SAUCER
@@ -488,26 +498,34 @@ def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb
 
 
 def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
-                   rocks: np.ndarray, claims: _Claims, ws: tuple[float, float] | None) -> int:
+                   claims: _Claims, ws: tuple[float, float] | None) -> int:
     """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
     _, cand = circle_cross_pairs(np.array([center]), np.array([radius]), d.ast_pos,
                                  d.ast_radius, world_size=ws)
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
-    hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, d.ast_offsets,
-                           np.zeros(cand.shape[0], dtype=np.int64), cand, world_size=ws)
+    rocks, offsets = _outlines_of(d, cand)
+    hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
+                           np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
+                           world_size=ws)
     found = cand[hit]
     return int(found[0]) if found.shape[0] else -1
 
 
-def _shield_bounce(d: Draft, p: Params, rocks: np.ndarray) -> None:
+def _shield_bounce(d: Draft, p: Params) -> None:
     """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
-    c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]), np.array([p.shield_radius]),
-                                rocks, d.ast_offsets, world_size=_world_size(p))
+    center = np.array([[d.ship_x, d.ship_y]])
+    _, near = circle_cross_pairs(center, np.array([p.shield_radius]), d.ast_pos, d.ast_radius,
+                                 world_size=_world_size(p))
+    if near.shape[0] == 0:
+        return
+    rocks, offsets = _outlines_of(d, near)
+    c = circle_segment_contacts(center, np.array([p.shield_radius]), rocks, offsets,
+                                world_size=_world_size(p))
     if c.body.shape[0] == 0:
         return
-    i = c.body
+    i = near[c.body]
     ship_v = np.array([d.ship_vx, d.ship_vy])
     away = -c.normal  # the contact normal points from the rock's edge to the ship
     pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
@@ -523,27 +541,23 @@ def _shield_bounce(d: Draft, p: Params, rocks: np.ndarray) -> None:
 def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.Event]) -> None:
     """Destroy what was claimed this tick: score it, split it, award extra lives."""
     broken = np.flatnonzero(claims.ast_by >= 0)
-    n_before = d.ast_id.shape[0]
-    kids: list[NewRock] = []
+    kids = None
     if broken.shape[0]:
-        survivors = n_before - broken.shape[0]
-        for index in broken.tolist():
-            cause = int(claims.ast_by[index])
-            size = int(d.ast_size[index])
-            x, y = float(d.ast_pos[index, 0]), float(d.ast_pos[index, 1])
-            vx, vy = float(d.ast_vel[index, 0]), float(d.ast_vel[index, 1])
+        causes = claims.ast_by[broken]
+        sizes = d.ast_size[broken]
+        room = p.ast_max - (d.ast_id.shape[0] - broken.shape[0])
+        kids, got = split_rocks(rng, p, sizes, d.ast_pos[broken], d.ast_vel[broken], room)
+        for cause, size, (x, y), children in zip(causes.tolist(), sizes.tolist(),
+                                                 d.ast_pos[broken].tolist(), got.tolist(),
+                                                 strict=True):
             by_player = cause == _BY_SHIP_SHOT or (cause == _BY_SHIP and p.ramming_scores)
             points = p.asteroid_points[size] if by_player else 0
             if cause in (_BY_SHIP_SHOT, _BY_SHIP):
                 d.since_break = 0
             d.score += points
-            room = p.ast_max - survivors - len(kids)
-            children = split_rock(rng, p, size, x, y, vx, vy, room)
-            kids.extend(children)
-            events.append(ev.AsteroidDestroyed(size, x, y, len(children),
-                                               _CAUSE_NAMES[cause], points))
-        keep = claims.ast_by < 0
-        _keep_asteroids(d, keep)
+            events.append(ev.AsteroidDestroyed(size, x, y, children, _CAUSE_NAMES[cause],
+                                               points))
+        _keep_asteroids(d, claims.ast_by < 0)
     if claims.saucer_by >= 0 and d.saucer_alive:
         by_player = claims.saucer_by == _BY_SHIP_SHOT or (
             claims.saucer_by == _BY_SHIP and p.ramming_scores)
@@ -554,7 +568,8 @@ def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.E
         events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, by, points))
     if claims.ship_by:
         kill_ship(d, p, claims.ship_by, events)
-    append_rocks(d, kids)
+    if kids is not None:
+        append_rocks(d, kids)
     _award_extra_lives(d, p, events)
 
 

@@ -33,3 +33,13 @@ def test_same_seed_same_stream_different_seed_different_stream() -> None:
     sa = [a.u32() for _ in range(20)]
     assert sa == [b.u32() for _ in range(20)]
     assert sa != [c.u32() for _ in range(20)]
+
+
+def test_batch_draws_equal_one_by_one_draws() -> None:
+    one, batch = Pcg32(*seed_state(42)), Pcg32(*seed_state(42))
+    for count in (1, 5, 100, 3000, 7, 0):
+        singles = [one.u32() for _ in range(count)]
+        assert batch.u32_array(count).tolist() == singles
+        assert batch.state == one.state
+    assert batch.below_array(7, 50).tolist() == [one.below(7) for _ in range(50)]
+    assert batch.unit_array(20).tolist() == [one.unit() for _ in range(20)]
