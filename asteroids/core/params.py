@@ -6,12 +6,13 @@ Seconds become integer ticks and per-second rates become per-tick rates here, wi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.tables import HEADING_STEPS
+from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 
 __all__ = ["Params", "compile_params", "params_for"]
 
@@ -114,6 +115,10 @@ class Params:
     obstacle_offsets: np.ndarray
 
 
+_SHIP_EXTENT = max(math.sqrt(x * x + y * y) for x, y in SHIP_OUTLINE.tolist())
+"""Farthest point of the ship outline from its centre, in ship lengths."""
+
+
 def _ticks(seconds: float, hz: float, at_least: int = 0) -> int:
     return max(at_least, round(seconds * hz))
 
@@ -147,7 +152,7 @@ def compile_params(config: Config) -> Params:
         wrap_shots=b.shots == "wrap",
         wrap_saucers=b.saucers == "wrap",
         ship_length=s.length_px,
-        ship_radius=s.length_px * 0.5,
+        ship_radius=s.length_px * _SHIP_EXTENT,
         thrust=s.thrust_px_per_s2 / hz / hz,
         turn_steps=round(s.turn_deg_per_s / hz * deg_to_steps),
         drag_keep=max(0.0, 1.0 - s.drag_per_s / hz),

@@ -20,7 +20,6 @@ import numpy as np
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.collision import (
-    circle_cross_pairs,
     circle_pairs,
     circle_segment_contacts,
     first_hits,
@@ -316,6 +315,24 @@ def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hit_kind: np.ndarray,
 # --- 4. motion -------------------------------------------------------------------------------
 
 
+def _wrap1(x: float, size: float) -> float:
+    """One coordinate into [0, size): Python's % is numpy's (fmod, then one IEEE add)."""
+    y = x % size
+    return (0.0 if y >= size else y) + 0.0
+
+
+def _bounce1(x: float, v: float, lo: float, hi: float) -> tuple[float, float]:
+    """One coordinate folded into [lo, hi] by a triangle wave; v flips on odd crossings."""
+    if lo <= x <= hi:
+        return x, v
+    span = hi - lo
+    k = (x - lo) // span
+    rest = (x - lo) - k * span
+    if int(k) % 2:
+        return hi - rest, -v
+    return lo + rest, v
+
+
 def _move_bodies(d: Draft, p: Params) -> None:
     """Move asteroids, the ship and the saucer one tick and apply each kind's border rule."""
     if d.ast_id.shape[0]:
@@ -327,25 +344,21 @@ def _move_bodies(d: Draft, p: Params) -> None:
             r = d.ast_radius[:, None]
             d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
     if d.ship_state == SHIP_FLYING and not d.game_over:
-        pos = np.array([[d.ship_x + d.ship_vx, d.ship_y + d.ship_vy]])
-        vel = np.array([[d.ship_vx, d.ship_vy]])
+        x, y = d.ship_x + d.ship_vx, d.ship_y + d.ship_vy
         if p.wrap_ship:
-            pos = wrap_positions(pos, p.size)
+            d.ship_x, d.ship_y = _wrap1(x, p.width), _wrap1(y, p.height)
         else:
             r = p.ship_radius
-            pos, vel = bounce_positions(pos, vel, np.array([r, r]), p.size - r)
-        d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
-        d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+            d.ship_x, d.ship_vx = _bounce1(x, d.ship_vx, r, p.width - r)
+            d.ship_y, d.ship_vy = _bounce1(y, d.ship_vy, r, p.height - r)
     if d.saucer_alive:
         x = d.saucer_x + d.saucer_vx
         y = d.saucer_y + d.saucer_vy
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if p.wrap_saucers:
-            y = float(wrap_positions(np.array([[0.0, y]]), p.size)[0, 1])
+            y = _wrap1(y, p.height)
         else:
-            pos, vel = bounce_positions(np.array([[x, y]]), np.array([[d.saucer_vx,
-                                        d.saucer_vy]]), np.array([r, r]), p.size - r)
-            y, d.saucer_vy = float(pos[0, 1]), float(vel[0, 1])
+            y, d.saucer_vy = _bounce1(y, d.saucer_vy, r, p.height - r)
         d.saucer_x = min(max(x, 0.0), p.width)
         d.saucer_y = y
 
@@ -461,7 +474,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
             _shield_bounce(d, p)
         else:
             hit = _first_overlap(ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
-                                 (d.ship_x, d.ship_y), p.ship_length * 0.5, d, claims, ws)
+                                 (d.ship_x, d.ship_y), p.ship_radius, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SHIP)
                 claims.ship_by = "asteroid"
@@ -469,7 +482,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if n:
-            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, claims, ws)
+            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SAUCER)
                 claims.saucer_by = _BY_SAUCER
@@ -497,18 +510,28 @@ def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb
     return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
 
 
+def _near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
+    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image)."""
+    dx = d.ast_pos[:, 0] - center[0]
+    dy = d.ast_pos[:, 1] - center[1]
+    if p.wrap_any:
+        dx = dx - p.width * np.floor(dx / p.width + 0.5)
+        dy = dy - p.height * np.floor(dy / p.height + 0.5)
+    reach = d.ast_radius + radius
+    return np.flatnonzero(dx * dx + dy * dy <= reach * reach)
+
+
 def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
-                   claims: _Claims, ws: tuple[float, float] | None) -> int:
+                   p: Params, claims: _Claims) -> int:
     """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
-    _, cand = circle_cross_pairs(np.array([center]), np.array([radius]), d.ast_pos,
-                                 d.ast_radius, world_size=ws)
+    cand = _near(d, p, center, radius)
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
     rocks, offsets = _outlines_of(d, cand)
     hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
                            np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
-                           world_size=ws)
+                           world_size=_world_size(p))
     found = cand[hit]
     return int(found[0]) if found.shape[0] else -1
 
@@ -516,8 +539,7 @@ def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: flo
 def _shield_bounce(d: Draft, p: Params) -> None:
     """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
     center = np.array([[d.ship_x, d.ship_y]])
-    _, near = circle_cross_pairs(center, np.array([p.shield_radius]), d.ast_pos, d.ast_radius,
-                                 world_size=_world_size(p))
+    near = _near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
     if near.shape[0] == 0:
         return
     rocks, offsets = _outlines_of(d, near)
