@@ -185,76 +185,128 @@ def _edge_normal(points: np.ndarray, offsets: np.ndarray, body: int, edge: int) 
 # --- 3. shots --------------------------------------------------------------------------------
 
 
+def _targets(d: Draft, p: Params, owner: int,
+             rocks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """What ``owner``'s shots can hit, packed: asteroids, the other side's craft, obstacles.
+
+    Returns (points, offsets, per-body motion this tick, number of craft bodies: 0 or 1).
+    A shooter never hits itself.
+    """
+    if owner == SHOOTER_SHIP and d.saucer_alive:
+        craft = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
+        craft_motion = [(d.saucer_vx, d.saucer_vy)]
+    elif owner == SHOOTER_SAUCER and d.ship_state == SHIP_FLYING and not d.game_over:
+        craft = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
+        craft_motion = [(d.ship_vx, d.ship_vy)]
+    else:
+        craft, craft_motion = None, []
+    n_obstacles = p.obstacle_offsets.shape[0] - 1
+    if craft is None and n_obstacles == 0:
+        return rocks, d.ast_offsets, d.ast_vel, 0
+    parts, offsets, motion = [rocks], [d.ast_offsets], [d.ast_vel]
+    end = d.ast_offsets[-1]
+    if craft is not None:
+        parts.append(craft)
+        end = end + craft.shape[0]
+        offsets.append(np.array([end], dtype=np.int64))
+        motion.append(np.array(craft_motion, dtype=np.float64))
+    if n_obstacles:
+        parts.append(p.obstacle_points)
+        offsets.append(end + p.obstacle_offsets[1:])
+        motion.append(np.zeros((n_obstacles, 2)))
+    return (np.concatenate(parts), np.concatenate(offsets), np.concatenate(motion),
+            len(craft_motion))
+
+
+class _ShotHits:
+    """Per shot: what it hit this tick (kind 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle),
+    which one, when (tick fraction), where, and the obstacle edge's normal for ricochets."""
+
+    __slots__ = ("index", "kind", "normal", "point", "t")
+
+    def __init__(self, k: int) -> None:
+        self.kind = np.zeros(k, dtype=np.int64)
+        self.index = np.full(k, -1, dtype=np.int64)
+        self.t = np.full(k, np.inf)
+        self.point = np.zeros((k, 2))
+        self.normal = np.zeros((k, 2))
+
+    def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, owner: int,
+               n_rocks: int, n_craft: int, points: np.ndarray, offsets: np.ndarray,
+               motion: np.ndarray, p: Params, t0: np.ndarray | None = None) -> None:
+        """Query ``first_hits`` for shots ``rows`` and keep hits earlier than any recorded.
+
+        ``t0`` maps a piece's own t (0..1) onto the tick: tick t = t0 + t * (1 - t0).
+        """
+        hits = first_hits(starts, ends, points, offsets, world_size=_world_size(p),
+                          body_motion=motion)
+        got = np.flatnonzero(hits.body >= 0)
+        if got.shape[0] == 0:
+            return
+        t = hits.t[got] if t0 is None else t0[got] + hits.t[got] * (1.0 - t0[got])
+        r = rows[got]
+        better = t < self.t[r]
+        got, r, t = got[better], r[better], t[better]
+        b = hits.body[got]
+        kind = np.where(b < n_rocks, 1,
+                        np.where(b < n_rocks + n_craft, 2 if owner == SHOOTER_SHIP else 3, 4))
+        self.t[r] = t
+        self.point[r] = hits.point[got]
+        self.kind[r] = kind
+        self.index[r] = np.where(kind == 4, b - n_rocks - n_craft, b)
+        for row, body, edge, k in zip(r.tolist(), b.tolist(), hits.edge[got].tolist(),
+                                      kind.tolist(), strict=True):
+            if k == 4:
+                self.normal[row] = _edge_normal(points, offsets, body, edge)
+
+
 def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
-    """Move every shot along this tick's path, stopping it at the first thing it hits."""
+    """Move every shot along this tick's path, stopping it at the first thing it hits.
+
+    Each shot's whole path this tick is tested against every edge of every target in the
+    target's own frame (``body_motion``), so nothing tunnels at any speed. In a bouncing
+    world a shot that meets a wall first has only the part before the wall tested in the
+    first pass; the reflected remainder is tested in a second pass (against the targets as
+    they were at the start of the tick).
+    """
     k = d.shot_id.shape[0]
     if k == 0:
         return
     n = d.ast_id.shape[0]
     starts = d.shot_pos
-    disp = d.shot_vel
-    ends = starts + disp
+    ends = starts + d.shot_vel
     rocks = _asteroid_outlines(d) if n else empty_f64(2)
-    obstacles, obstacle_offsets = p.obstacle_points, p.obstacle_offsets
-
-    hit_kind = np.zeros(k, dtype=np.int64)  # 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle
-    hit_index = np.full(k, -1, dtype=np.int64)
-    hit_t = np.full(k, np.inf)
-    hit_point = ends.copy()
-    hit_normal = np.zeros((k, 2))
+    hits = _ShotHits(k)
+    wall_t = None if p.wrap_shots else _wall_time(starts, d.shot_vel, p)
     for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
             continue
-        # The other side's craft is a target too; a shooter never hits itself.
-        if owner == SHOOTER_SHIP and d.saucer_alive:
-            craft = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
-            craft_motion = (d.saucer_vx, d.saucer_vy)
-        elif owner == SHOOTER_SAUCER and d.ship_state == SHIP_FLYING and not d.game_over:
-            craft = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
-            craft_motion = (d.ship_vx, d.ship_vy)
-        else:
-            craft = empty_f64(2)
-            craft_motion = None
-        n_craft = 1 if craft_motion is not None else 0
-        points = np.concatenate([rocks, craft, obstacles])
-        offsets = np.concatenate([
-            d.ast_offsets,
-            d.ast_offsets[-1] + np.array([craft.shape[0]] * n_craft, dtype=np.int64),
-            d.ast_offsets[-1] + craft.shape[0] + obstacle_offsets[1:],
-        ])
-        motion = np.concatenate([
-            d.ast_vel,
-            np.array([craft_motion] if craft_motion is not None else [], dtype=np.float64)
-            .reshape(-1, 2),
-            np.zeros((obstacle_offsets.shape[0] - 1, 2)),
-        ])
+        points, offsets, motion, n_craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
-        hits = first_hits(starts[rows], ends[rows], points, offsets,
-                          world_size=_world_size(p), body_motion=motion)
-        body = hits.body
-        got = body >= 0
-        if not got.any():
+        hits.record(rows, starts[rows], ends[rows], owner, n, n_craft, points, offsets, motion,
+                    p)
+        if wall_t is None:
             continue
-        r = rows[got]
-        b = body[got]
-        hit_t[r] = hits.t[got]
-        hit_point[r] = hits.point[got]
-        kind = np.where(b < n, 1, np.where(b < n + n_craft, 2 if owner == SHOOTER_SHIP else 3, 4))
-        hit_kind[r] = kind
-        hit_index[r] = np.where(kind == 4, b - n - n_craft, b)
-        for row, bb, e, kk in zip(r.tolist(), b.tolist(), hits.edge[got].tolist(),
-                                  kind.tolist(), strict=True):
-            if kk == 4:
-                hit_normal[row] = _edge_normal(points, offsets, bb, max(e, 0))
+        # Hits beyond the wall are not real: the shot ricocheted first.
+        late = rows[hits.t[rows] > wall_t[rows]]
+        hits.kind[late] = 0
+        hits.t[late] = np.inf
+        bounced = rows[(wall_t[rows] <= 1.0) & (hits.kind[rows] == 0)]
+        if bounced.shape[0]:
+            tw = wall_t[bounced]
+            at_wall = starts[bounced] + d.shot_vel[bounced] * tw[:, None]
+            rest = d.shot_vel[bounced] * (1.0 - tw)[:, None]
+            rest = np.where(_wall_axes(at_wall, p), -rest, rest)
+            hits.record(bounced, at_wall, at_wall + rest, owner, n, n_craft, points, offsets,
+                        motion * 0.0, p, t0=tw)
+    _apply_shot_hits(d, p, claims, hits)
 
-    if not p.wrap_shots:
-        # A hit beyond the first wall crossing is not real: the shot ricocheted first.
-        wall_t = _wall_time(starts, disp, p)
-        late = hit_t > wall_t
-        hit_kind[late] = 0
-    _apply_shot_hits(d, p, claims, hit_kind, hit_index, hit_t, hit_point, hit_normal)
+
+def _wall_axes(at_wall: np.ndarray, p: Params) -> np.ndarray:
+    """(K, 2) which axes of points on the border lie on a wall (to reflect those components)."""
+    return (at_wall <= 0.0) | (at_wall >= p.size)
 
 
 def _wall_time(starts: np.ndarray, disp: np.ndarray, p: Params) -> np.ndarray:
@@ -270,11 +322,12 @@ def _wall_time(starts: np.ndarray, disp: np.ndarray, p: Params) -> np.ndarray:
     return t
 
 
-def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hit_kind: np.ndarray,
-                     hit_index: np.ndarray, hit_t: np.ndarray, hit_point: np.ndarray,
-                     hit_normal: np.ndarray) -> None:
+def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> None:
     """Break what the shots hit (earliest hit first), then move or remove every shot."""
-    order = np.lexsort((np.arange(hit_t.shape[0]), hit_t))
+    hit_kind, hit_index, hit_t, hit_point, hit_normal = (
+        hits.kind, hits.index, hits.t, hits.point, hits.normal)
+    struck = np.flatnonzero(hit_kind)
+    order = struck[np.lexsort((struck, hit_t[struck]))]
     for row in order.tolist():
         kind = int(hit_kind[row])
         if kind == 1:

@@ -501,3 +501,13 @@ def test_int_mask_and_input_frame_are_the_same_language() -> None:
     b, _ = step(w, 0b1011, CFG)
     assert state_hash(a) == state_hash(b)
     assert a.ship_state == SHIP_FLYING
+
+
+def test_ricochet_off_the_border_can_hit_within_the_same_tick() -> None:
+    cfg = config_with(borders={"asteroids": "bounce", "shots": "bounce"},
+                      saucers={"enabled": False})
+    p = params_for(cfg)
+    w = world_with(cfg, [rock(2, p.width - 14.0, 300.0, round_radius=8.0, cfg=cfg)])
+    w = with_shots(w, [(SHOOTER_SHIP, p.width - 5.0, 300.0, 12.0, 0.0, 30)])
+    _, events = step(w, 0, cfg)
+    assert len(of(events, ev.AsteroidDestroyed)) == 1
