@@ -24,6 +24,8 @@ result never depends on the strategy chosen.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from asteroids.core.geometry import F64Array, I64Array
@@ -39,8 +41,11 @@ __all__ = [
 DIRECT_MAX_PAIRS = 40_000
 """``"auto"`` uses the all-pairs strategy up to this many (a, b) pairs, the sweep above."""
 
-_X_BINS = 4096
+_X_BINS = 1024
 """Most x bins of the sweep (over the scene's x range); fewer when there are many strips."""
+
+_MAX_KEYS = 16384
+"""Upper bound on strips x bins."""
 
 
 def stable_order(keys: I64Array, max_key: int) -> I64Array:
@@ -117,13 +122,17 @@ def box_pairs(
     z = np.zeros(0, dtype=np.int64)
     if na == 0 or nb == 0:
         return z, z, (None if world is None else z), (None if world is None else z)
-    small = _small_boxes(alo, ahi, blo, bhi, world)
-    if method == "direct" or not small or (method == "auto" and na * nb <= DIRECT_MAX_PAIRS):
-        if world is None:
+    direct = method == "direct" or (method == "auto" and na * nb <= DIRECT_MAX_PAIRS)
+    if world is None:
+        if direct:
             return _direct_plain(alo, ahi, blo, bhi)
-        if small:
-            return _direct_nearest(alo, ahi, blo, bhi, world)
+        return _sweep_pairs(alo, ahi, blo, bhi, None)
+    ea = ahi - alo
+    eb = bhi - blo
+    if not _small(ea, eb, world):
         return _direct_images(alo, ahi, blo, bhi, world)
+    if direct:
+        return _direct_nearest(alo, ahi, blo, bhi, world, ea, eb)
     return _sweep_pairs(alo, ahi, blo, bhi, world)
 
 
@@ -146,19 +155,23 @@ def box_self_pairs(
     z = np.zeros(0, dtype=np.int64)
     if n < 2:
         return z, z, (None if world is None else z), (None if world is None else z)
-    small = _small_boxes(lo, hi, lo, hi, world)
-    if method == "direct" or not small or (method == "auto" and n * n <= 2 * DIRECT_MAX_PAIRS):
-        if world is None:
-            ia, ib, _, _ = _direct_plain(lo, hi, lo, hi)
-            keep = np.flatnonzero(ia < ib)
-            return ia[keep], ib[keep], None, None
-        if small:
-            ia, ib, kx, ky = _direct_nearest(lo, hi, lo, hi, world)
-        else:
-            ia, ib, kx, ky = _direct_images(lo, hi, lo, hi, world)
-        keep = np.flatnonzero(ia < ib)
-        return ia[keep], ib[keep], kx[keep], ky[keep]  # type: ignore[index]
-    return _sweep_self(lo, hi, world)
+    direct = method == "direct" or (method == "auto" and n * n <= 2 * DIRECT_MAX_PAIRS)
+    if world is None:
+        if not direct:
+            return _sweep_self(lo, hi, None)
+        ia, ib, _, _ = _direct_plain(lo, hi, lo, hi)
+        keep = (ia < ib).nonzero()[0]
+        return ia[keep], ib[keep], None, None
+    e = hi - lo
+    small = _small(e, e, world)
+    if small and not direct:
+        return _sweep_self(lo, hi, world)
+    if small:
+        ia, ib, kx, ky = _direct_nearest(lo, hi, lo, hi, world, e, e)
+    else:
+        ia, ib, kx, ky = _direct_images(lo, hi, lo, hi, world)
+    keep = (ia < ib).nonzero()[0]
+    return ia[keep], ib[keep], kx[keep], ky[keep]
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,50 +179,63 @@ def box_self_pairs(
 # --------------------------------------------------------------------------------------------
 
 
-def _small_boxes(
-    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array, world: F64Array | None
-) -> bool:
-    """Without wrap always True; with wrap, True when any two boxes overlap in at most one
-    image (both extents summed stay below half the world, with margin for rounding)."""
-    if world is None:
+def _small(ea: F64Array, eb: F64Array, world: F64Array) -> bool:
+    """True when any two boxes (extents ``ea``, ``eb``) overlap in at most one image: the
+    largest extents summed stay below half the world, with margin for rounding."""
+    if ea.shape[0] == 0 or eb.shape[0] == 0:
         return True
-    ea = (ahi - alo).max(axis=0)
-    eb = (bhi - blo).max(axis=0)
-    return bool(((ea + eb) < 0.45 * world).all())
+    return float(ea.max()) + float(eb.max()) < 0.45 * min(float(world[0]), float(world[1]))
+
+
+@lru_cache(maxsize=256)
+def _grid_index(na: int, nb: int) -> tuple[I64Array, I64Array]:
+    """Flat (a, b) index arrays of every pair (broadcasting is slower for small arrays)."""
+    ia = np.repeat(np.arange(na, dtype=np.int64), nb)
+    ib = np.tile(np.arange(nb, dtype=np.int64), na)
+    ia.flags.writeable = False
+    ib.flags.writeable = False
+    return ia, ib
 
 
 def _direct_plain(
     alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array
 ) -> tuple[I64Array, I64Array, None, None]:
+    ia, ib = _grid_index(alo.shape[0], blo.shape[0])
     ov = (
-        (alo[:, 0, None] <= bhi[:, 0])
-        & (blo[:, 0] <= ahi[:, 0, None])
-        & (alo[:, 1, None] <= bhi[:, 1])
-        & (blo[:, 1] <= ahi[:, 1, None])
+        (alo[:, 0][ia] <= bhi[:, 0][ib])
+        & (blo[:, 0][ib] <= ahi[:, 0][ia])
+        & (alo[:, 1][ia] <= bhi[:, 1][ib])
+        & (blo[:, 1][ib] <= ahi[:, 1][ia])
     )
-    ia, ib = np.nonzero(ov)
-    return ia, ib, None, None
+    k = ov.nonzero()[0]
+    return ia[k], ib[k], None, None
 
 
 def _direct_nearest(
-    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array, world: F64Array
+    alo: F64Array,
+    ahi: F64Array,
+    blo: F64Array,
+    bhi: F64Array,
+    world: F64Array,
+    ea: F64Array,
+    eb: F64Array,
 ) -> tuple[I64Array, I64Array, I64Array, I64Array]:
-    """Wrap, small boxes: only the image of b nearest to a can overlap it."""
-    w = float(world[0])
-    h = float(world[1])
-    ca = alo + ahi  # twice the centers
+    """Wrap, small boxes (extents ``ea``, ``eb``): only the image of b nearest to a can
+    overlap it."""
+    ia, ib = _grid_index(alo.shape[0], blo.shape[0])
+    w2 = 2.0 * float(world[0])
+    h2 = 2.0 * float(world[1])
+    ca = alo + ahi  # twice the centers; compared with twice the half extents: the extents
     cb = blo + bhi
-    ea = ahi - alo
-    eb = bhi - blo
-    dx = cb[:, 0] - ca[:, 0, None]
-    dy = cb[:, 1] - ca[:, 1, None]
-    kx = np.floor(dx * (0.5 / w) + 0.5)
-    ky = np.floor(dy * (0.5 / h) + 0.5)
-    ov = (np.abs(dx - kx * (w + w)) <= ea[:, 0, None] + eb[:, 0]) & (
-        np.abs(dy - ky * (h + h)) <= ea[:, 1, None] + eb[:, 1]
+    dx = cb[:, 0][ib] - ca[:, 0][ia]
+    dy = cb[:, 1][ib] - ca[:, 1][ia]
+    kx = np.floor(dx * (1.0 / w2) + 0.5)
+    ky = np.floor(dy * (1.0 / h2) + 0.5)
+    ov = (np.abs(dx - kx * w2) <= ea[:, 0][ia] + eb[:, 0][ib]) & (
+        np.abs(dy - ky * h2) <= ea[:, 1][ia] + eb[:, 1][ib]
     )
-    ia, ib = np.nonzero(ov)
-    return ia, ib, -kx[ia, ib].astype(np.int64), -ky[ia, ib].astype(np.int64)
+    k = ov.nonzero()[0]
+    return ia[k], ib[k], -kx[k].astype(np.int64), -ky[k].astype(np.int64)
 
 
 def _direct_images(
@@ -234,12 +260,12 @@ def _direct_images(
     ib = ib[owner]
     sx = kx * world[0]
     sy = ky * world[1]
-    keep = np.flatnonzero(
+    keep = (
         (alo[ia, 0] <= bhi[ib, 0] + sx)
         & (blo[ib, 0] + sx <= ahi[ia, 0])
         & (alo[ia, 1] <= bhi[ib, 1] + sy)
         & (blo[ib, 1] + sy <= ahi[ia, 1])
-    )
+    ).nonzero()[0]
     return ia[keep], ib[keep], kx[keep], ky[keep]
 
 
@@ -269,8 +295,8 @@ class _Images:
         y0 = lo[:, 1] + ky * h
         x1 = hi[:, 0] + kx * w
         y1 = hi[:, 1] + ky * h
-        gx = np.flatnonzero(x1 >= w)
-        gy = np.flatnonzero(y1 >= h)
+        gx = (x1 >= w).nonzero()[0]
+        gy = (y1 >= h).nonzero()[0]
         gxy = gx[y1[gx] >= h]
         idx = np.concatenate([np.arange(n), gx, gy, gxy])
         dx = np.concatenate([np.zeros(n), -np.ones(gx.shape[0]),
@@ -300,8 +326,8 @@ class _Strips:
         y_max = max(float(i.y1.max()) for i in imgs)
         x_min = min(float(i.x0.min()) for i in imgs)
         x_max = max(float(i.x1.max()) for i in imgs)
-        # Strips about as tall as the typical box: a box spans one or two strips.
-        tall = max(float(np.median(i.y1 - i.y0)) for i in imgs)
+        # Strips as tall as the tallest box: a box spans one or two strips.
+        tall = max(float((i.y1 - i.y0).max()) for i in imgs)
         span_y = max(y_max - y_min, 1e-300)
         n_strips = int(span_y / max(tall, 1e-300)) + 1
         n_strips = max(1, min(n_strips, 63))
@@ -309,8 +335,9 @@ class _Strips:
         self.inv_h = n_strips / span_y
         self.n_strips = n_strips + 1
         self.x_min = x_min
-        # Keys (strip, bin) stay below 2**16, so the counting sort is a 16-bit radix sort.
-        self.n_bins = min(_X_BINS, 65535 // self.n_strips)
+        # Few keys (strip, bin): the counting sort's bincount/cumsum tables stay small, and
+        # keys fit the 16-bit radix sort.
+        self.n_bins = max(16, min(_X_BINS, _MAX_KEYS // self.n_strips))
         self.inv_bin = (self.n_bins - 1) / max(x_max - x_min, 1e-300)
 
     def strips(self, img: _Images) -> tuple[I64Array, I64Array]:
@@ -354,58 +381,88 @@ def _expand_ranges(lo: I64Array, hi: I64Array) -> tuple[I64Array, I64Array]:
     return row, pos
 
 
+_CHUNK_PAIRS = 8192
+"""Candidate pairs per chunk: keeps temporaries cache-sized and off the mmap path."""
+
+
+def _chunks(lo: I64Array, hi: I64Array) -> list[tuple[int, int]]:
+    """Split rows into consecutive blocks of about _CHUNK_PAIRS expanded pairs each."""
+    n = lo.shape[0]
+    if n == 0:
+        return []
+    cc = np.cumsum(np.maximum(hi - lo, 0))
+    total = int(cc[-1])
+    if total <= _CHUNK_PAIRS:
+        return [(0, n)]
+    cuts = np.searchsorted(cc, np.arange(_CHUNK_PAIRS, total, _CHUNK_PAIRS), "right")
+    edges = [0, *sorted(set(int(c) for c in cuts if 0 < c < n)), n]
+    return list(zip(edges[:-1], edges[1:], strict=True))
+
+
+class _Entries:
+    """Strip entries of a set of images, counting-sorted by (strip, start bin), with the
+    per-entry fields the sweep reads (gathered once, so candidates need one gather each)."""
+
+    __slots__ = ("img", "strip", "key", "bin1", "y0", "y1", "home", "owner", "real", "cum")
+
+    def __init__(self, a: _Images, g: _Strips) -> None:
+        s0, s1 = g.strips(a)
+        img, strip = _strip_entries(s0, s1)
+        bin0 = g.bins(a.x0)
+        key = strip * g.n_bins + bin0[img]
+        order, self.cum = _counting_sort(key, g.n_strips * g.n_bins)
+        img = img[order]
+        strip = strip[order]
+        self.img = img
+        self.strip = strip
+        self.key = key[order]
+        self.bin1 = g.bins(a.x1)[img]
+        self.y0 = a.y0[img]
+        self.y1 = a.y1[img]
+        # A pair sharing several strips is kept only in the lowest: the strip where one of
+        # the two starts (both start at or below a shared strip).
+        self.home = s0[img] == strip
+        self.owner = a.owner[img]
+        self.real = a.real[img]
+
+
 def _sweep_pairs(
     alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array, world: F64Array | None
 ) -> tuple[I64Array, I64Array, I64Array | None, I64Array | None]:
     a = _Images(alo, ahi, world)
     b = _Images(blo, bhi, world)
     g = _Strips(a, b)
-    as0, as1 = g.strips(a)
-    bs0, bs1 = g.strips(b)
-    ea, sa = _strip_entries(as0, as1)
-    eb, sb = _strip_entries(bs0, bs1)
+    ea = _Entries(a, g)
+    eb = _Entries(b, g)
     nb_ = g.n_bins
-    a_bin0 = g.bins(a.x0)
-    a_bin1 = g.bins(a.x1)
-    b_bin0 = g.bins(b.x0)
-    b_bin1 = g.bins(b.x1)
-    n_keys = g.n_strips * nb_
-    ka = sa * nb_ + a_bin0[ea]
-    kb = sb * nb_ + b_bin0[eb]
-    oa, cum_a = _counting_sort(ka, n_keys)
-    ob, cum_b = _counting_sort(kb, n_keys)
-    ea = ea[oa]
-    sa = sa[oa]
-    eb = eb[ob]
-    sb = sb[ob]
-    # (1) b starts in a's x-range: b bin in [a.bin0, a.bin1], same strip.
-    ka_s = sa * nb_
-    before = ka_s + a_bin0[ea] - 1  # the last key before a's start bin (flattened order)
-    lo1 = np.where(before >= 0, cum_b[np.maximum(before, 0)], 0)
-    hi1 = cum_b[ka_s + a_bin1[ea]]
-    r1, p1 = _expand_ranges(lo1, hi1)
+    # (1) b starts within a's x-range: b's start bin in [a.bin0, a.bin1], same strip.
+    lo1 = np.where(ea.key > 0, eb.cum[np.maximum(ea.key - 1, 0)], 0)
+    hi1 = eb.cum[ea.strip * nb_ + ea.bin1]
     # (2) a starts strictly after b's start bin, within b's x-range.
-    kb_s = sb * nb_
-    lo2 = cum_a[kb_s + b_bin0[eb]]
-    hi2 = cum_a[kb_s + b_bin1[eb]]
-    r2, p2 = _expand_ranges(lo2, hi2)
-    ia_e = np.concatenate([r1, p2])  # entry positions in sorted a
-    ib_e = np.concatenate([p1, r2])  # entry positions in sorted b
-    ia = ea[ia_e]
-    ib = eb[ib_e]
-    strip = sa[ia_e]
-    keep = (
-        (a.y0[ia] <= b.y1[ib])
-        & (b.y0[ib] <= a.y1[ia])
-        & (a.x0[ia] <= b.x1[ib])
-        & (b.x0[ib] <= a.x1[ia])
-        & (strip == np.maximum(as0[ia], bs0[ib]))
-    )
-    if world is not None:
-        keep &= a.real[ia] | b.real[ib]
-    keep = np.flatnonzero(keep)
-    ia = ia[keep]
-    ib = ib[keep]
+    lo2 = ea.cum[eb.key]
+    hi2 = ea.cum[eb.strip * nb_ + eb.bin1]
+    out_a: list[I64Array] = []
+    out_b: list[I64Array] = []
+    for first, second, lo, hi in ((ea, eb, lo1, hi1), (eb, ea, lo2, hi2)):
+        for c0, c1 in _chunks(lo, hi):
+            r, p = _expand_ranges(lo[c0:c1], hi[c0:c1])
+            r += c0
+            keep = (
+                (first.y0[r] <= second.y1[p])
+                & (second.y0[p] <= first.y1[r])
+                & (first.home[r] | second.home[p])
+            )
+            if world is not None:
+                keep &= first.real[r] | second.real[p]
+            k = keep.nonzero()[0]
+            if first is ea:
+                out_a.append(ea.img[r[k]])
+                out_b.append(eb.img[p[k]])
+            else:
+                out_a.append(ea.img[p[k]])
+                out_b.append(eb.img[r[k]])
+    ia = np.concatenate(out_a) if out_a else np.zeros(0, dtype=np.int64)
+    ib = np.concatenate(out_b) if out_b else np.zeros(0, dtype=np.int64)
     if world is None:
         return a.owner[ia], b.owner[ib], None, None
     return a.owner[ia], b.owner[ib], b.kx[ib] - a.kx[ia], b.ky[ib] - a.ky[ia]  # type: ignore[operator]
@@ -416,45 +473,29 @@ def _sweep_self(
 ) -> tuple[I64Array, I64Array, I64Array | None, I64Array | None]:
     a = _Images(lo, hi, world)
     g = _Strips(a)
-    s0, s1 = g.strips(a)
-    e, s = _strip_entries(s0, s1)
-    nb_ = g.n_bins
-    bin0 = g.bins(a.x0)
-    bin1 = g.bins(a.x1)
-    n_keys = g.n_strips * nb_
-    k = s * nb_ + bin0[e]
-    order, cum = _counting_sort(k, n_keys)
-    e = e[order]
-    s = s[order]
+    e = _Entries(a, g)
     # Partners: later entries of the same strip whose start bin is within my x-range.
-    pos = np.arange(e.shape[0], dtype=np.int64)
-    hi_ = cum[s * nb_ + bin1[e]]
-    p, q = _expand_ranges(pos + 1, hi_)
-    i = e[p]
-    j = e[q]
-    strip = s[p]
-    keep = (
-        (a.y0[i] <= a.y1[j])
-        & (a.y0[j] <= a.y1[i])
-        & (a.x0[i] <= a.x1[j])
-        & (a.x0[j] <= a.x1[i])
-        & (strip == np.maximum(s0[i], s0[j]))
-    )
+    lo_ = np.arange(1, e.img.shape[0] + 1, dtype=np.int64)
+    hi_ = e.cum[e.strip * g.n_bins + e.bin1]
+    out_i: list[I64Array] = []
+    out_j: list[I64Array] = []
+    for c0, c1 in _chunks(lo_, hi_):
+        p, q = _expand_ranges(lo_[c0:c1], hi_[c0:c1])
+        p += c0
+        keep = (e.y0[p] <= e.y1[q]) & (e.y0[q] <= e.y1[p]) & (e.home[p] | e.home[q])
+        if world is not None:
+            keep &= (e.real[p] | e.real[q]) & (e.owner[p] != e.owner[q])
+        k = keep.nonzero()[0]
+        out_i.append(e.img[p[k]])
+        out_j.append(e.img[q[k]])
+    i = np.concatenate(out_i) if out_i else np.zeros(0, dtype=np.int64)
+    j = np.concatenate(out_j) if out_j else np.zeros(0, dtype=np.int64)
     oi = a.owner[i]
     oj = a.owner[j]
-    keep &= oi != oj
-    if world is not None:
-        keep &= a.real[i] | a.real[j]
-    keep = np.flatnonzero(keep)
-    i = i[keep]
-    j = j[keep]
-    oi = oi[keep]
-    oj = oj[keep]
-    swap = oi > oj
-    first = np.where(swap, oj, oi)
-    second = np.where(swap, oi, oj)
     if world is None:
-        return first, second, None, None
-    dkx = a.kx[j] - a.kx[i]  # type: ignore[index]
-    dky = a.ky[j] - a.ky[i]  # type: ignore[index]
-    return first, second, np.where(swap, -dkx, dkx), np.where(swap, -dky, dky)
+        return np.minimum(oi, oj), np.maximum(oi, oj), None, None
+    swap = oi > oj
+    # Image of the second body relative to the first (sign flips with the swap).
+    dkx = np.where(swap, a.kx[i] - a.kx[j], a.kx[j] - a.kx[i])  # type: ignore[index]
+    dky = np.where(swap, a.ky[i] - a.ky[j], a.ky[j] - a.ky[i])  # type: ignore[index]
+    return np.minimum(oi, oj), np.maximum(oi, oj), dkx, dky

@@ -1,9 +1,11 @@
 """Exact, vectorised collision queries: shots vs outlines, circles, polygons; plain or wrapping.
 
 The per-tick queries of the simulation. Each one is a pure function of numpy arrays: a broad
-phase (:mod:`asteroids.core.broadphase`: all pairs when small, a uniform grid when large, so cost
-follows the number of candidate pairs) feeds an exact narrow phase built from IEEE basic
-operations only, and results come back in a deterministic order with ties broken by index.
+phase (:mod:`asteroids.core.broadphase`: all pairs when small, sort-and-sweep in strips when
+large, so cost follows the number of candidate pairs) feeds an exact narrow phase built from
+IEEE basic operations only, and results come back in a deterministic order with ties broken by
+index. The same broad phase serves shots vs outlines, circles vs circles (asteroid-asteroid,
+ship/saucer-asteroid) and circles vs outlines.
 
 Outline sets are packed (see :mod:`asteroids.core.geometry`): ``points`` ``(V, 2)`` world
 coordinates of closed polygons, ``offsets`` ``(B + 1,)`` int where each body's points start.
@@ -209,23 +211,28 @@ def _first_hits(
     else:
         tmin = np.full(n_shots, np.inf)
         np.minimum.at(tmin, shot, t)
-        tie = np.flatnonzero(t == tmin[shot])
+        tie = (t == tmin[shot]).nonzero()[0]
         key = body[tie] * (int(counts.max()) + 1) + edge[tie]
         kmin = np.full(n_shots, np.iinfo(np.int64).max)
         np.minimum.at(kmin, shot[tie], key)
         win = tie[key == kmin[shot[tie]]]
     ws = shot[win]
     tw = t[win]
-    out = _no_hits(n_shots)
-    out.body[ws] = body[win]
-    out.edge[ws] = edge[win]
-    out.t[ws] = tw
-    pt = s[ws] + tw[:, None] * d[ws]
+    out_body = np.full(n_shots, -1, dtype=np.int64)
+    out_edge = np.full(n_shots, -1, dtype=np.int64)
+    out_t = np.full(n_shots, np.inf)
+    out_pt = np.full((n_shots, 2), np.nan)
+    out_body[ws] = body[win]
+    out_edge[ws] = edge[win]
+    out_t[ws] = tw
+    hx = s[:, 0][ws] + tw * d[:, 0][ws]
+    hy = s[:, 1][ws] + tw * d[:, 1][ws]
     if world is not None:
-        pt = pt % world
-        pt = np.where(pt >= world, 0.0, pt) + 0.0  # tiny negatives round up to W
-    out.point[ws] = pt
-    return out
+        hx = _wrap1(hx, float(world[0]))
+        hy = _wrap1(hy, float(world[1]))
+    out_pt[ws, 0] = hx
+    out_pt[ws, 1] = hy
+    return Hits(body=out_body, edge=out_edge, t=out_t, point=out_pt)
 
 
 Found = tuple[I64Array, I64Array, I64Array, F64Array]
@@ -326,8 +333,8 @@ def _broad_hits(
         if valid is not None:
             cross &= valid
             sel &= valid
-        inside = np.flatnonzero(np.logical_xor.reduce(cross, axis=1))
-        rows = np.flatnonzero(sel)
+        inside = (np.logical_xor.reduce(cross, axis=1)).nonzero()[0]
+        rows = sel.ravel().nonzero()[0]
         if rows.shape[0]:
             ci = rows // m
             cg = ci + c0
@@ -339,11 +346,11 @@ def _broad_hits(
                         bx.ravel()[r], by.ravel()[r])  # fmt: skip
 
             hit, t, _ = resolve_rows(den.ravel()[rows], tn.ravel()[rows], un.ravel()[rows], geom)
-            k = np.flatnonzero(hit)
+            k = hit.nonzero()[0]
             parts.append((ia[cg[k]], ib[cg[k]], rows[k] - ci[k] * m, t[k]))
         if inside.shape[0]:
             # Hit at t = 0 on the edge nearest the start (ties: lowest edge).
-            d2 = _seg_d2(qx[inside], qy[inside], sx[inside], sy[inside])
+            d2 = _seg_d2(qx, qy, sx, sy)[inside]
             if valid is not None:
                 d2 = np.where(valid[inside], d2, np.inf)
             g = inside + c0
@@ -357,6 +364,19 @@ def _wrap1(x: F64Array, w: float) -> F64Array:
     """One axis of :func:`asteroids.core.geometry.wrap_positions` (no validation)."""
     y = x % w
     return np.where(y >= w, 0.0, y) + 0.0
+
+
+def _unit(x: F64Array, y: F64Array) -> tuple[F64Array, F64Array, F64Array]:
+    """Unit vectors and lengths, scaled first so tiny or huge vectors neither underflow nor
+    overflow; a zero vector gives the fallback direction (1, 0) and length 0."""
+    m = np.maximum(np.abs(x), np.abs(y))
+    ok = m > 0.0
+    sm = np.where(ok, m, 1.0)
+    ux = x / sm
+    uy = y / sm
+    length = np.sqrt(ux * ux + uy * uy)  # in [1, sqrt(2)] when ok
+    sl = np.where(ok, length, 1.0)
+    return np.where(ok, ux / sl, 1.0) + 0.0, np.where(ok, uy / sl, 0.0) + 0.0, m * length
 
 
 def _seg_d2(qx: F64Array, qy: F64Array, sx: F64Array, sy: F64Array) -> F64Array:
@@ -404,6 +424,41 @@ def _sorted_pairs(
     return i, j
 
 
+_SMALL_PAIRS_N = 64
+"""Up to this many circles, ``circle_pairs`` tests every pair directly (fewest numpy calls)."""
+
+
+@lru_cache(maxsize=64)
+def _triu(n: int) -> tuple[I64Array, I64Array]:
+    i, j = np.triu_indices(n, 1)
+    i = i.astype(np.int64)
+    j = j.astype(np.int64)
+    i.flags.writeable = False
+    j.flags.writeable = False
+    return i, j
+
+
+def _small_circle_pairs(
+    c: F64Array, r: F64Array, world: F64Array | None
+) -> tuple[I64Array, I64Array]:
+    """Every pair i < j at once; row-major order is already sorted by (i, j). The image is
+    the nearest one, ``d - W floor(d / W + 1/2)``; wherever circles touch this is the same
+    whole number of periods the broad-phase path adds, so both paths agree bit for bit."""
+    i, j = _triu(c.shape[0])
+    x = c[:, 0]
+    y = c[:, 1]
+    dx = x[j] - x[i]
+    dy = y[j] - y[i]
+    if world is not None:
+        w = float(world[0])
+        h = float(world[1])
+        dx = dx - np.floor(dx * (1.0 / w) + 0.5) * w
+        dy = dy - np.floor(dy * (1.0 / h) + 0.5) * h
+    rs = r[i] + r[j]
+    k = (dx * dx + dy * dy <= rs * rs).nonzero()[0]
+    return i[k], j[k]
+
+
 def circle_pairs(
     centers: ArrayLike,
     radii: ArrayLike,
@@ -432,11 +487,13 @@ def circle_pairs(
     r, mr = _as_radii(radii, c.shape[0], "radii")
     world = as_world_size(world_size)
     n = c.shape[0]
+    if method == "auto" and n <= _SMALL_PAIRS_N:
+        return _small_circle_pairs(c, r, world)
     rp = (r + _PAD_REL * max(1.0, mc + mr))[:, None]
-    i, j, _, _ = box_self_pairs(c - rp, c + rp, world, method=method)
+    i, j, kx, ky = box_self_pairs(c - rp, c + rp, world, method=method)
     if i.shape[0] == 0:
         return i, j
-    keep = np.flatnonzero(_circles_touch(c, r, i, c, r, j, world))
+    keep = (_circles_touch(c, r, i, c, r, j, world, kx, ky)).nonzero()[0]
     return _sorted_pairs(i[keep], j[keep], n, n, world is not None)
 
 
@@ -476,10 +533,10 @@ def circle_cross_pairs(
     pad = _PAD_REL * max(1.0, ma + mra, mb + mrb)
     rpa = (ra + pad)[:, None]
     rpb = (rb + pad)[:, None]
-    ia, ib, _, _ = box_pairs(ca - rpa, ca + rpa, cb - rpb, cb + rpb, world, method=method)
+    ia, ib, kx, ky = box_pairs(ca - rpa, ca + rpa, cb - rpb, cb + rpb, world, method=method)
     if ia.shape[0] == 0:
         return ia, ib
-    keep = np.flatnonzero(_circles_touch(ca, ra, ia, cb, rb, ib, world))
+    keep = (_circles_touch(ca, ra, ia, cb, rb, ib, world, kx, ky)).nonzero()[0]
     return _sorted_pairs(ia[keep], ib[keep], ca.shape[0], cb.shape[0], world is not None)
 
 
@@ -491,14 +548,18 @@ def _circles_touch(
     rb: F64Array,
     ib: I64Array,
     world: F64Array | None,
+    kx: I64Array | None,
+    ky: I64Array | None,
 ) -> BoolArray:
+    """Center distance <= r_a + r_b, for circle b in the image (kx, ky) found by the broad
+    phase. That image is the minimum image whenever the circles touch: the broad phase only
+    reports images with overlapping boxes, and boxes this small overlap in one image at most;
+    for larger boxes it reports every overlapping image and the caller drops repeats."""
     dx = cb[:, 0][ib] - ca[:, 0][ia]
     dy = cb[:, 1][ib] - ca[:, 1][ia]
     if world is not None:
-        hw = 0.5 * world[0]
-        hh = 0.5 * world[1]
-        dx = (dx + hw) % world[0] - hw
-        dy = (dy + hh) % world[1] - hh
+        dx = dx + kx * world[0]  # type: ignore[operator]
+        dy = dy + ky * world[1]  # type: ignore[operator]
     rs = ra[ia] + rb[ib]
     return dx * dx + dy * dy <= rs * rs
 
@@ -542,12 +603,10 @@ def circle_circle_contact(
     dxy = b - a
     if world is not None:
         dxy = wrap_delta(dxy, world)
-    dist = np.sqrt(dxy[:, 0] * dxy[:, 0] + dxy[:, 1] * dxy[:, 1])
-    ok = dist > 0.0
-    safe = np.where(ok, dist, 1.0)
+    nx, ny, dist = _unit(dxy[:, 0], dxy[:, 1])
     normal = np.empty((n, 2))
-    normal[:, 0] = np.where(ok, dxy[:, 0] / safe, 1.0)
-    normal[:, 1] = np.where(ok, dxy[:, 1] / safe, 0.0)
+    normal[:, 0] = nx
+    normal[:, 1] = ny
     depth = ra + rb - dist
     return depth >= 0.0, normal + 0.0, depth
 
@@ -655,11 +714,11 @@ def circle_segment_contacts(
     if not touch.any():
         return empty
     # Nearest edge per candidate: first row (lowest edge) attaining the minimum.
-    at_min = np.flatnonzero(d2 == mind[cand])
+    at_min = (d2 == mind[cand]).nonzero()[0]
     fm = np.ones(at_min.shape[0], dtype=bool)
     fm[1:] = cand[at_min[1:]] != cand[at_min[:-1]]
     row = at_min[fm]  # one per candidate, in candidate order
-    keep = np.flatnonzero(touch)
+    keep = touch.nonzero()[0]
     row = row[keep]
     ic = ic[keep]
     ib = ib[keep]

@@ -126,12 +126,13 @@ def offsets_counts(
         raise ValueError(f"{name} must start at 0 and end at {n_points} (the number of points)")
     counts = o[1:] - o[:-1]
     uniform = 0
-    if counts.shape[0]:
-        lo = int(counts.min())
-        if lo < 1:
+    nb = counts.shape[0]
+    if nb:
+        m = int(counts[0])
+        if m >= 1 and m * nb == n_points and (counts == m).all():
+            uniform = m
+        elif int(counts.min()) < 1:
             raise ValueError(f"{name} must be strictly increasing: every body needs >= 1 point")
-        if int(counts.max()) == lo:
-            uniform = lo
     return o, counts, uniform
 
 
@@ -441,9 +442,13 @@ def segment_wall_bounce(
     base = np.where(pos_dir, np.floor(u0), np.ceil(u0))  # last integer at or behind u0
     sgn = np.where(pos_dir, 1.0, -1.0)
     walls = lo[None, :, None] + (base[:, :, None] + sgn[:, :, None] * m) * span[None, :, None]
-    safe_d = np.where(d == 0.0, 1.0, d)
-    times = (walls - start[:, :, None]) / safe_d[:, :, None]
-    times = np.where((d == 0.0)[:, :, None] | (times > 1.0) | (times <= 0.0), np.inf, times)
+    ahead = walls - start[:, :, None]
+    dd = np.broadcast_to(d[:, :, None], ahead.shape)
+    # Only walls reached this tick (|ahead| <= |d|): the division then cannot overflow.
+    reach = (np.abs(ahead) <= np.abs(dd)) & (dd != 0.0)
+    times = np.full(ahead.shape, np.inf)
+    np.divide(ahead, dd, out=times, where=reach)
+    times = np.where(times <= 0.0, np.inf, times)
     times = np.sort(times.reshape(n, 2 * k_pieces), axis=1)
     truncated = times[:, k_pieces - 1] <= 1.0 if k_pieces >= 1 else np.zeros(n, bool)
     inner = np.minimum(times[:, : k_pieces - 1], 1.0)
@@ -736,7 +741,7 @@ def segment_kernel(
     hit = np.zeros(n, dtype=bool)
     t = np.full(n, np.inf)
     u = np.full(n, np.inf)
-    rows = np.flatnonzero(candidate_rows(den, tn, un))
+    rows = (candidate_rows(den, tn, un)).nonzero()[0]
     if rows.shape[0]:
 
         def geom(k: I64Array) -> tuple[F64Array, ...]:
@@ -795,9 +800,9 @@ def resolve_rows(
     Returns:
         ``(hit, t, u)``, each ``(K,)``.
     """
-    par = den == 0.0
-    any_par = bool(par.any())
+    any_par = not den.all()
     if any_par:
+        par = den == 0.0
         den = np.where(par, 1.0, den)
     t = tn / den
     u = un / den
@@ -807,7 +812,7 @@ def resolve_rows(
     if any_par:
         snap &= ~par
     if snap.any():
-        k = np.flatnonzero(snap)
+        k = snap.nonzero()[0]
         px, py, rx, ry, ax, ay, bx, by = geom(k)
         ak = at_a[k]
         vx = np.where(ak, ax, bx)
@@ -819,7 +824,7 @@ def resolve_rows(
     u = np.minimum(np.maximum(u, 0.0), 1.0)
     if not any_par:
         return np.ones(t.shape[0], dtype=bool), t, u
-    k = np.flatnonzero(par)
+    k = par.nonzero()[0]
     px, py, rx, ry, ax, ay, bx, by = geom(k)
     ph, pt, pu = parallel_hits(px, py, rx, ry, ax, ay, bx - ax, by - ay)
     hit = ~par

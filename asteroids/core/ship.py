@@ -33,6 +33,9 @@ _COS = COS.tolist()
 _SIN = SIN.tolist()
 _OUTLINE = SHIP_OUTLINE.tolist()
 
+_THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
+_FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
+
 START_HEADING = HEADING_STEPS // 4
 """A new ship points up the screen (+y)."""
 
@@ -81,17 +84,17 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
     Firing and hyperspace act on the press (the tick the button goes down), so holding fire
     gives one shot unless autofire is on.
     """
-    fire = bool(mask & InputFrame.FIRE)
-    hyper = bool(mask & InputFrame.HYPERSPACE)
+    fire = bool(mask & _FIRE)
+    hyper = bool(mask & _HYPER)
     fire_pressed = fire and not d.fire_held
     hyper_pressed = hyper and not d.hyper_held
     d.fire_held, d.hyper_held = fire, hyper
     flying = d.ship_state == SHIP_FLYING and not d.game_over
-    thrust = flying and bool(mask & InputFrame.THRUST)
+    thrust = flying and bool(mask & _THRUST)
     if thrust != d.thrusting:
         d.thrusting = thrust
         events.append(ev.ThrustChanged(thrust))
-    shield = (flying and p.shield_enabled and bool(mask & InputFrame.SHIELD)
+    shield = (flying and p.shield_enabled and bool(mask & _SHIELD)
               and d.shield_energy > 0)
     if shield != d.shield_on:
         d.shield_on = shield
@@ -102,9 +105,9 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
         d.shield_energy -= 1
 
     turn = 0
-    if mask & InputFrame.LEFT:
+    if mask & _LEFT:
         turn += p.turn_steps
-    if mask & InputFrame.RIGHT:
+    if mask & _RIGHT:
         turn -= p.turn_steps
     d.ship_heading = (d.ship_heading + turn) % HEADING_STEPS
 

@@ -1,0 +1,97 @@
+"""Score, wave, messages and FPS: arcade.Text objects in one pyglet Batch.
+
+Text is laid out in world units (the play camera scales it with the playfield) and a label's
+text is assigned only when its value changes, because re-layout is the expensive part.
+"""
+
+from __future__ import annotations
+
+import arcade
+import pyglet
+
+from asteroids.core.world import World
+
+__all__ = ["FONT", "Hud", "load_fonts"]
+
+FONT: tuple[str, ...] = ("Kenney Future", "arial", "calibri")
+"""Preferred font names, first found wins (Kenney Future ships with arcade)."""
+
+_fonts_loaded = False
+
+
+def load_fonts() -> None:
+    """Register arcade's bundled fonts once (harmless if they cannot be loaded)."""
+    global _fonts_loaded
+    if _fonts_loaded:
+        return
+    _fonts_loaded = True
+    try:
+        # Read the bytes ourselves: pyglet's add_file(path) leaves the file open.
+        path = arcade.resources.resolve(":system:fonts/ttf/Kenney/Kenney_Future.ttf")
+        pyglet.font.add_file(path.read_bytes())
+    except Exception:  # fall back to system fonts
+        pass
+
+
+class Hud:
+    """The heads-up display of one view.
+
+    Args:
+        width: world width (labels are placed in world units).
+        height: world height.
+        show_fps: show the frames-per-second counter.
+    """
+
+    def __init__(self, width: float, height: float, show_fps: bool = False) -> None:
+        load_fonts()
+        self.batch = pyglet.graphics.Batch()
+        self.show_fps = show_fps
+        self.values: dict[str, str] = {}
+        """The text each label shows now (what tests read)."""
+        big, mid, small = height * 0.085, height * 0.042, height * 0.028
+        margin = height * 0.03
+        top = height - margin
+        white = arcade.color.WHITE
+
+        def label(name: str, x: float, y: float, size: float, anchor_x: str = "left",
+                  anchor_y: str = "top") -> arcade.Text:
+            self.values[name] = ""
+            return arcade.Text("", x, y, white, size, font_name=FONT, anchor_x=anchor_x,
+                               anchor_y=anchor_y, batch=self.batch)
+
+        self.labels: dict[str, arcade.Text] = {
+            "score": label("score", margin * 1.5, top, mid),
+            "wave": label("wave", width - margin * 1.5, top, small, anchor_x="right"),
+            "title": label("title", width / 2, height * 0.62, big, anchor_x="center",
+                           anchor_y="center"),
+            "hint": label("hint", width / 2, height * 0.42, small, anchor_x="center",
+                          anchor_y="center"),
+            "fps": label("fps", width - margin, margin, small * 0.8, anchor_x="right",
+                         anchor_y="bottom"),
+        }
+        self.lives_xy = (margin * 1.5 + height * 0.012, top - mid * 1.9)
+        """Where the first spare-ship icon goes (world units)."""
+
+    def set(self, name: str, text: str) -> None:
+        """Show ``text`` in one label; a no-op when it already does."""
+        if self.values[name] != text:
+            self.values[name] = text
+            self.labels[name].text = text
+
+    def show_world(self, world: World) -> None:
+        """Score and wave of a game in progress."""
+        self.set("score", f"{world.score:02d}")
+        self.set("wave", f"WAVE {max(world.wave, 1)}")
+
+    def message(self, title: str = "", hint: str = "") -> None:
+        """The big centred message and the line under it (empty strings hide them)."""
+        self.set("title", title)
+        self.set("hint", hint)
+
+    def fps(self, value: float) -> None:
+        """Update the FPS counter (whole numbers only, so it rarely re-lays out)."""
+        self.set("fps", f"{value:.0f} FPS" if self.show_fps else "")
+
+    def draw(self) -> None:
+        """Draw every label in one batch."""
+        self.batch.draw()

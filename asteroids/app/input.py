@@ -1,0 +1,165 @@
+"""Keyboard and gamepad to input bits: bindings from ``config.keys``, fed into an InputLatch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import arcade
+
+from asteroids.app.stepper import InputLatch
+from asteroids.config import Config
+from asteroids.core import InputFrame
+
+__all__ = ["ACTION_BITS", "KeyBindings", "PlayerInput", "first_gamepad"]
+
+ACTION_BITS: dict[str, int] = {
+    "thrust": int(InputFrame.THRUST),
+    "left": int(InputFrame.LEFT),
+    "right": int(InputFrame.RIGHT),
+    "fire": int(InputFrame.FIRE),
+    "hyperspace": int(InputFrame.HYPERSPACE),
+    "shield": int(InputFrame.SHIELD),
+}
+"""Config action name -> core input bit."""
+
+PAD_DEAD_ZONE = 0.4
+"""Stick deflection below this counts as centred."""
+
+
+def _codes(names: tuple[str, ...]) -> set[int]:
+    codes = set()
+    for name in names:
+        code = getattr(arcade.key, name, None)
+        if isinstance(code, int):
+            codes.add(code)
+    return codes
+
+
+class KeyBindings:
+    """Key codes of every action, resolved once from ``config.keys``.
+
+    Args:
+        config: the settings; unknown names (the loader refuses them) are ignored here.
+    """
+
+    def __init__(self, config: Config) -> None:
+        keys = config.keys
+        self.bits: dict[int, int] = {}
+        """Key code -> input bits it drives."""
+        for action, bit in ACTION_BITS.items():
+            for code in _codes(getattr(keys, action)):
+                self.bits[code] = self.bits.get(code, 0) | bit
+        self.pause: set[int] = _codes(keys.pause)
+        """Key codes that pause and resume."""
+
+    def bits_of(self, key: int) -> int:
+        """Input bits driven by one key (0 if unbound)."""
+        return self.bits.get(key, 0)
+
+
+def first_gamepad() -> Any | None:
+    """The first connected game controller, or None (always None when headless)."""
+    get = getattr(arcade, "get_controllers", None)  # not exported in headless mode
+    if get is None:
+        return None
+    try:
+        pads = get()
+    except Exception:  # no devices, no backend: play on with the keyboard
+        return None
+    return pads[0] if pads else None
+
+
+def _pad_bits(pad: Any) -> int:
+    """Bits from a pyglet Controller's current state (left stick / d-pad and face buttons)."""
+    bits = 0
+    x = float(getattr(pad, "leftx", 0.0) or 0.0)
+    y = float(getattr(pad, "lefty", 0.0) or 0.0)
+    if x < -PAD_DEAD_ZONE or getattr(pad, "dpleft", False):
+        bits |= ACTION_BITS["left"]
+    if x > PAD_DEAD_ZONE or getattr(pad, "dpright", False):
+        bits |= ACTION_BITS["right"]
+    if y > PAD_DEAD_ZONE or getattr(pad, "dpup", False) or getattr(pad, "b", False):
+        bits |= ACTION_BITS["thrust"]
+    if getattr(pad, "a", False) or getattr(pad, "righttrigger", 0.0) > 0.5:
+        bits |= ACTION_BITS["fire"]
+    if getattr(pad, "x", False) or getattr(pad, "lefttrigger", 0.0) > 0.5:
+        bits |= ACTION_BITS["hyperspace"]
+    if getattr(pad, "y", False) or getattr(pad, "dpdown", False):
+        bits |= ACTION_BITS["shield"]
+    return bits
+
+
+class PlayerInput:
+    """Turns key events (and an optional gamepad) into one latched mask per tick.
+
+    Several keys may drive the same bit (Up and W): a bit is released only when none of its
+    keys is still down.
+
+    Args:
+        bindings: the resolved key bindings.
+        latch: the latch to feed; a new one when None.
+        gamepad: a pyglet Controller, opened here; None for keyboard only.
+    """
+
+    def __init__(self, bindings: KeyBindings, latch: InputLatch | None = None,
+                 gamepad: Any | None = None) -> None:
+        self.bindings = bindings
+        self.latch = latch or InputLatch()
+        self.down: set[int] = set()
+        """Bound keys that are down now."""
+        self.pad = None
+        self._pad_held = 0
+        if gamepad is not None:
+            try:
+                gamepad.open()
+                self.pad = gamepad
+            except Exception:  # a pad that will not open is simply not used
+                self.pad = None
+
+    def _key_bits(self) -> int:
+        bits = 0
+        for key in self.down:
+            bits |= self.bindings.bits_of(key)
+        return bits
+
+    def key_press(self, key: int) -> bool:
+        """A key went down; True if it is bound to a game action."""
+        bits = self.bindings.bits_of(key)
+        if not bits:
+            return False
+        self.down.add(key)
+        self.latch.press(bits)
+        return True
+
+    def key_release(self, key: int) -> bool:
+        """A key went up; True if it is bound to a game action."""
+        bits = self.bindings.bits_of(key)
+        if not bits:
+            return False
+        self.down.discard(key)
+        self.latch.release(bits & ~(self._key_bits() | self._pad_held))
+        return True
+
+    def poll_pad(self) -> None:
+        """Read the gamepad once per frame (before ticks run)."""
+        if self.pad is None:
+            return
+        try:
+            bits = _pad_bits(self.pad)
+        except Exception:  # unplugged mid-game
+            self.pad = None
+            bits = 0
+        keys = self._key_bits()
+        self.latch.press(bits & ~self._pad_held)
+        self.latch.release(self._pad_held & ~bits & ~keys)
+        self._pad_held = bits
+
+    def take(self) -> int:
+        """The mask for the next tick."""
+        return self.latch.take()
+
+    def clear(self) -> None:
+        """Forget every key (focus lost, view changed)."""
+        self.down.clear()
+        self._pad_held = 0
+        self.latch.clear()

@@ -1,0 +1,313 @@
+"""What to draw, as numpy line segments: pure, vectorised, no arcade (testable without GL).
+
+Each frame the shell draws the state between the previous and the current tick: positions
+are interpolated across the wrap seam (``prev + wrap_delta(cur - prev) * alpha``), objects new
+this tick are drawn where they are, and anything straddling an edge of a wrapping world is
+drawn again shifted by the world's width or height (a "ghost"). Nothing here feeds back into
+the simulation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from asteroids.config import Config
+from asteroids.core.geometry import transform_outlines, wrap_delta
+from asteroids.core.params import Params, params_for
+from asteroids.core.saucer import saucer_outline
+from asteroids.core.ship import ship_outline
+from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
+from asteroids.core.world import SHOOTER_SAUCER, World
+
+__all__ = [
+    "Palette",
+    "SceneBuilder",
+    "Segments",
+    "closed_loops",
+    "lerp_positions",
+    "match_ids",
+    "wrap_ghosts",
+]
+
+_STEP_RAD = 2.0 * math.pi / HEADING_STEPS
+_ALL_SHIFTS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_VERTICAL_SHIFTS = ((0, -1), (0, 1))
+_JUMP_PX = 60.0
+"""A move longer than this in one tick is a teleport (respawn, hyperspace): not interpolated."""
+
+
+class Palette:
+    """RGBA colours (0..1) of each kind of line: a vector monitor's few phosphor tints."""
+
+    ASTEROID = (0.86, 0.90, 1.00, 1.0)
+    SHIP = (1.00, 1.00, 1.00, 1.0)
+    FLAME = (1.00, 0.62, 0.25, 1.0)
+    SHIELD = (0.45, 0.80, 1.00, 0.85)
+    SAUCER = (0.65, 1.00, 0.65, 1.0)
+    SHOT_SHIP = (1.00, 1.00, 1.00, 1.0)
+    SHOT_SAUCER = (1.00, 0.55, 0.55, 1.0)
+    OBSTACLE = (0.45, 0.60, 1.00, 1.0)
+    HUD = (0.90, 0.90, 0.90, 1.0)
+
+
+class Segments:
+    """A growing list of coloured segments, flattened once per frame."""
+
+    def __init__(self) -> None:
+        self._segs: list[np.ndarray] = []
+        self._cols: list[np.ndarray] = []
+
+    def add(self, segs: np.ndarray, color: tuple[float, ...] | np.ndarray) -> None:
+        """Append (S, 2, 2) segments in one colour (4,) or per-segment colours (S, 4)."""
+        if segs.shape[0] == 0:
+            return
+        col = np.asarray(color, dtype=np.float32)
+        if col.ndim == 1:
+            col = np.broadcast_to(col, (segs.shape[0], 4))
+        self._segs.append(np.asarray(segs, dtype=np.float32).reshape(-1, 2, 2))
+        self._cols.append(col)
+
+    def __len__(self) -> int:
+        return sum(s.shape[0] for s in self._segs)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(S, 2, 2) float32 segment ends and (S, 4) float32 colours."""
+        if not self._segs:
+            return np.zeros((0, 2, 2), np.float32), np.zeros((0, 4), np.float32)
+        return np.concatenate(self._segs), np.ascontiguousarray(np.concatenate(self._cols))
+
+
+def closed_loops(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Segments joining each packed polygon's points in order and back to its first.
+
+    Args:
+        points: (V, 2) packed outline points.
+        offsets: (B + 1,) where each polygon starts; ``offsets[-1] == V``.
+
+    Returns:
+        (V, 2, 2) segments, one per edge.
+
+    >>> closed_loops(np.array([[0., 0.], [1., 0.], [0., 1.]]), np.array([0, 3]))[2].tolist()
+    [[0.0, 1.0], [0.0, 0.0]]
+    """
+    n = points.shape[0]
+    nxt = np.arange(1, n + 1)
+    starts, ends = offsets[:-1], offsets[1:]
+    keep = ends > starts
+    nxt[ends[keep] - 1] = starts[keep]
+    return np.stack([points, points[nxt % max(n, 1)]], axis=1)
+
+
+def match_ids(prev_ids: np.ndarray, cur_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each current id was in the previous tick (ids are kept in ascending order).
+
+    Returns:
+        (index into prev, found mask), both shaped like ``cur_ids``.
+    """
+    if prev_ids.shape[0] == 0:
+        return np.zeros(cur_ids.shape, np.int64), np.zeros(cur_ids.shape, bool)
+    idx = np.searchsorted(prev_ids, cur_ids)
+    idx = np.minimum(idx, prev_ids.shape[0] - 1)
+    return idx, prev_ids[idx] == cur_ids
+
+
+def lerp_positions(prev: np.ndarray, cur: np.ndarray, alpha: float, size: np.ndarray | None
+                   ) -> np.ndarray:
+    """``prev + delta * alpha`` with the shortest delta across the seam when ``size`` is given."""
+    delta = cur - prev
+    if size is not None:
+        delta = wrap_delta(delta, size)
+    return prev + delta * alpha
+
+
+def _lerp_angle(prev: np.ndarray, cur: np.ndarray, alpha: float) -> np.ndarray:
+    half = HEADING_STEPS // 2
+    delta = (cur - prev + half) % HEADING_STEPS - half
+    return prev + delta * alpha
+
+
+def wrap_ghosts(segs: np.ndarray, cols: np.ndarray, size: np.ndarray,
+                shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Add copies of segments shifted by whole world sizes wherever a copy would be visible.
+
+    Args:
+        segs: (S, 2, 2) segments.
+        cols: (S, 4) colours.
+        size: (2,) world width and height.
+        shifts: which (x, y) multiples of the size to try.
+
+    Returns:
+        The segments and colours with the visible ghosts appended.
+    """
+    if segs.shape[0] == 0:
+        return segs, cols
+    lo = segs.min(axis=1)
+    hi = segs.max(axis=1)
+    out, out_c = [segs], [cols]
+    w, h = float(size[0]), float(size[1])
+    for sx, sy in shifts:
+        dx, dy = sx * w, sy * h
+        vis = (hi[:, 0] + dx >= 0) & (lo[:, 0] + dx <= w) & (hi[:, 1] + dy >= 0) & (
+            lo[:, 1] + dy <= h)
+        if vis.any():
+            out.append(segs[vis] + np.array([dx, dy], dtype=segs.dtype))
+            out_c.append(cols[vis])
+    return np.concatenate(out), np.concatenate(out_c)
+
+
+def _circle(x: float, y: float, r: float, n: int = 20) -> np.ndarray:
+    t = np.arange(n + 1) * (2.0 * math.pi / n)
+    pts = np.stack([x + r * np.cos(t), y + r * np.sin(t)], axis=1)
+    return np.stack([pts[:-1], pts[1:]], axis=1)
+
+
+def _loop(points: np.ndarray) -> np.ndarray:
+    return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
+
+
+class SceneBuilder:
+    """Builds a frame's segments from two consecutive Worlds.
+
+    Args:
+        config: the settings the game runs under (read for sizes and border modes only).
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.params: Params = params_for(config)
+        p = self.params
+        self.size = np.array([p.width, p.height], dtype=np.float64)
+        self.shot_length = float(config.shots.length_px)
+        self._obstacles = closed_loops(p.obstacle_points, p.obstacle_offsets) \
+            if p.obstacle_points.shape[0] else np.zeros((0, 2, 2))
+
+    def _size_if(self, wraps: bool) -> np.ndarray | None:
+        return self.size if wraps else None
+
+    def _add_wrapped(self, out: Segments, segs: np.ndarray, color: tuple[float, ...],
+                     wraps: bool, shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS) -> None:
+        cols = np.broadcast_to(np.asarray(color, np.float32), (segs.shape[0], 4))
+        if wraps:
+            segs, cols = wrap_ghosts(segs, cols, self.size, shifts)
+        out.add(segs, cols)
+
+    def build(self, prev: World, cur: World, alpha: float, out: Segments | None = None
+              ) -> Segments:
+        """All segments of the playfield at ``alpha`` of the way from ``prev`` to ``cur``.
+
+        Args:
+            prev: the world one tick before ``cur`` (``cur`` itself when there is none).
+            cur: the latest world.
+            alpha: interpolation fraction in [0, 1].
+            out: a list to append to; a new one when None.
+        """
+        out = out if out is not None else Segments()
+        out.add(self._obstacles, Palette.OBSTACLE)
+        self._asteroids(prev, cur, alpha, out)
+        self._ship(prev, cur, alpha, out)
+        self._saucer(prev, cur, alpha, out)
+        self._shots(prev, cur, alpha, out)
+        return out
+
+    def _asteroids(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+        if cur.ast_id.shape[0] == 0:
+            return
+        p = self.params
+        pos = np.array(cur.ast_pos, dtype=np.float64)
+        angle = cur.ast_angle.astype(np.float64)
+        idx, found = match_ids(prev.ast_id, cur.ast_id)
+        if found.any():
+            src = idx[found]
+            pos[found] = lerp_positions(prev.ast_pos[src], cur.ast_pos[found], alpha,
+                                        self._size_if(p.wrap_asteroids))
+            angle[found] = _lerp_angle(prev.ast_angle[src].astype(np.float64),
+                                       angle[found], alpha)
+        theta = angle * _STEP_RAD
+        cos_sin = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+        pts = transform_outlines(pos, cos_sin, cur.ast_local, cur.ast_offsets)
+        self._add_wrapped(out, closed_loops(pts, cur.ast_offsets), Palette.ASTEROID,
+                          p.wrap_asteroids)
+
+    def ship_pose(self, prev: World, cur: World, alpha: float) -> tuple[float, float, float]:
+        """Interpolated ship (x, y, heading in steps); no interpolation across a teleport."""
+        x, y, h = cur.ship_x, cur.ship_y, float(cur.ship_heading)
+        if prev.ship_visible:
+            delta = np.array([cur.ship_x - prev.ship_x, cur.ship_y - prev.ship_y])
+            if self.params.wrap_ship:
+                delta = wrap_delta(delta, self.size)
+            if abs(delta[0]) + abs(delta[1]) < _JUMP_PX:
+                x = prev.ship_x + float(delta[0]) * alpha
+                y = prev.ship_y + float(delta[1]) * alpha
+                h = float(_lerp_angle(np.float64(prev.ship_heading), np.float64(h), alpha))
+        return x, y, h
+
+    def _ship(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+        if not cur.ship_visible:
+            return
+        p = self.params
+        x, y, h = self.ship_pose(prev, cur, alpha)
+        hull = ship_outline(p, x, y, round(h) % HEADING_STEPS)
+        self._add_wrapped(out, _loop(hull), Palette.SHIP, p.wrap_ship)
+        if cur.thrusting and cur.tick % 3 != 0:
+            c, s = math.cos(h * _STEP_RAD), math.sin(h * _STEP_RAD)
+            flame = np.array([(-0.42, 0.2), (-0.85, 0.0), (-0.42, -0.2)]) * p.ship_length
+            world = np.stack([x + c * flame[:, 0] - s * flame[:, 1],
+                              y + s * flame[:, 0] + c * flame[:, 1]], axis=1)
+            segs = np.stack([world[:-1], world[1:]], axis=1)
+            self._add_wrapped(out, segs, Palette.FLAME, p.wrap_ship)
+        if cur.shield_on:
+            self._add_wrapped(out, _circle(x, y, p.shield_radius), Palette.SHIELD, p.wrap_ship)
+
+    def _saucer(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+        if not cur.saucer_alive:
+            return
+        p = self.params
+        x, y = cur.saucer_x, cur.saucer_y
+        if prev.saucer_alive:
+            delta = np.array([cur.saucer_x - prev.saucer_x, cur.saucer_y - prev.saucer_y])
+            if p.wrap_saucers:
+                delta = wrap_delta(delta, self.size)
+            if abs(delta[0]) + abs(delta[1]) < _JUMP_PX:
+                x = prev.saucer_x + float(delta[0]) * alpha
+                y = prev.saucer_y + float(delta[1]) * alpha
+        pts = saucer_outline(p, x, y, cur.saucer_small)
+        # Hull outline plus the two classic cross lines (rim and dome base).
+        segs = np.concatenate([_loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
+        self._add_wrapped(out, segs, Palette.SAUCER, p.wrap_saucers, _VERTICAL_SHIFTS)
+
+    def _shots(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+        if cur.shot_id.shape[0] == 0:
+            return
+        p = self.params
+        head = np.array(cur.shot_pos, dtype=np.float64)
+        idx, found = match_ids(prev.shot_id, cur.shot_id)
+        if found.any():
+            src = idx[found]
+            moved = lerp_positions(prev.shot_pos[src], cur.shot_pos[found], alpha,
+                                   self._size_if(p.wrap_shots))
+            # A shot that ricocheted this tick jumps; draw it where it is.
+            jump = np.abs(moved - cur.shot_pos[found]).max(axis=1) > _JUMP_PX
+            head[found] = np.where(jump[:, None], cur.shot_pos[found], moved)
+        vel = cur.shot_vel
+        speed = np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])
+        unit = vel / np.maximum(speed, 1e-9)[:, None]
+        length = max(self.shot_length, 1.0)
+        tail = head - unit * length
+        segs = np.stack([tail, head], axis=1)
+        cols = np.where((cur.shot_owner == SHOOTER_SAUCER)[:, None],
+                        np.asarray(Palette.SHOT_SAUCER, np.float32),
+                        np.asarray(Palette.SHOT_SHIP, np.float32)).astype(np.float32)
+        if p.wrap_shots:
+            segs, cols = wrap_ghosts(segs, cols, self.size)
+        out.add(segs, cols)
+
+    def life_icons(self, lives: int, x: float, y: float, out: Segments, scale: float = 0.8
+                   ) -> None:
+        """Spare-ship icons pointing up, left to right from (x, y) (their centres)."""
+        length = self.params.ship_length * scale
+        gap = length * 0.9
+        shape = SHIP_OUTLINE[:, ::-1] * np.array([-1.0, 1.0]) * length  # rotate to point up
+        for i in range(max(0, min(lives, 12))):
+            out.add(_loop(shape + np.array([x + i * gap, y])), Palette.HUD)

@@ -1,0 +1,78 @@
+"""Render a frame of the real game to a PNG, without showing a window (for docs and CI)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from asteroids.config import Config
+
+if TYPE_CHECKING:
+    import arcade
+
+__all__ = ["save_screenshot"]
+
+
+def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int = 0,
+                    ticks: int = 600, mode: str = "play", width: int | None = None,
+                    height: int | None = None, window: arcade.Window | None = None) -> Path:
+    """Run a bot game (or the attract screen) for some ticks and save the frame as a PNG.
+
+    Headless (EGL) when arcade has not been imported yet; otherwise an invisible window.
+
+    Args:
+        config: the settings (the display section sets the default image size and looks).
+        path: where to write the PNG; parent folders are created.
+        seed: the game's seed.
+        ticks: simulation ticks to run before the picture is taken.
+        mode: "play" (the core's bot plays, with HUD and spare ships) or "title".
+        width: image width in px (default ``config.display.window_width_px``).
+        height: image height in px (default ``config.display.window_height_px``).
+        window: an existing arcade window to draw into (tests); its size wins.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: for an unknown mode or negative ticks.
+    """
+    if mode not in ("play", "title"):
+        raise ValueError(f"mode must be 'play' or 'title', got {mode!r}")
+    if ticks < 0:
+        raise ValueError(f"ticks must be >= 0, got {ticks}")
+    if "arcade" not in sys.modules:
+        os.environ.setdefault("ARCADE_HEADLESS", "1")
+        os.environ.setdefault("ARCADE_SOUND_BACKENDS", "silent")
+    import arcade
+
+    from asteroids.app.views import PlayView, TitleView
+    from asteroids.app.window import Game
+
+    own = window is None
+    if window is None:
+        w = width or config.display.window_width_px
+        h = height or config.display.window_height_px
+        window = arcade.Window(w, h, "asteroids screenshot", visible=False, vsync=False,
+                               antialiasing=False)
+    try:
+        game = Game(window, config, seed, sound=False)
+        view = (PlayView(game, seed, autopilot=True) if mode == "play"
+                else TitleView(game, seed))
+        window.show_view(view)
+        dt = 1.0 / config.world.tick_hz
+        for _ in range(ticks):
+            view.on_update(dt)
+        # Land between two ticks, as a real frame usually does.
+        view.on_update(dt * 0.5)
+        view.on_draw()
+        image = arcade.get_image()
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        image.convert("RGB").save(out)
+        window.hide_view()
+        return out
+    finally:
+        if own:
+            window.close()
