@@ -31,7 +31,6 @@ _NOT_YET = {
     "watch": "watch a recorded replay",
     "verify": "re-run a replay and check its state hashes",
     "record": "play and record a replay",
-    "screenshot": "render a frame to a PNG",
 }
 
 _BENCH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -89,6 +88,21 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("name", metavar="NAME", help="benchmark name, e.g. collision")
     bench.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
+
+    shot = sub.add_parser(
+        "screenshot", help="render a frame of the real game to a PNG (no window shown)",
+        description="Let the built-in bot play (or show the title screen) for some ticks, "
+        "then save the frame as a PNG. Runs headless; needs OpenGL (Mesa is fine).",
+    )
+    _add_config_options(shot)
+    shot.add_argument("path", metavar="PNG", help="where to write the picture")
+    shot.add_argument("--seed", type=int, default=0, metavar="N", help="the game's seed")
+    shot.add_argument("--ticks", type=int, default=600, metavar="N",
+                      help="simulation ticks before the picture (default 600)")
+    shot.add_argument("--mode", choices=("play", "title"), default="play",
+                      help="a bot game with HUD, or the title screen")
+    shot.add_argument("--size", metavar="WxH", default=None,
+                      help="image size in px (default: the configured window size)")
 
     for name, what in _NOT_YET.items():
         stub = sub.add_parser(name, help=f"{what} (not available yet)",
@@ -170,6 +184,25 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return int(entry_point(list(args.args)) or 0)
 
 
+def _cmd_screenshot(args: argparse.Namespace) -> int:
+    config = load_config(*args.config, overrides=args.overrides)
+    width = height = None
+    if args.size:
+        match = re.fullmatch(r"(\d+)x(\d+)", args.size)
+        if not match or not (64 <= int(match[1]) <= 16384 and 64 <= int(match[2]) <= 16384):
+            return _error(f"screenshot: --size must be WIDTHxHEIGHT in pixels (64..16384), "
+                          f"e.g. 1280x720; got {args.size!r}")
+        width, height = int(match[1]), int(match[2])
+    if args.ticks < 0:
+        return _error(f"screenshot: --ticks must be 0 or more; got {args.ticks}")
+    from asteroids.app.screenshot import save_screenshot
+
+    path = save_screenshot(config, args.path, seed=args.seed, ticks=args.ticks, mode=args.mode,
+                           width=width, height=height)
+    print(f"asteroids: wrote {path}")
+    return 0
+
+
 def _cmd_not_yet(args: argparse.Namespace) -> int:
     return _error(f"{args.command}: not available yet")
 
@@ -202,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_config_check(args)
         if args.command == "bench":
             return _cmd_bench(args)
+        if args.command == "screenshot":
+            return _cmd_screenshot(args)
         return _cmd_not_yet(args)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
