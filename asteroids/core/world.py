@@ -11,7 +11,7 @@ so the order itself is deterministic and part of the state.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -193,5 +193,8 @@ class Draft:
         """The new World."""
         return World(**{name: getattr(self, name) for name in FIELD_NAMES})
 
-    def __getattr__(self, name: str) -> Any:  # pragma: no cover - only for type checkers
-        raise AttributeError(name)
+    if TYPE_CHECKING:  # every World field, readable and writable
+
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
