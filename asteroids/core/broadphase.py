@@ -81,14 +81,18 @@ def body_boxes(points: F64Array, offsets: I64Array, uniform: int = 0) -> tuple[F
     nb = offsets.shape[0] - 1
     if nb == 0:
         return np.zeros((0, 2)), np.zeros((0, 2))
-    if uniform and nb >= 256:
-        # Elementwise min/max over the m columns beats reduceat for many bodies.
-        r = points.reshape(nb, uniform, 2)
-        lo = r[:, 0, :].copy()
-        hi = lo.copy()
-        for k in range(1, uniform):
-            np.minimum(lo, r[:, k, :], out=lo)
-            np.maximum(hi, r[:, k, :], out=hi)
+    if uniform and nb >= 64:
+        # Coordinates as (2m, B) rows: min/max across rows run elementwise over B, which is
+        # several times faster than reduceat over short runs.
+        t = np.ascontiguousarray(points.reshape(nb, 2 * uniform).T)
+        xs = t[0::2]
+        ys = t[1::2]
+        lo = np.empty((nb, 2))
+        hi = np.empty((nb, 2))
+        lo[:, 0] = xs.min(axis=0)
+        lo[:, 1] = ys.min(axis=0)
+        hi[:, 0] = xs.max(axis=0)
+        hi[:, 1] = ys.max(axis=0)
         return lo, hi
     st = offsets[:-1]
     return np.minimum.reduceat(points, st, axis=0), np.maximum.reduceat(points, st, axis=0)
@@ -375,9 +379,10 @@ def _counting_sort(keys: I64Array, n_keys: int) -> tuple[I64Array, I64Array]:
 def _expand_ranges(lo: I64Array, hi: I64Array) -> tuple[I64Array, I64Array]:
     """Pairs (row, position) for every position in ``[lo[row], hi[row])``."""
     cnt = np.maximum(hi - lo, 0)
-    total = int(cnt.sum())
+    cs = np.cumsum(cnt)
+    total = int(cs[-1]) if cs.shape[0] else 0
     row = np.repeat(np.arange(cnt.shape[0], dtype=np.int64), cnt)
-    pos = np.arange(total, dtype=np.int64) + np.repeat(lo - (np.cumsum(cnt) - cnt), cnt)
+    pos = np.arange(total, dtype=np.int64) + np.repeat(lo - (cs - cnt), cnt)
     return row, pos
 
 
@@ -395,7 +400,8 @@ def _chunks(lo: I64Array, hi: I64Array) -> list[tuple[int, int]]:
     if total <= _CHUNK_PAIRS:
         return [(0, n)]
     cuts = np.searchsorted(cc, np.arange(_CHUNK_PAIRS, total, _CHUNK_PAIRS), "right")
-    edges = [0, *sorted(set(int(c) for c in cuts if 0 < c < n)), n]
+    inner = np.unique(cuts[(cuts > 0) & (cuts < n)])
+    edges = [0, *inner.tolist(), n]
     return list(zip(edges[:-1], edges[1:], strict=True))
 
 

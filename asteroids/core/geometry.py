@@ -849,6 +849,19 @@ def parallel_hits(
     n = px.shape[0]
     qpx = ax - px
     qpy = ay - py
+    # Work in a power-of-two unit near each row's largest component (exact scaling), so the
+    # squared lengths below neither underflow (tiny segments) nor overflow.
+    m = np.maximum(
+        np.maximum(np.maximum(np.abs(qpx), np.abs(qpy)), np.maximum(np.abs(rx), np.abs(ry))),
+        np.maximum(np.abs(sx), np.abs(sy)),
+    )
+    unit = np.ldexp(1.0, np.frexp(np.where(m > 0.0, m, 1.0))[1])
+    qpx = qpx / unit
+    qpy = qpy / unit
+    rx = rx / unit
+    ry = ry / unit
+    sx = sx / unit
+    sy = sy / unit
     rr = rx * rx + ry * ry
     ss = sx * sx + sy * sy
     big = np.maximum(rr, ss)
@@ -856,13 +869,34 @@ def parallel_hits(
     u = np.full(n, np.inf)
     hit = np.zeros(n, dtype=bool)
     eps2 = EPS * EPS
+    safe_rr = np.where(rr > 0.0, rr, 1.0)
+
+    # The determinant underflowed in world units but not in these: a crossing after all.
+    den = rx * sy - ry * sx
+    gen = den != 0.0
+    if gen.any():
+        tn = qpx * sy - qpy * sx
+        un = qpx * ry - qpy * rx
+        lim = np.abs(den) * (1.0 + 2.0 * EPS)
+        okg = gen & (np.abs(tn + tn - den) <= lim) & (np.abs(un + un - den) <= lim)
+        sd = np.where(gen, den, 1.0)
+        tg = tn / sd
+        ug = un / sd
+        at_a = ug <= EPS
+        at_b = ug >= 1.0 - EPS
+        vx = np.where(at_a, qpx, qpx + sx)
+        vy = np.where(at_a, qpy, qpy + sy)
+        tg = np.where(at_a | at_b, (vx * rx + vy * ry) / safe_rr, tg)
+        ug = np.where(at_a, 0.0, np.where(at_b, 1.0, ug))
+        hit = okg
+        t = np.where(okg, np.minimum(np.maximum(tg, 0.0), 1.0), t)
+        u = np.where(okg, np.minimum(np.maximum(ug, 0.0), 1.0), u)
 
     # Segment 1 has length: the edge is colinear if its start is within EPS * (longer length)
     # of segment 1's line; then the hit is the first point of the overlap along segment 1.
-    m1 = rr > 0.0
+    m1 = ~gen & (rr > 0.0)
     cr = qpx * ry - qpy * rx
     col = m1 & (cr * cr <= eps2 * big * rr)
-    safe_rr = np.where(m1, rr, 1.0)
     ta = (qpx * rx + qpy * ry) / safe_rr
     tb = ((qpx + sx) * rx + (qpy + sy) * ry) / safe_rr
     lo = np.maximum(np.minimum(ta, tb), 0.0)
@@ -871,15 +905,15 @@ def parallel_hits(
     tt = np.minimum(lo, 1.0)
     # u of that point along the edge (0 for a zero-length edge).
     safe_ss = np.where(ss > 0.0, ss, 1.0)
-    hx = px + tt * rx - ax
-    hy = py + tt * ry - ay
+    hx = tt * rx - qpx
+    hy = tt * ry - qpy
     uu = np.where(ss > 0.0, (hx * sx + hy * sy) / safe_ss, 0.0)
     hit = np.where(ok, True, hit)
     t = np.where(ok, tt, t)
     u = np.where(ok, np.minimum(np.maximum(uu, 0.0), 1.0), u)
 
     # Segment 1 is a point, the edge is not: point-on-segment test.
-    m2 = ~m1 & (ss > 0.0)
+    m2 = (rr == 0.0) & (ss > 0.0)
     cr2 = qpx * sy - qpy * sx
     proj = -(qpx * sx + qpy * sy)  # (p - a) . s
     ok2 = m2 & (cr2 * cr2 <= eps2 * ss * ss) & (proj >= -EPS * ss) & (proj <= ss + EPS * ss)
@@ -888,7 +922,7 @@ def parallel_hits(
     u = np.where(ok2, np.minimum(np.maximum(proj / safe_ss, 0.0), 1.0), u)
 
     # Both are points: they hit only if equal.
-    ok3 = ~m1 & (ss == 0.0) & (qpx == 0.0) & (qpy == 0.0)
+    ok3 = (rr == 0.0) & (ss == 0.0) & (qpx == 0.0) & (qpy == 0.0)
     hit = np.where(ok3, True, hit)
     t = np.where(ok3, 0.0, t)
     u = np.where(ok3, 0.0, u)

@@ -29,10 +29,25 @@ WORLD = (1920.0, 1080.0)
 
 def _ref_parallel(px, py, rx, ry, ax, ay, sx, sy):
     qx, qy = ax - px, ay - py
+    m = max(max(max(abs(qx), abs(qy)), max(abs(rx), abs(ry))), max(abs(sx), abs(sy)))
+    unit = math.ldexp(1.0, math.frexp(m if m > 0.0 else 1.0)[1])
+    qx, qy, rx, ry, sx, sy = qx / unit, qy / unit, rx / unit, ry / unit, sx / unit, sy / unit
     rr = rx * rx + ry * ry
     ss = sx * sx + sy * sy
     big = max(rr, ss)
     eps2 = EPS * EPS
+    den = rx * sy - ry * sx
+    if den != 0.0:  # underflowed in world units only
+        tn = qx * sy - qy * sx
+        un = qx * ry - qy * rx
+        lim = abs(den) * (1.0 + 2.0 * EPS)
+        if not (abs(tn + tn - den) <= lim and abs(un + un - den) <= lim):
+            return None
+        t, u = tn / den, un / den
+        if u <= EPS or u >= 1.0 - EPS:
+            vx, vy = (qx, qy) if u <= EPS else (qx + sx, qy + sy)
+            t = (vx * rx + vy * ry) / (rr if rr > 0.0 else 1.0)
+        return min(max(t, 0.0), 1.0)
     if rr > 0.0:
         cr = qx * ry - qy * rx
         if cr * cr <= eps2 * big * rr:
