@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-import ctypes
 import time
 from collections.abc import Callable
 
+from asteroids.runtime import tune_malloc
+
 __all__ = ["median_time", "tune_malloc"]
-
-
-def tune_malloc() -> bool:
-    """Keep freed memory in the heap instead of returning it to the OS (glibc only).
-
-    numpy's large temporaries are otherwise ``mmap``-ed and page-faulted in on every call;
-    keeping them in the heap made numpy pipelines 1.5-3.7x faster in the performance baseline.
-    Call once at start-up; returns True when glibc accepted both settings.
-    """
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return False
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    return (
-        libc.mallopt(m_mmap_threshold, 64 << 20) == 1
-        and libc.mallopt(m_trim_threshold, 512 << 20) == 1
-    )
 
 
 def median_time(fn: Callable[[], object], reps: int) -> float:

@@ -36,6 +36,7 @@ from asteroids.core.ship import add_shot
 from asteroids.core.spawn import NewRock, append_rocks, make_outline
 from asteroids.core.tables import COS, SIN
 from asteroids.core.world import SHOOTER_SHIP, Draft, World, empty_f64, empty_i64
+from asteroids.runtime import tune_malloc
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (10, 100, 1000, 5000)
@@ -164,10 +165,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also time with asteroid-asteroid collisions on")
     parser.add_argument("--classic-ticks", type=int, default=37_500,
                         help="length of the classic replay (37 500 = 10 min at 62.5 Hz)")
+    parser.add_argument("--no-malloc-tuning", action="store_true",
+                        help="leave glibc's allocator as it is (the game tunes it at start)")
     args = parser.parse_args(argv)
+    tuned = False if args.no_malloc_tuning else tune_malloc()
     gc.collect()
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+          f"Python {platform.python_version()}, numpy {np.__version__}, "
+          f"malloc tuning {'on' if tuned else 'off'}")
     modes = [False, True] if args.collide else [False]
     print(f"\n## Tick time, N asteroids + {SHOTS} live shots, 1920x1080\n")
     print("| N | asteroid-asteroid | mean N during run | median ms/tick | p90 ms/tick | target |")

@@ -36,7 +36,9 @@ def run_game(config: Config, seed: int | None = None) -> int:
         return _fail("ARCADE_HEADLESS is set, so no window can be shown; unset it to play")
 
     from asteroids.app.window import GameWindow
+    from asteroids.runtime import tune_malloc
 
+    tune_malloc()
     try:
         window = GameWindow(config, seed=seed)
     except Exception as exc:  # no display, no OpenGL 3.3 context, ...
