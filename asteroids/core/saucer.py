@@ -15,6 +15,7 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
+from asteroids.core.scalar import min_image1
 from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
@@ -32,15 +33,6 @@ def saucer_outline(p: Params, x: float, y: float, small: bool) -> np.ndarray:
     return np.array([x, y]) + _OUTLINE * r
 
 
-def _wrapped(delta: float, size: float) -> float:
-    """The shortest way across a wrapping axis."""
-    if delta > 0.5 * size:
-        return delta - size
-    if delta < -0.5 * size:
-        return delta + size
-    return delta
-
-
 def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
                   error_steps: int) -> tuple[float, float]:
     """Unit vector from the saucer at (sx, sy) toward (tx, ty), turned by ``error_steps``.
@@ -49,7 +41,7 @@ def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
     """
     dx, dy = tx - sx, ty - sy
     if p.wrap_ship:
-        dx, dy = _wrapped(dx, p.width), _wrapped(dy, p.height)
+        dx, dy = min_image1(dx, p.width), min_image1(dy, p.height)
     dist = math.sqrt(dx * dx + dy * dy)
     if dist == 0.0:
         ux, uy = 1.0, 0.0

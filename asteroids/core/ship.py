@@ -141,10 +141,8 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
             d.autofire_timer = p.autofire_ticks
 
 
-def _enter_hyperspace(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
-    d.ship_state = SHIP_HYPERSPACE
-    d.ship_timer = p.hyper_ticks
+def _power_down(d: Draft, p: Params, events: list[ev.Event]) -> None:
+    """Stop the ship: no motion, engine and shield off (with their events)."""
     d.ship_vx = d.ship_vy = 0.0
     if d.thrusting:
         d.thrusting = False
@@ -152,6 +150,13 @@ def _enter_hyperspace(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -
     if d.shield_on:
         d.shield_on = False
         events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
+
+
+def _enter_hyperspace(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
+    d.ship_state = SHIP_HYPERSPACE
+    d.ship_timer = p.hyper_ticks
+    _power_down(d, p, events)
     # 1979 (EnterHyprspc): a 5-bit roll; below 24 is safe, otherwise the jump fails when
     # (r & 7) * 2 + 4 >= the number of asteroids: riskiest on a near-empty screen.
     d.ship_doomed = False
@@ -171,13 +176,7 @@ def kill_ship(d: Draft, p: Params, cause: str, events: list[ev.Event]) -> None:
     d.ship_state = SHIP_DEAD
     d.lives -= 1
     d.ship_timer = p.respawn_ticks
-    d.ship_vx = d.ship_vy = 0.0
-    if d.thrusting:
-        d.thrusting = False
-        events.append(ev.ThrustChanged(False))
-    if d.shield_on:
-        d.shield_on = False
-        events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
+    _power_down(d, p, events)
     events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause, d.lives))
     if d.lives <= 0:
         d.lives = 0

@@ -15,6 +15,7 @@ import numpy as np
 
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
+from asteroids.core.scalar import min_image1
 from asteroids.core.tables import CLASSIC_ROCKS, COS, HEADING_STEPS, SIN
 from asteroids.core.world import Draft
 
@@ -143,14 +144,6 @@ def wave_size(p: Params, wave: int) -> int:
     return min(p.first_wave + p.wave_increment * (wave - 1), p.max_wave, p.ast_max)
 
 
-def _min_image(dx: float, size: float) -> float:
-    if dx > 0.5 * size:
-        return dx - size
-    if dx < -0.5 * size:
-        return dx + size
-    return dx
-
-
 def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
     """``count`` large rocks on the playfield's edges, kept away from the ship.
 
@@ -177,7 +170,7 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
                 x, y = (0.0 if x >= w else x), (0.0 if y >= h else y)  # [0, W) x [0, H)
             dx, dy = x - d.ship_x, y - d.ship_y
             if p.wrap_ship or p.wrap_asteroids:
-                dx, dy = _min_image(dx, w), _min_image(dy, h)
+                dx, dy = min_image1(dx, w), min_image1(dy, h)
             d2 = dx * dx + dy * dy
             if d2 > best_d2:
                 best, best_d2 = (x, y), d2

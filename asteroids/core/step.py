@@ -30,6 +30,7 @@ from asteroids.core.inputs import InputFrame, as_mask
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import saucer_outline, update_saucer
+from asteroids.core.scalar import bounce1, wrap1
 from asteroids.core.ship import (
     START_HEADING,
     control_ship,
@@ -368,24 +369,6 @@ def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> N
 # --- 4. motion -------------------------------------------------------------------------------
 
 
-def _wrap1(x: float, size: float) -> float:
-    """One coordinate into [0, size): Python's % is numpy's (fmod, then one IEEE add)."""
-    y = x % size
-    return (0.0 if y >= size else y) + 0.0
-
-
-def _bounce1(x: float, v: float, lo: float, hi: float) -> tuple[float, float]:
-    """One coordinate folded into [lo, hi] by a triangle wave; v flips on odd crossings."""
-    if lo <= x <= hi:
-        return x, v
-    span = hi - lo
-    k = (x - lo) // span
-    rest = (x - lo) - k * span
-    if int(k) % 2:
-        return hi - rest, -v
-    return lo + rest, v
-
-
 def _move_bodies(d: Draft, p: Params) -> None:
     """Move asteroids, the ship and the saucer one tick and apply each kind's border rule."""
     if d.ast_id.shape[0]:
@@ -399,19 +382,19 @@ def _move_bodies(d: Draft, p: Params) -> None:
     if d.ship_state == SHIP_FLYING and not d.game_over:
         x, y = d.ship_x + d.ship_vx, d.ship_y + d.ship_vy
         if p.wrap_ship:
-            d.ship_x, d.ship_y = _wrap1(x, p.width), _wrap1(y, p.height)
+            d.ship_x, d.ship_y = wrap1(x, p.width), wrap1(y, p.height)
         else:
             r = p.ship_radius
-            d.ship_x, d.ship_vx = _bounce1(x, d.ship_vx, r, p.width - r)
-            d.ship_y, d.ship_vy = _bounce1(y, d.ship_vy, r, p.height - r)
+            d.ship_x, d.ship_vx = bounce1(x, d.ship_vx, r, p.width - r)
+            d.ship_y, d.ship_vy = bounce1(y, d.ship_vy, r, p.height - r)
     if d.saucer_alive:
         x = d.saucer_x + d.saucer_vx
         y = d.saucer_y + d.saucer_vy
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if p.wrap_saucers:
-            y = _wrap1(y, p.height)
+            y = wrap1(y, p.height)
         else:
-            y, d.saucer_vy = _bounce1(y, d.saucer_vy, r, p.height - r)
+            y, d.saucer_vy = bounce1(y, d.saucer_vy, r, p.height - r)
         d.saucer_x = min(max(x, 0.0), p.width)
         d.saucer_y = y
 
