@@ -358,12 +358,12 @@ def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> N
         lo = np.zeros(2)
         pos, vel = bounce_positions(pos, vel, lo, p.size)
     ttl = d.shot_ttl - 1
-    keep = (ttl > 0) & ((hit_kind == 0) | ricochet)
-    d.shot_id = d.shot_id[keep]
-    d.shot_owner = d.shot_owner[keep]
-    d.shot_pos = pos[keep]
-    d.shot_vel = vel[keep]
-    d.shot_ttl = ttl[keep]
+    keep = np.flatnonzero((ttl > 0) & ((hit_kind == 0) | ricochet))
+    d.shot_id = d.shot_id.take(keep)
+    d.shot_owner = d.shot_owner.take(keep)
+    d.shot_pos = pos.take(keep, axis=0)
+    d.shot_vel = vel.take(keep, axis=0)
+    d.shot_ttl = ttl.take(keep)
 
 
 # --- 4. motion -------------------------------------------------------------------------------
@@ -632,16 +632,19 @@ def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.E
 
 
 def _keep_asteroids(d: Draft, keep: np.ndarray) -> None:
+    """Drop the asteroids where ``keep`` is False, keeping order (and so ids ascending)."""
+    index = np.flatnonzero(keep)
     counts = np.diff(d.ast_offsets)
-    d.ast_local = d.ast_local[np.repeat(keep, counts)]
-    d.ast_offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
-    d.ast_id = d.ast_id[keep]
-    d.ast_size = d.ast_size[keep]
-    d.ast_pos = d.ast_pos[keep]
-    d.ast_vel = d.ast_vel[keep]
-    d.ast_angle = d.ast_angle[keep]
-    d.ast_spin = d.ast_spin[keep]
-    d.ast_radius = d.ast_radius[keep]
+    # take() with indices: boolean-mask indexing of an (V, 2) array is ~10x slower.
+    d.ast_local = d.ast_local.take(np.flatnonzero(np.repeat(keep, counts)), axis=0)
+    d.ast_offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[index])])
+    d.ast_id = d.ast_id.take(index)
+    d.ast_size = d.ast_size.take(index)
+    d.ast_pos = d.ast_pos.take(index, axis=0)
+    d.ast_vel = d.ast_vel.take(index, axis=0)
+    d.ast_angle = d.ast_angle.take(index)
+    d.ast_spin = d.ast_spin.take(index)
+    d.ast_radius = d.ast_radius.take(index)
 
 
 def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
