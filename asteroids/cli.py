@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from asteroids import __version__
-from asteroids.config import ConfigError, load_config, render_default_toml, render_toml
+from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 
 __all__ = ["EXIT_BAD_INPUT", "main"]
 
@@ -147,7 +147,7 @@ def _cmd_config_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_config_check(args: argparse.Namespace) -> int:
-    problems = []
+    problems: list[ConfigIssue] = []
     for index, path in enumerate(args.files):
         try:
             load_config(path)

@@ -62,7 +62,7 @@ class Pcg32:
             return np.zeros(0, dtype=np.uint64)
         a, b = _jump_tables(count)
         with np.errstate(over="ignore"):
-            old = a[:count] * np.uint64(self.state) + b[:count] * np.uint64(self.inc)
+            old: np.ndarray = a[:count] * np.uint64(self.state) + b[:count] * np.uint64(self.inc)
         self.state = (_A[count] * self.state + _B[count] * self.inc) & _MASK64
         xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
         rot = old >> np.uint64(59)
