@@ -660,3 +660,61 @@ def test_raises_under_strict_float_errors() -> None:
     with np.errstate(all="raise"):
         first_hits(starts, ends, points, offsets, world_size=WORLD, body_motion=mot)
         first_hits(starts, ends, points, offsets, method="sweep")
+
+
+# ------------------------------------------------------------------------------------------
+# the fused small-scene path (method="auto", few shot-body pairs) vs the general path
+# ------------------------------------------------------------------------------------------
+
+
+def _same_bits(a: Hits, b: Hits) -> None:
+    for f in ("body", "edge", "t", "point"):
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype and x.shape == y.shape
+        assert x.tobytes() == y.tobytes(), f
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_small_scene_path_is_bit_identical_to_general_path(seed: int) -> None:
+    """``auto`` takes the fused path on small uniform scenes; ``direct`` is the general path.
+    Integer-rounded scenes make shared vertices, starts on edges (t = 0, signed zeros) and
+    parallel edges common; some shots have zero length."""
+    from asteroids.core import collision
+
+    rng = np.random.default_rng(seed)
+    taken = 0
+    for _ in range(30):
+        n, s = int(rng.integers(1, 31)), int(rng.integers(1, 13))
+        starts, ends, points, offsets, mot = make_scene(
+            n, s, int(rng.integers(1 << 30)), motion=bool(rng.integers(2))
+        )
+        if rng.integers(2):
+            points, starts, ends = np.round(points), np.round(starts), np.round(ends)
+            if mot is not None:
+                mot = np.round(mot)
+        ends[: s // 4] = starts[: s // 4]
+        for world in (None, WORLD):
+            if world is not None and seed % 2:  # push across the seams
+                starts, ends, points = starts - 30.0, ends - 30.0, points - 30.0
+            args = (starts, ends, points, offsets)
+            taken += collision._small_first_hits(*args, world, mot) is not None
+            _same_bits(first_hits(*args, world_size=world, body_motion=mot),
+                       first_hits(*args, world_size=world, body_motion=mot, method="direct"))
+    assert taken >= 50
+
+
+def test_small_scene_path_edge_cases_match_general_path() -> None:
+    """Shots starting on edges and vertices, along edges, through shared vertices, with
+    signed zeros, against two squares sharing an edge; plain and wrapping, with motion."""
+    sq = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])
+    two = np.concatenate([sq, sq + [4.0, 0.0]])
+    vals = np.array([-1.0, -0.0, 0.0, 1.0, 2.0, 4.0, 5.0, 8.0])
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        p = rng.choice(vals, (4, 2))
+        q = p.copy() if rng.random() < 0.2 else rng.choice(vals, (4, 2))
+        mot = rng.choice([-0.0, 0.0, 1.0, -2.0, 0.5], (2, 2)) if rng.random() < 0.5 else None
+        for world in (None, (8.0, 8.0), (16.0, 12.0)):
+            _same_bits(first_hits(p, q, two, [0, 4, 8], world_size=world, body_motion=mot),
+                       first_hits(p, q, two, [0, 4, 8], world_size=world, body_motion=mot,
+                                  method="direct"))  # fmt: skip
