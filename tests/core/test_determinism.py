@@ -17,9 +17,9 @@ from tests.core.bot_game import ROOT, bot_game_hashes, preset
 GOLDEN = {
     # preset: final hash of a 3000-tick bot game with seed 2026. Re-bless only when a rule
     # change is intended (and bump the replay format's sim version when replays exist).
-    "default": "67facfb788d51454384e30bbf056b3fe",
-    "classic": "3f59748ecbac5c43ed2b75af83ee5c8f",
-    "arena": "385da975eacd6cfa7362de92c148fd14",
+    "default": "9e25ee2ec85d2dd1b85a99e82b86ba00",
+    "classic": "1d18323e18c5e65211a1dd23960c1b02",
+    "arena": "9dcb3dadb5103356796f75d9091b0f49",
 }
 
 
