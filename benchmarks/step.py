@@ -1,6 +1,6 @@
 """Time per simulation tick: ``python -m benchmarks.step`` or ``asteroids bench step``.
 
-Two workloads, both through the real ``asteroids.core.step`` with every collision on:
+Two workloads, both through the real ``asteroids.core.step()`` with every collision on:
 
 * **Crowd**: N asteroids (N in {10, 100, 1000, 5000}) in a 1920x1080 world with 100 live ship
   shots kept topped up, the ship in play. Rules are the defaults (asteroid-asteroid

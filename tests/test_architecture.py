@@ -116,7 +116,7 @@ def test_call_checker_catches_forbidden_calls(source: str) -> None:
 def test_core_imports_without_arcade_or_pyglet() -> None:
     """Importing the whole core in a fresh interpreter loads neither arcade nor pyglet."""
     code = (
-        "import sys, asteroids.core, asteroids.core.step, asteroids.core.collision; "
+        "import sys, asteroids.core, asteroids.core.simulation, asteroids.core.collision; "
         "bad = [m for m in ('arcade', 'pyglet') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -9,7 +9,7 @@ The whole interface of the game as data::
 
 from asteroids.core.hashing import state_hash
 from asteroids.core.inputs import InputFrame
-from asteroids.core.step import new_world, step
+from asteroids.core.simulation import new_world, step
 from asteroids.core.world import World
 
 __all__ = ["InputFrame", "World", "new_world", "state_hash", "step"]

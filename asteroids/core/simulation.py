@@ -1,5 +1,7 @@
 """``new_world`` and ``step``: the whole game, one fixed tick at a time.
 
+(The module is ``simulation`` so that ``asteroids.core.step`` can be the function.)
+
 A tick runs in this order, always:
 
 1. the ship obeys this tick's input (turn, thrust, shield, hyperspace, fire);
