@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import gc
 import math
-import os
 import platform
 import sys
 import time
@@ -35,7 +34,7 @@ import numpy as np
 from asteroids.core.collision import circle_pairs, first_hits
 from asteroids.core.geometry import transform_outlines
 from benchmarks._scenes import WORLD, Scene, make_scene
-from benchmarks._util import tune_malloc
+from benchmarks._util import cpu_name, tune_malloc
 
 __all__ = ["main"]
 
@@ -333,21 +332,12 @@ def fmt_us(us: float) -> str:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
     libs = [f"Python {platform.python_version()}", f"numpy {np.__version__}"]
     if pymunk is not None:
         libs.append(f"pymunk {pymunk.version}")
     if shapely is not None:
         libs.append(f"shapely {shapely.__version__}")
-    return f"{cpu}, {os.cpu_count()} logical CPUs, {platform.system()}; " + ", ".join(libs)
+    return f"{cpu_name()}; " + ", ".join(libs)
 
 
 def main(argv: list[str] | None = None) -> int:

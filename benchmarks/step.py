@@ -37,6 +37,7 @@ from asteroids.core.spawn import NewRock, append_rocks, make_outline
 from asteroids.core.tables import COS, SIN
 from asteroids.core.world import SHOOTER_SHIP, Draft, World, empty_f64, empty_i64
 from asteroids.runtime import tune_malloc
+from benchmarks._util import cpu_name
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (10, 100, 1000, 5000)
@@ -170,8 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tuned = False if args.no_malloc_tuning else tune_malloc()
     gc.collect()
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}, "
+    print(f"Machine: {cpu_name()}; Python {platform.python_version()}, numpy {np.__version__}, "
           f"malloc tuning {'on' if tuned else 'off'}")
     modes = [False, True] if args.collide else [False]
     print(f"\n## Tick time, N asteroids + {SHOTS} live shots, 1920x1080\n")
