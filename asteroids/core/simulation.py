@@ -27,7 +27,12 @@ from asteroids.core.collision import (
     first_hits,
     polygons_overlap,
 )
-from asteroids.core.geometry import bounce_positions, transform_outlines, wrap_positions
+from asteroids.core.geometry import (
+    bounce_positions,
+    edge_normals,
+    transform_outlines,
+    wrap_positions,
+)
 from asteroids.core.inputs import InputFrame, as_mask
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
@@ -172,19 +177,6 @@ def _world_size(p: Params) -> tuple[float, float] | None:
     return (p.width, p.height) if p.wrap_any else None
 
 
-def _edge_normal(points: np.ndarray, offsets: np.ndarray, body: int, edge: int) -> np.ndarray:
-    """Unit normal of one edge of a packed polygon (either side; callers orient it)."""
-    start = offsets[body]
-    count = offsets[body + 1] - start
-    a = points[start + edge]
-    b = points[start + (edge + 1) % count]
-    ex, ey = b[0] - a[0], b[1] - a[1]
-    length = np.sqrt(ex * ex + ey * ey)
-    if length == 0.0:
-        return np.array([1.0, 0.0])
-    return np.array([-ey / length, ex / length])
-
-
 # --- 3. shots --------------------------------------------------------------------------------
 
 
@@ -257,10 +249,9 @@ class _ShotHits:
         self.point[r] = hits.point[got]
         self.kind[r] = kind
         self.index[r] = np.where(kind == 4, b - n_rocks - n_craft, b)
-        for row, body, edge, k in zip(r.tolist(), b.tolist(), hits.edge[got].tolist(),
-                                      kind.tolist(), strict=True):
-            if k == 4:
-                self.normal[row] = _edge_normal(points, offsets, body, edge)
+        wall = kind == 4
+        if wall.any():  # obstacle edges: the normal a ricochet reflects off
+            self.normal[r[wall]] = edge_normals(points, offsets, b[wall], hits.edge[got][wall])
 
 
 def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
