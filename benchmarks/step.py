@@ -33,9 +33,9 @@ from asteroids.core.bot import bot_input
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.ship import add_shot
-from asteroids.core.spawn import NewRock, append_rocks, make_outline
+from asteroids.core.spawn import NewRock, append_rocks, make_outline, remove_all_rocks
 from asteroids.core.tables import COS, SIN
-from asteroids.core.world import SHOOTER_SHIP, Draft, World, empty_f64, empty_i64
+from asteroids.core.world import SHOOTER_SHIP, Draft, World
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
 
@@ -63,10 +63,7 @@ def crowd_world(cfg: Config, n: int, seed: int) -> World:
     p = params_for(cfg)
     rng = Pcg32(*seed_state(seed))
     d = Draft(new_world(cfg, seed))
-    d.ast_id, d.ast_size, d.ast_angle, d.ast_spin = (empty_i64() for _ in range(4))
-    d.ast_pos, d.ast_vel, d.ast_local = empty_f64(2), empty_f64(2), empty_f64(2)
-    d.ast_radius = empty_f64()
-    d.ast_offsets = np.zeros(1, dtype=np.int64)
+    remove_all_rocks(d)
     rocks = []
     for _ in range(n):
         size = rng.below(3)

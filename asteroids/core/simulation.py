@@ -157,10 +157,14 @@ class _Claims:
 # --- geometry of the current state ---------------------------------------------------------
 
 
+def _cos_sin(angle: np.ndarray) -> np.ndarray:
+    """(N, 2) rotation (cos, sin) of integer headings, from the committed table."""
+    angle = angle % HEADING_STEPS
+    return np.stack([COS[angle], SIN[angle]], axis=1)
+
+
 def _asteroid_outlines(d: Draft) -> np.ndarray:
-    angle = d.ast_angle % HEADING_STEPS
-    cos_sin = np.stack([COS[angle], SIN[angle]], axis=1)
-    return transform_outlines(d.ast_pos, cos_sin, d.ast_local, d.ast_offsets)
+    return transform_outlines(d.ast_pos, _cos_sin(d.ast_angle), d.ast_local, d.ast_offsets)
 
 
 def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -168,9 +172,8 @@ def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    angle = d.ast_angle[index] % HEADING_STEPS
-    cos_sin = np.stack([COS[angle], SIN[angle]], axis=1)
-    return transform_outlines(d.ast_pos[index], cos_sin, d.ast_local[rows], offsets), offsets
+    return (transform_outlines(d.ast_pos[index], _cos_sin(d.ast_angle[index]), d.ast_local[rows],
+                               offsets), offsets)
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:

@@ -17,7 +17,7 @@ from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.scalar import min_image1
 from asteroids.core.tables import CLASSIC_ROCKS, COS, HEADING_STEPS, SIN
-from asteroids.core.world import Draft
+from asteroids.core.world import Draft, empty_f64, empty_i64
 
 __all__ = [
     "NewRock",
@@ -25,6 +25,7 @@ __all__ = [
     "append_rocks",
     "make_outline",
     "make_rocks",
+    "remove_all_rocks",
     "split_rocks",
     "spawn_wave",
     "wave_size",
@@ -226,3 +227,11 @@ def append_rocks(d: Draft, rocks: RockBatch | list[NewRock]) -> None:
     d.ast_radius = np.concatenate([d.ast_radius, batch.radius])
     d.ast_local = np.concatenate([d.ast_local, batch.local])
     d.ast_offsets = np.concatenate([d.ast_offsets, d.ast_offsets[-1] + np.cumsum(batch.counts)])
+
+
+def remove_all_rocks(d: Draft) -> None:
+    """Empty the asteroid arrays (for hand-made scenes: tests and benchmarks)."""
+    d.ast_id, d.ast_size, d.ast_angle, d.ast_spin = (empty_i64() for _ in range(4))
+    d.ast_pos, d.ast_vel, d.ast_local = empty_f64(2), empty_f64(2), empty_f64(2)
+    d.ast_radius = empty_f64()
+    d.ast_offsets = np.zeros(1, dtype=np.int64)

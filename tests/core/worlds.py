@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from asteroids.config.schema import Config
 from asteroids.core import new_world
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32
-from asteroids.core.spawn import NewRock, append_rocks, make_outline
-from asteroids.core.world import Draft, World, empty_f64, empty_i64
+from asteroids.core.spawn import NewRock, append_rocks, make_outline, remove_all_rocks
+from asteroids.core.world import Draft, World
 
 
 def config_with(**sections: dict) -> Config:
@@ -57,10 +55,7 @@ def world_with(cfg: Config, rocks: list[NewRock], *, seed: int = 1, **fields) ->
     """new_world(cfg, seed) with its asteroids replaced by ``rocks`` and ``fields`` set."""
     base = new_world(cfg, seed)
     d = Draft(base)
-    d.ast_id, d.ast_size, d.ast_angle, d.ast_spin = (empty_i64() for _ in range(4))
-    d.ast_pos, d.ast_vel, d.ast_local = empty_f64(2), empty_f64(2), empty_f64(2)
-    d.ast_radius = empty_f64()
-    d.ast_offsets = np.zeros(1, dtype=np.int64)
+    remove_all_rocks(d)
     append_rocks(d, rocks)
     d.wave_weight = max(1, sum((7, 3, 1)[r.size] for r in rocks))
     for key, value in fields.items():
