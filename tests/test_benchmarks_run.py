@@ -21,3 +21,22 @@ def test_step_benchmark_runs_and_prints_its_tables() -> None:
     assert done.returncode == 0, done.stderr
     assert "| 10 | off |" in done.stdout
     assert "Classic preset" in done.stdout
+
+
+@pytest.mark.slow
+def test_collision_benchmark_runs_checks_peers_and_reports_targets() -> None:
+    """The quick grid: peers agree with first_hits before they are timed, the tick-loop and
+    interleaved columns are printed, and the targets section names the classic bar."""
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "collision", "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| tick loop | tick loop, wrap |" in done.stdout
+    assert "| classic 30 × 6, aimed |" in done.stdout
+    assert "classic 30 × 6, aimed (ours_wrap_tick)" in done.stdout
+    agreements = [ln for ln in done.stderr.splitlines() if "agreement" in ln]
+    assert agreements, done.stderr
+    for line in agreements:
+        for part in line.split(":", 1)[1].split(";"):
+            assert part.split(":")[1].strip().startswith("0 /"), line
