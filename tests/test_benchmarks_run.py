@@ -21,6 +21,7 @@ def test_step_benchmark_runs_and_prints_its_tables() -> None:
     assert done.returncode == 0, done.stderr
     assert "| 10 | off |" in done.stdout
     assert "Classic preset" in done.stdout
+    assert "Shot query inside the same replay" in done.stdout
 
 
 @pytest.mark.slow
