@@ -117,7 +117,24 @@ def time_crowd(n: int, collide: bool, ticks: int, runs: int) -> tuple[float, flo
     return median, p90, statistics.fmean(counts)
 
 
-def classic_replay(ticks: int, seed: int) -> tuple[float, float, int, list[tuple[int, list[int]]]]:
+Recording = list[tuple[int, list[int]]]
+"""Recorded games: (seed, input mask of every tick) for each."""
+
+
+def resimulate(cfg: Config, games: Recording) -> list[int]:
+    """Re-simulate recorded games from their inputs alone, as replay verification does;
+    returns the wall time of every tick in ns."""
+    samples = []
+    for game_seed, inputs in games:
+        world = new_world(cfg, game_seed)
+        for mask in inputs:
+            t0 = time.perf_counter_ns()
+            world, _ = step(world, mask, cfg)
+            samples.append(time.perf_counter_ns() - t0)
+    return samples
+
+
+def classic_replay(cfg: Config, ticks: int, seed: int) -> tuple[float, float, int, Recording]:
     """Record bot games of the classic preset, then time re-simulating them from inputs alone.
 
     A game that ends before ``ticks`` is followed by a new one (next seed), as a player
@@ -126,9 +143,8 @@ def classic_replay(ticks: int, seed: int) -> tuple[float, float, int, list[tuple
     Returns the median tick in µs, the whole re-simulation in s, the most asteroids seen, and
     the recording.
     """
-    cfg = load_config(CLASSIC)
     p = params_for(cfg)
-    games: list[tuple[int, list[int]]] = [(seed, [])]
+    games: Recording = [(seed, [])]
     world = new_world(cfg, seed)
     most = 0
     for _ in range(ticks):
@@ -140,19 +156,13 @@ def classic_replay(ticks: int, seed: int) -> tuple[float, float, int, list[tuple
         games[-1][1].append(mask)
         world, _ = step(world, mask, cfg)
         most = max(most, world.asteroid_count)
-    samples = []
     t_all = time.perf_counter()
-    for game_seed, inputs in games:
-        world = new_world(cfg, game_seed)
-        for mask in inputs:
-            t0 = time.perf_counter_ns()
-            world, _ = step(world, mask, cfg)
-            samples.append(time.perf_counter_ns() - t0)
+    samples = resimulate(cfg, games)
     total = time.perf_counter() - t_all
     return statistics.median(samples) / 1e3, total, most, games
 
 
-def classic_first_hits(cfg: Config, games: list[tuple[int, list[int]]]) -> tuple[float, int, str]:
+def classic_first_hits(cfg: Config, games: Recording) -> tuple[float, int, str]:
     """Re-simulate the recorded games once more with the simulation's ``first_hits`` wrapped
     in a timer: the shot query as replay verification calls it, inside real ticks.
 
@@ -174,10 +184,7 @@ def classic_first_hits(cfg: Config, games: list[tuple[int, list[int]]]) -> tuple
 
     simulation.first_hits = timed
     try:
-        for game_seed, inputs in games:
-            world = new_world(cfg, game_seed)
-            for mask in inputs:
-                world, _ = step(world, mask, cfg)
+        resimulate(cfg, games)
     finally:
         simulation.first_hits = real
     if not calls:
@@ -220,14 +227,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"| {n} | {'on' if collide else 'off'} | {mean_n:.0f} | {median:.3f} | "
                   f"{p90:.3f} | {verdict} |")
     if args.classic_ticks:
-        tick_us, total_s, most, games = classic_replay(args.classic_ticks, SEED)
+        classic = load_config(CLASSIC)
+        tick_us, total_s, most, games = classic_replay(classic, args.classic_ticks, SEED)
         print(f"\n## Classic preset: {args.classic_ticks} recorded bot ticks re-simulated\n")
         print("| median µs/tick | whole re-simulation | most asteroids | target |")
         print("|---:|---:|---:|---|")
         verdict = "met" if tick_us <= CLASSIC_TARGET_US else "MISSED"
         print(f"| {tick_us:.0f} | {total_s:.1f} s | {most} | ≤ {CLASSIC_TARGET_US:.0f} µs: "
               f"{verdict} |")
-        hits_us, n_calls, scenes = classic_first_hits(load_config(CLASSIC), games)
+        hits_us, n_calls, scenes = classic_first_hits(classic, games)
         print("\nShot query inside the same replay (a second pass, `first_hits` wrapped in a"
               f" timer): median {hits_us:.0f} µs per call over {n_calls} calls, scenes of"
               f" {scenes}.")

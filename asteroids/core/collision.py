@@ -157,7 +157,10 @@ def first_hits(
     if world is not None:
         half = 0.5 * world
         d = (d + half) % world - half
-    return _first_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
+    found = _broad_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
+    if found is None:
+        return _no_hits(s.shape[0])
+    return _reduce_hits(found, s, d, world, counts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,25 +539,6 @@ def _ring(m: int) -> tuple[I64Array, I64Array]:
     loc.flags.writeable = False
     nxt.flags.writeable = False
     return loc, nxt
-
-
-def _first_hits(
-    s: F64Array,
-    e: F64Array,
-    d: F64Array,
-    pts: F64Array,
-    offs: I64Array,
-    counts: I64Array,
-    uniform: int,
-    world: F64Array | None,
-    motion: F64Array | None,
-    method: str,
-) -> Hits:
-    n_shots = s.shape[0]
-    found = _broad_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
-    if found is None:
-        return _no_hits(n_shots)
-    return _reduce_hits(found, s, d, world, counts)
 
 
 def _reduce_hits(

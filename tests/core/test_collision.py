@@ -88,18 +88,25 @@ def ref_segment_t(px, py, rx, ry, ax, ay, bx, by):
     return min(max(t, 0.0), 1.0)
 
 
+def ref_shot(starts, ends, s, world):
+    """Start and displacement of shot ``s``, the displacement as the minimum image when the
+    world wraps."""
+    sx, sy = float(starts[s][0]), float(starts[s][1])
+    dx, dy = float(ends[s][0]) - sx, float(ends[s][1]) - sy
+    if world is not None:
+        w, h = world
+        dx = (dx + 0.5 * w) % w - 0.5 * w
+        dy = (dy + 0.5 * h) % h - 0.5 * h
+    return sx, sy, dx, dy
+
+
 def ref_all_hits(starts, ends, points, offsets, world=None, motion=None):
     """Every (shot, body, edge, t) hit, brute force over all images."""
     out = []
     nb = len(offsets) - 1
     images = [(0, 0)] if world is None else [(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1)]
     for s in range(len(starts)):
-        sx, sy = float(starts[s][0]), float(starts[s][1])
-        dx, dy = float(ends[s][0]) - sx, float(ends[s][1]) - sy
-        if world is not None:
-            w, h = world
-            dx = (dx + 0.5 * w) % w - 0.5 * w
-            dy = (dy + 0.5 * h) % h - 0.5 * h
+        sx, sy, dx, dy = ref_shot(starts, ends, s, world)
         for b in range(nb):
             o0, o1 = int(offsets[b]), int(offsets[b + 1])
             n = o1 - o0
@@ -149,12 +156,7 @@ def ref_first_hits(starts, ends, points, offsets, world=None, motion=None):
     pts = [(math.nan, math.nan)] * n
     for s, (t, b, e) in best.items():
         body[s], edge[s], ts[s] = b, e, t
-        sx, sy = float(starts[s][0]), float(starts[s][1])
-        dx, dy = float(ends[s][0]) - sx, float(ends[s][1]) - sy
-        if world is not None:
-            w, h = world
-            dx = (dx + 0.5 * w) % w - 0.5 * w
-            dy = (dy + 0.5 * h) % h - 0.5 * h
+        sx, sy, dx, dy = ref_shot(starts, ends, s, world)
         x, y = sx + t * dx, sy + t * dy
         if world is not None:
             x, y = x % world[0], y % world[1]
