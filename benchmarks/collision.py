@@ -424,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     targets = [
         ("classic 30 × 6, random shots", "ours_wrap_tick", 80.0),
         ("classic 30 × 6, aimed", "ours_wrap_tick", 80.0),
+        ("classic 30 × 6, random shots", "ours_wrap", 80.0),  # interleaved, for comparison
+        ("classic 30 × 6, aimed", "ours_wrap", 80.0),
         ("1000 × 100", "ours", 1000.0),
         ("5000 × 1000", "ours", 15000.0),
     ]
