@@ -4,6 +4,7 @@ Usage (from the repository root, with ``pip install '.[test]'``)::
 
     python .ci/mutation.py run ship saucer      # mutate and test these modules of asteroids/core
     python .ci/mutation.py run                  # every module of asteroids/core (hours on 2 cores)
+    python .ci/mutation.py run --pending ship   # retest only what survived or never ran
     python .ci/mutation.py report               # the table from the last runs, no testing
     python .ci/mutation.py report --markdown    # the same as a Markdown table (docs/mutation.md)
     python .ci/mutation.py survivors simulation # survivors not yet listed as equivalent
@@ -149,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     run_p = sub.add_parser("run", help="run mutmut on modules of asteroids/core, then report")
     run_p.add_argument("modules", nargs="*", help="module names (default: all of the core)")
     run_p.add_argument("--jobs", type=int, default=None, help="parallel mutants (default: CPUs)")
+    run_p.add_argument("--pending", action="store_true",
+                       help="only mutants not killed yet (survivors and those not run), e.g. "
+                            "after adding tests")
     rep_p = sub.add_parser("report", help="print kill rates from the last runs")
     rep_p.add_argument("modules", nargs="*")
     rep_p.add_argument("--markdown", action="store_true")
@@ -174,7 +178,16 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "mutmut", "run"]
         if args.jobs:
             cmd += ["--max-children", str(args.jobs)]
-        cmd += [f"asteroids.core.{m}.*" for m in modules] if args.modules else []
+        if args.pending:
+            names = [n for m in modules for n, c in load(m).items()
+                     if c not in _KILLED and c not in _TIMEOUT]
+            if not names:
+                print("nothing pending: every mutant of these modules is killed")
+                report(modules, markdown=False)
+                return 0
+            cmd += names
+        elif args.modules:
+            cmd += [f"asteroids.core.{m}.*" for m in modules]
         done = subprocess.run(cmd, cwd=ROOT, check=False)
         print()
         report(modules, markdown=False)
