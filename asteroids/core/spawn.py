@@ -65,7 +65,7 @@ class RockBatch:
 
 
 class NewRock:
-    """One hand-made rock (tests, benchmarks); ``RockBatch.of`` packs a list of them."""
+    """One hand-made rock (tests, benchmarks); ``append_rocks`` takes a list of them."""
 
     __slots__ = ("angle", "outline", "radius", "size", "spin", "vx", "vy", "x", "y")
 

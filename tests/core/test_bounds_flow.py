@@ -705,6 +705,28 @@ def test_remove_all_rocks_empties_the_arrays() -> None:
     assert world.ast_offsets.tolist() == [0]
 
 
+@pytest.mark.parametrize("rocks", [[], [rock(0, 100.0, 100.0), rock(2, 300.0, 100.0)]])
+def test_rock_batches_keep_their_documented_dtypes_even_when_empty(rocks) -> None:
+    # RockBatch promises int64 sizes, angles, spins and counts and float64 places: an empty
+    # batch (no fragments this tick) must not turn into float arrays that would promote the
+    # World's integer columns when appended.
+    batch = make_rocks(Pcg32(1, 1), P, np.array([r.size for r in rocks], dtype=np.int64),
+                       np.array([(r.x, r.y) for r in rocks]).reshape(-1, 2),
+                       np.zeros((len(rocks), 2)))
+    assert len(batch) == len(rocks)
+    for name in ("size", "angle", "spin", "counts"):
+        assert getattr(batch, name).dtype == np.int64, name
+    for name in ("pos", "vel", "radius", "local"):
+        assert getattr(batch, name).dtype == np.float64, name
+    assert batch.pos.shape == (len(rocks), 2) and batch.local.shape[1] == 2
+    d = Draft(world_with(CFG, []))
+    append_rocks(d, rocks)
+    world = d.freeze()
+    for name in ("ast_id", "ast_size", "ast_angle", "ast_spin", "ast_offsets"):
+        assert getattr(world, name).dtype == np.int64, name
+    assert world.asteroid_count == len(rocks)
+
+
 def test_breaking_a_middle_rock_keeps_the_others_whole_and_in_order() -> None:
     rocks = [rock(0, 100.0, 600.0, 1.5, -0.5, seed=1, angle=100, spin=3), _target(0),
              rock(1, 1100.0, 600.0, -1.0, 0.25, seed=2, angle=2000, spin=-5)]
