@@ -218,7 +218,9 @@ def _targets(d: Draft, p: Params, owner: int,
 
 class _ShotHits:
     """Per shot: what it hit this tick (kind 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle),
-    which one, when (tick fraction), where, and the obstacle edge's normal for ricochets."""
+    which asteroid (rocks come first among the packed targets, so the body index is the
+    asteroid's own), when (tick fraction), where, and the obstacle edge's normal for
+    ricochets."""
 
     __slots__ = ("index", "kind", "normal", "point", "t")
 
@@ -251,7 +253,7 @@ class _ShotHits:
         self.t[r] = t
         self.point[r] = hits.point[got]
         self.kind[r] = kind
-        self.index[r] = np.where(kind == 4, b - n_rocks - n_craft, b)
+        self.index[r] = b
         wall = kind == 4
         if wall.any():  # obstacle edges: the normal a ricochet reflects off
             self.normal[r[wall]] = edge_normals(points, offsets, b[wall], hits.edge[got][wall])

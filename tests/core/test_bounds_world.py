@@ -156,3 +156,18 @@ def test_ship_and_saucer_do_not_touch_across_a_border_that_does_not_wrap() -> No
                       saucer_fire_timer=100, saucer_zig_timer=100)
     _, events = step(near, 0, cfg)
     assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
+
+
+def test_slow_shot_beside_a_wall_still_sees_moving_targets() -> None:
+    # The shot drifts right at 0.5 px a tick from x = 0.25 and never reaches a wall this
+    # tick, so its whole path is tested against the rock as it moves: the rock comes down
+    # 15 px and meets the shot's path (300 -> 312) near its end. A wall time must only be
+    # taken for a shot that really crosses a wall.
+    cfg = BOUNCE_ALL
+    falling = rock(2, 0.75, 330.0, 0.0, -15.0, round_radius=5.0, cfg=cfg)
+    w = with_shots(world_with(cfg, [falling, rock(0, 1000.0, 600.0, round_radius=10.0,
+                                                  cfg=cfg)]),
+                   [(SHOOTER_SHIP, 0.25, 300.0, 0.5, 12.0, 30)])
+    world, events = step(w, 0, cfg)
+    assert [(e.size, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(2, "ship-shot")]
+    assert world.shot_id.shape[0] == 0
