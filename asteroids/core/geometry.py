@@ -351,8 +351,12 @@ def remaining_travel(
     """
     point = np.asarray(point, dtype=np.float64)
     t = np.asarray(t, dtype=np.float64)
+    displacement = np.asarray(displacement, dtype=np.float64)
+    normal = np.asarray(normal, dtype=np.float64)
     _check_finite(point, "point")
     _check_finite(t, "t")
+    _check_finite(displacement, "displacement")
+    _check_finite(normal, "normal")
     new_d = reflect(displacement, normal, restitution)
     rest = 1.0 - t
     end = np.empty_like(new_d)
