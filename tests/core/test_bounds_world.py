@@ -171,3 +171,19 @@ def test_slow_shot_beside_a_wall_still_sees_moving_targets() -> None:
     world, events = step(w, 0, cfg)
     assert [(e.size, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(2, "ship-shot")]
     assert world.shot_id.shape[0] == 0
+
+
+def test_ricochet_remainder_meets_targets_where_they_were_at_the_start_of_the_tick() -> None:
+    # The documented simplification of the second pass (simulation._sweep_shots): after a
+    # border ricochet, the rest of the path is tested against the targets as they were when
+    # the tick began. The shot meets the left wall at half a tick, at (0, 306), and heads for
+    # (6, 312), straight through where the rock started; the rock itself has moved 15 px right
+    # by then. Issue 9 makes the second pass use the targets' motion too: this test then
+    # changes with the golden hashes, on purpose.
+    cfg = BOUNCE_ALL
+    moving = rock(2, 4.0, 310.0, 30.0, 0.0, round_radius=1.5, cfg=cfg)
+    w = with_shots(world_with(cfg, [moving, rock(0, 1000.0, 600.0, round_radius=10.0,
+                                                 cfg=cfg)]),
+                   [(SHOOTER_SHIP, 6.0, 300.0, -12.0, 12.0, 30)])
+    _, events = step(w, 0, cfg)
+    assert [(e.size, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(2, "ship-shot")]
