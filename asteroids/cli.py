@@ -18,6 +18,7 @@ from pathlib import Path
 
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
+from asteroids.config.bundled import preset_description, preset_names
 
 __all__ = ["EXIT_BAD_INPUT", "main"]
 
@@ -39,7 +40,8 @@ _BENCH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", "-c", metavar="FILE", action="append", default=[],
-        help="a TOML settings file; may repeat, later files win over earlier ones",
+        help="a TOML settings file or a bundled preset name (default, classic, arena; "
+        "see 'asteroids config presets'); may repeat, later ones win",
     )
     parser.add_argument(
         "--set", "-s", metavar="KEY=VALUE", dest="overrides", action="append", default=[],
@@ -80,7 +82,13 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Check each file on its own (over the defaults); print every problem. "
         "Exit code 0 when all are valid, 2 otherwise.",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="TOML settings files")
+    check.add_argument("files", nargs="+", metavar="FILE",
+                       help="TOML settings files or bundled preset names")
+    config_sub.add_parser(
+        "presets", help="list the bundled presets",
+        description="List the presets that ship with the game; give a name to --config "
+        "anywhere a file is accepted (a file of the same name wins).",
+    )
 
     bench = sub.add_parser(
         "bench", help="run a benchmark from benchmarks/ (source checkout only)",
@@ -162,6 +170,14 @@ def _cmd_config_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_config_presets() -> int:
+    names = preset_names()
+    width = max(map(len, names))
+    for name in names:
+        print(f"{name:<{width}}  {preset_description(name)}")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     name = args.name
     if not _BENCH_NAME.fullmatch(name):
@@ -232,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "config":
             if args.config_command == "show":
                 return _cmd_config_show(args)
+            if args.config_command == "presets":
+                return _cmd_config_presets()
             return _cmd_config_check(args)
         if args.command == "bench":
             return _cmd_bench(args)

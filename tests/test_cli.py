@@ -55,7 +55,8 @@ def test_config_check_reports_every_bad_file_with_exit_2(tmp_path):
         "did you mean 'speed_max_px_per_s'?",
         "cross.toml:2:1: error[cross-field]: asteroids.vertices_min (12) must not be greater "
         "than asteroids.vertices_max (10)",
-        "missing.toml: error[unreadable]: cannot read the file: No such file or directory",
+        "missing.toml: error[unreadable]: cannot read the file: No such file or directory "
+        "(a bundled preset is given by name: default, classic, arena)",
         "5 errors. The game will not start with a broken config.",
     ]
     assert out.stderr.splitlines() == expected
@@ -74,7 +75,8 @@ def test_play_with_missing_config_is_one_paragraph_and_exit_2(tmp_path):
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
     assert out.stderr.splitlines() == [
-        "nope.toml: error[unreadable]: cannot read the file: No such file or directory",
+        "nope.toml: error[unreadable]: cannot read the file: No such file or directory "
+        "(a bundled preset is given by name: default, classic, arena)",
         "1 error. The game will not start with a broken config.",
     ]
 

@@ -265,7 +265,8 @@ CASES = [
     Case("not-utf8", (b"[ship]\nthrust_px_per_s2 = 1 # caf\xe9\n",),
          ("a.toml:2: error[syntax]: invalid TOML: the file is not UTF-8 text",), ("",)),
     Case("missing-file", (None,),
-         ("a.toml: error[unreadable]: cannot read the file: No such file or directory",), ("",)),
+         ("a.toml: error[unreadable]: cannot read the file: No such file or directory "
+          "(a bundled preset is given by name: default, classic, arena)",), ("",)),
     Case("errors-in-two-layered-files",
          ("[ship]\nthrust_px_per_s2 = -1\n", "[game]\n\nlives = 0\n"),
          (f"a.toml:2:1: error[range]: {THRUST}; got -1 (int)",

@@ -18,6 +18,7 @@ ERROR_CODES = (
     "cross-field",
     "too-large",
     "unreadable",
+    "unknown-preset",
 )
 """The stable short codes an issue can carry (shown as ``error[code]``)."""
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from asteroids.config.bundled import is_preset_name, preset_bytes, preset_names, suggest_preset
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num, knobs
@@ -466,12 +467,31 @@ def _read_file(src: _Source, path: str | os.PathLike[str],
         issues.append(ConfigIssue(source=src.name, line=line, col=col, key="", code=code,
                                   message=message, order=src.order))
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        fail("unreadable", f"cannot read the file: {exc.strerror or exc}")
+    text_path = os.fspath(path)
+    if os.path.isdir(text_path):
+        fail("unreadable", "this is a folder, not a settings file; give a .toml file or a "
+             f"preset name ({', '.join(preset_names())})")
         return None
+    if not os.path.exists(text_path) and is_preset_name(text_path):
+        # A file of that name wins; only a name that is no file means a bundled preset.
+        try:
+            data = preset_bytes(text_path)
+        except KeyError:
+            fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
+                 f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
+            return None
+    else:
+        try:
+            with open(text_path, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            hint = ""
+            if isinstance(exc, FileNotFoundError):
+                stem = os.path.splitext(os.path.basename(text_path))[0]
+                hint = (f" (a bundled preset is given by name: {', '.join(preset_names())}"
+                        f"{suggest_preset(stem)})")
+            fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
+            return None
     if len(data) > MAX_FILE_BYTES:
         fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
              f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")

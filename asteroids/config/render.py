@@ -17,13 +17,15 @@ from asteroids.config.schema import Config
 __all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml"]
 
 DEFAULT_TOML_HEADER = (
-    "asteroids: every setting, with its built-in default.",
+    "Default preset: every setting of asteroids, with its built-in default.",
     "",
     "Generated from asteroids/config/schema.py; do not edit by hand. Regenerate with:",
     "    python -m asteroids config show > config/default.toml",
+    "and copy it to asteroids/config/presets/ (the package carries the same bytes).",
     "",
     "To change settings, write a small file with only the keys you want and pass it with",
-    "--config (see config/classic.toml and config/arena.toml), or use --set KEY=VALUE.",
+    "--config, start from a preset (asteroids config show --config classic > my.toml),",
+    "or use --set KEY=VALUE. Presets: asteroids config presets.",
     "Units: px = world pixels, s = seconds, deg = degrees.",
 )
 """The comment block at the top of ``config/default.toml``."""
