@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# What a player gets: build the wheel, install it in a fresh venv, and from a folder outside
+# the checkout run the game's commands on every bundled preset (headless, no display needed).
+# Usage: .ci/installed.sh   (from anywhere; uses python3 on PATH, needs the package registry
+# or pip's cache for arcade, numpy and platformdirs)
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+python3 -m pip wheel -q --no-deps -w "$work/dist" "$repo" >/dev/null
+python3 -m venv "$work/player"
+"$work/player/bin/python" -m pip install -q --upgrade pip >/dev/null
+"$work/player/bin/python" -m pip install -q "$work"/dist/*.whl
+
+export ARCADE_HEADLESS=1 ARCADE_SOUND_BACKENDS=silent
+mkdir "$work/elsewhere"
+cd "$work/elsewhere"
+game="$work/player/bin/asteroids"
+"$game" --version
+presets=$("$game" config presets | awk '{print $1}')
+echo "installed: presets: $(echo $presets)"
+# shellcheck disable=SC2086
+"$game" config check $presets
+for p in $presets; do
+    "$game" config show --config "$p" > "$p.toml"
+    "$game" config check "$p.toml" >/dev/null
+    "$game" screenshot --config "$p" --ticks 120 --size 320x180 "$p.png" >/dev/null
+    test -s "$p.png"
+done
+echo "installed: ok (wheel $(basename "$work"/dist/*.whl), run from $PWD)"
