@@ -21,12 +21,7 @@ import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
-from asteroids.core.collision import (
-    circle_pairs,
-    circle_segment_contacts,
-    first_hits,
-    polygons_overlap,
-)
+from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry import (
     bounce_positions,
     edge_normals,
@@ -34,6 +29,7 @@ from asteroids.core.geometry import (
     wrap_positions,
 )
 from asteroids.core.inputs import InputFrame, as_mask
+from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import saucer_outline, update_saucer
@@ -45,6 +41,7 @@ from asteroids.core.ship import (
     ship_outline,
     update_ship_timers,
 )
+from asteroids.core.shots import first_hits
 from asteroids.core.spawn import append_rocks, spawn_wave, split_rocks, wave_size
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import (
@@ -544,8 +541,11 @@ def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb
     return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
 
 
-def _near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
-    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image)."""
+def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
+    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image).
+
+    The cheap first test before an outline test (ship and saucer against rocks); public so
+    its boundary (circles touching exactly, across the seam) is tested directly."""
     dx = d.ast_pos[:, 0] - center[0]
     dy = d.ast_pos[:, 1] - center[1]
     if p.wrap_any:
@@ -558,7 +558,7 @@ def _near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np
 def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
                    p: Params, claims: _Claims) -> int:
     """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
-    cand = _near(d, p, center, radius)
+    cand = rocks_near(d, p, center, radius)
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
@@ -573,7 +573,7 @@ def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: flo
 def _shield_bounce(d: Draft, p: Params) -> None:
     """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
     center = np.array([[d.ship_x, d.ship_y]])
-    near = _near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
+    near = rocks_near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
     if near.shape[0] == 0:
         return
     rocks, offsets = _outlines_of(d, near)

@@ -6,7 +6,7 @@ each kind of object following its own ``borders`` setting, the saucer's x clamp)
 ``_push_and_reflect`` / ``_bounce_off_obstacles`` (only approaching bodies reflect, one
 obstacle per rock a tick, a ship out of play does not bounce), ``_collide_asteroids``
 (exact impulses, restitution 0 and 1, contact radius with jaggedness, coincident centres, the
-wrap seam, rounds), ``_near`` / ``_first_overlap`` / ``_touch`` (bounding circles touching
+wrap seam, rounds), ``rocks_near`` / ``_first_overlap`` / ``_touch`` (bounding circles touching
 exactly, which rock the ship or saucer breaks, the seam only when something wraps) and
 ``_shield_bounce``; plus ``new_world`` and the tick, ``since_break`` and rng bookkeeping of
 ``step``.
@@ -26,7 +26,7 @@ from asteroids.core import events as ev
 from asteroids.core.params import params_for
 from asteroids.core.rng import seed_state
 from asteroids.core.ship import START_HEADING
-from asteroids.core.simulation import _near
+from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHIP_HYPERSPACE, SHOOTER_SHIP, Draft
@@ -640,7 +640,8 @@ def test_near_counts_bounding_circles_touching_exactly(borders: str, rock, centr
     # A rock of radius 10 against a circle of radius 15: they touch at 25 apart.
     cfg = quiet_with(borders={k: borders for k in ("asteroids", "ship", "shots", "saucers")})
     world = world_with(cfg, [ball(*rock, cfg=cfg)])
-    assert _near(Draft(world), params_for(cfg), centre, 15.0).tolist() == ([0] if found else [])
+    near = rocks_near(Draft(world), params_for(cfg), centre, 15.0)
+    assert near.tolist() == ([0] if found else [])
 
 
 def test_ship_touching_two_rocks_breaks_the_lowest_index_only() -> None:
