@@ -201,6 +201,12 @@ def _check_finite(a: F64Array, name: str) -> None:
 def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     """Shortest displacement on the torus (minimum-image convention).
 
+    ``d - W * rint(d / W)`` per axis (ties to even): a displacement no longer than half the
+    world comes back unchanged, bit for bit (no rounding through ``d + W/2``), so a distance test
+    decides exactly the same on both sides of the seam as away from it. The one rule for every
+    wrap of a displacement in the game (collisions, contacts, the saucer's aim, the bots);
+    :func:`asteroids.core.scalar.min_image1` is its one-float form.
+
     Args:
         d: ``(..., 2)`` raw displacements, world units.
         size: ``(2,)`` world width and height.
@@ -214,8 +220,7 @@ def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     d = np.asarray(d, dtype=np.float64)
     size = np.asarray(size, dtype=np.float64)
     _check_finite(d, "d")
-    half = 0.5 * size
-    return (d + half) % size - half + 0.0
+    return d - size * np.rint(d / size) + 0.0
 
 
 def wrap_positions(p: ArrayLike, size: ArrayLike) -> F64Array:

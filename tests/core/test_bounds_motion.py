@@ -409,6 +409,22 @@ def test_rock_just_apart_from_an_obstacle_is_not_touched() -> None:
     assert xy(world) == (x, 320.0) and vxy(world) == (3.0, 0.0)
 
 
+@pytest.mark.parametrize("wall_first", [True, False])
+def test_ship_in_a_corner_is_pushed_out_of_the_deepest_obstacle(wall_first: bool) -> None:
+    # The ship ends 3 px into a wall (left face x = 600) and 1 px into a floor (top face
+    # y = 300, left of the wall): out of the wall, whatever the order in the config.
+    r = P.ship_radius
+    wall, floor = box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)
+    cfg = quiet_with(obstacles=(wall, floor) if wall_first else (floor, wall),
+                     ship={"drag_per_s": 0.0})
+    world = world_with(cfg, [far_rock(cfg)], ship_x=600.0 - r + 2.0, ship_y=300.0 - r,
+                       ship_vx=1.0, ship_vy=1.0)
+    world, events = step(world, 0, cfg)
+    assert not of(events, ev.ShipDestroyed)
+    assert (world.ship_x, world.ship_y) == (600.0 - r, 301.0 - r)
+    assert (world.ship_vx, world.ship_vy) == (-1.0, 1.0)
+
+
 @pytest.mark.parametrize("vx,vx_after", [(3.0, -3.0), (0.0, 0.0), (-0.5, -0.5)])
 def test_ship_bounces_off_an_obstacle(vx: float, vx_after: float) -> None:
     r = P.ship_radius
@@ -432,11 +448,13 @@ def test_ship_out_of_play_does_not_bounce_off_an_obstacle(fields) -> None:
     assert (world.ship_x, world.ship_y, world.ship_vx) == (595.0, 320.0, 1.0)
 
 
-def test_rock_in_a_corner_takes_one_obstacle_a_tick() -> None:
-    # Obstacle 0 is a wall (left face x = 600, down to y = 300), obstacle 1 a floor below and
-    # left of it (top face y = 300). Rock 1 ends 4 px into the wall and 2 px into the floor:
-    # it is pushed out of the wall (the first obstacle it touches) only, the floor waits.
-    cfg = quiet_with(obstacles=(box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)))
+@pytest.mark.parametrize("wall_first", [True, False])
+def test_rock_in_a_corner_takes_one_obstacle_a_tick(wall_first: bool) -> None:
+    # A wall (left face x = 600, down to y = 300) and a floor below and left of it (top face
+    # y = 300). Rock 1 ends 4 px into the wall and 2 px into the floor: it is pushed out of
+    # the wall (the deepest contact) only, the floor waits; whichever the config lists first.
+    wall, floor = box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)
+    cfg = quiet_with(obstacles=(wall, floor) if wall_first else (floor, wall))
     world = world_with(cfg, [ball(591.0, 150.0, 1.0, 0.0, cfg=cfg),
                              ball(593.0, 291.0, 1.0, 1.0, cfg=cfg), far_rock(cfg)])
     world, _ = step(world, 0, cfg)
