@@ -34,8 +34,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from asteroids.core.collision import circle_pairs, first_hits
+from asteroids.core.contacts import circle_pairs
 from asteroids.core.geometry import transform_outlines
+from asteroids.core.shots import first_hits
 from benchmarks._scenes import WORLD, Scene, make_scene
 from benchmarks._util import cpu_name, tune_malloc
 

@@ -87,6 +87,79 @@ def call_violations(source: str, name: str = "<core>") -> list[str]:
     return bad
 
 
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_import_violations(source: str, name: str = "<module>") -> list[str]:
+    """Uses of another asteroids module's ``_private`` names in ``source``.
+
+    Caught: ``from asteroids.x import _name`` (and relative imports), and ``mod._name`` where
+    ``mod`` was imported from the asteroids package (``from asteroids.core import geometry``,
+    ``import asteroids.core.geometry as g``). A name shared between modules is public in the
+    module that owns it (documented), so a refactor of one module cannot silently break another.
+    """
+    tree = ast.parse(source)
+    bad = []
+    modules: set[str] = set()  # local names bound to asteroids modules
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            ours = node.level > 0 or (node.module or "").split(".")[0] == "asteroids"
+            if not ours:
+                continue
+            for alias in node.names:
+                if _is_private(alias.name):
+                    bad.append(f"{name}:{node.lineno}: imports {alias.name} from "
+                               f"{'.' * node.level}{node.module or ''}")
+                else:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "asteroids":
+                    modules.add(alias.asname or alias.name.split(".")[0])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _is_private(node.attr):
+            base = node.value
+            while isinstance(base, ast.Attribute):  # asteroids.core.geometry._x
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in modules:
+                bad.append(f"{name}:{node.lineno}: uses {ast.unparse(node)}")
+    return bad
+
+
+def package_files() -> list[Path]:
+    return sorted((ROOT / "asteroids").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", package_files(),
+                         ids=lambda p: p.relative_to(ROOT / "asteroids").as_posix())
+def test_no_module_uses_another_modules_private_names(path: Path) -> None:
+    assert private_import_violations(path.read_text(), path.name) == []
+
+
+@pytest.mark.parametrize("source", [
+    "from asteroids.core.geometry import _edge_rows",
+    "from asteroids.core.geometry import EPS, _inside_rows as inside",
+    "from .geometry import _orientation_ccw",
+    "from asteroids.core import geometry\ny = geometry._edge_rows(o, b)",
+    "import asteroids.core.geometry as g\ny = g._inside_rows",
+    "import asteroids.core.geometry\ny = asteroids.core.geometry._edge_rows",
+])
+def test_private_import_checker_catches_private_names(source: str) -> None:
+    assert private_import_violations(source)
+
+
+@pytest.mark.parametrize("source", [
+    "from asteroids.core.geometry import edge_rows, EPS",
+    "from __future__ import annotations",
+    "from asteroids.core import geometry\ny = geometry.edge_rows; z = geometry.__name__",
+    "import numpy as np\ny = np._NoValue",
+    "class A:\n    def f(self):\n        return self._x",
+])
+def test_private_import_checker_allows_public_names(source: str) -> None:
+    assert private_import_violations(source) == []
+
+
 @pytest.mark.parametrize("path", core_files(), ids=lambda p: p.name)
 def test_core_imports_only_pure_modules(path: Path) -> None:
     assert import_violations(path.read_text(), path.name) == []
@@ -116,7 +189,8 @@ def test_call_checker_catches_forbidden_calls(source: str) -> None:
 def test_core_imports_without_arcade_or_pyglet() -> None:
     """Importing the whole core in a fresh interpreter loads neither arcade nor pyglet."""
     code = (
-        "import sys, asteroids.core, asteroids.core.simulation, asteroids.core.collision; "
+        "import sys, asteroids.core, asteroids.core.simulation, asteroids.core.shots, "
+        "asteroids.core.contacts, asteroids.core.overlap; "
         "bad = [m for m in ('arcade', 'pyglet') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

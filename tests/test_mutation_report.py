@@ -93,3 +93,11 @@ def test_unknown_module_is_refused_with_the_list(mutation, capsys) -> None:
         mutation.main(["report", "shipp"])
     assert stop.value.code == 2
     assert "unknown module(s) shipp" in capsys.readouterr().err
+
+
+def test_every_module_with_a_target_exists_in_the_core(mutation) -> None:
+    """A renamed or split module keeps its target: no target names a module that is gone,
+    and every collision query module is held to the geometry target."""
+    known = set(mutation.core_modules())
+    assert set(mutation.TARGETS) <= known
+    assert {"shots", "contacts", "overlap"} <= set(mutation.GEOMETRY_MODULES)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from asteroids.core.geometry import wrap_delta
 from asteroids.core.inputs import InputFrame
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, World
@@ -31,8 +32,8 @@ def bot_input(world: World, width: float, height: float, style: int = 0) -> int:
     mask = 0
     tick = world.tick
     if world.ast_id.shape[0]:
-        delta = world.ast_pos - np.array([world.ship_x, world.ship_y])
-        delta = delta - np.array([width, height]) * np.floor(delta / [width, height] + 0.5)
+        delta = wrap_delta(world.ast_pos - np.array([world.ship_x, world.ship_y]),
+                           np.array([width, height]))
         dist2 = delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1]
         k = int(np.argmin(dist2))
         dx, dy = float(delta[k, 0]), float(delta[k, 1])

@@ -32,6 +32,7 @@ from asteroids.core.geometry import F64Array, I64Array
 
 __all__ = [
     "DIRECT_MAX_PAIRS",
+    "PAD_REL",
     "body_boxes",
     "box_pairs",
     "box_self_pairs",
@@ -40,6 +41,10 @@ __all__ = [
 
 DIRECT_MAX_PAIRS = 40_000
 """``"auto"`` uses the all-pairs strategy up to this many (a, b) pairs, the sweep above."""
+
+PAD_REL = 1e-7
+"""The collision queries grow their broad-phase boxes by this fraction of the scene scale, so
+hits accepted within the narrow phase's EPS tolerance are never culled."""
 
 _X_BINS = 1024
 """Most x bins of the sweep (over the scene's x range); fewer when there are many strips."""

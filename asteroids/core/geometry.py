@@ -38,6 +38,10 @@ __all__ = [
     "vec2_scale",
     "bounce_positions",
     "edge_normals",
+    "edge_rows",
+    "inside_rows",
+    "orientation_ccw",
+    "point_segment_distance2",
     "candidate_rows",
     "parallel_hits",
     "resolve_rows",
@@ -67,7 +71,7 @@ while keeping every reported hit within ``1e-9`` of the scene scale of both segm
 
 
 # --------------------------------------------------------------------------------------------
-# Validation helpers (shared with collision.py)
+# Validation helpers (shared with the collision queries: shots, contacts, overlap)
 # --------------------------------------------------------------------------------------------
 
 
@@ -197,6 +201,12 @@ def _check_finite(a: F64Array, name: str) -> None:
 def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     """Shortest displacement on the torus (minimum-image convention).
 
+    ``d - W * rint(d / W)`` per axis (ties to even): a displacement no longer than half the
+    world comes back unchanged, bit for bit (no rounding through ``d + W/2``), so a distance test
+    decides exactly the same on both sides of the seam as away from it. The one rule for every
+    wrap of a displacement in the game (collisions, contacts, the saucer's aim, the bots);
+    :func:`asteroids.core.scalar.min_image1` is its one-float form.
+
     Args:
         d: ``(..., 2)`` raw displacements, world units.
         size: ``(2,)`` world width and height.
@@ -210,8 +220,7 @@ def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     d = np.asarray(d, dtype=np.float64)
     size = np.asarray(size, dtype=np.float64)
     _check_finite(d, "d")
-    half = 0.5 * size
-    return (d + half) % size - half + 0.0
+    return d - size * np.rint(d / size) + 0.0
 
 
 def wrap_positions(p: ArrayLike, size: ArrayLike) -> F64Array:
@@ -558,7 +567,7 @@ def edge_normals(
     nxt = np.where(edge + 1 == counts[body], offs[body], a + 1)
     sx = pts[nxt, 0] - pts[a, 0]
     sy = pts[nxt, 1] - pts[a, 1]
-    ccw = _orientation_ccw(pts, offs, body)
+    ccw = orientation_ccw(pts, offs, body)
     length = np.sqrt(sx * sx + sy * sy)
     safe = np.where(length > 0.0, length, 1.0)
     # Right-hand perpendicular (sy, -sx) points out of a counter-clockwise polygon.
@@ -570,8 +579,11 @@ def edge_normals(
     return out + 0.0
 
 
-def _orientation_ccw(points: F64Array, offsets: I64Array, body: I64Array) -> BoolArray:
-    """True where a body's outline is counter-clockwise (exact sign at its lowest-left vertex)."""
+def orientation_ccw(points: F64Array, offsets: I64Array, body: I64Array) -> BoolArray:
+    """True where a body's outline is counter-clockwise (exact sign at its lowest-left vertex).
+
+    ``body`` ``(K,)`` valid body indices (repeats allowed), no validation; gives the side an
+    edge's outward normal points to (:func:`edge_normals`, the circle contacts)."""
     if body.size == 0:
         return np.zeros(0, dtype=bool)
     ub = np.unique(body)
@@ -631,11 +643,16 @@ def points_in_polygons(
     nb = offs.shape[0] - 1
     if bodies.size and ((bodies < 0).any() or (bodies >= nb).any()):
         raise ValueError("body index out of range")
-    return _inside_rows(q[:, 0], q[:, 1], pts, offs, bodies)
+    return inside_rows(q[:, 0], q[:, 1], pts, offs, bodies)
 
 
-def _edge_rows(offsets: I64Array, bodies: I64Array) -> tuple[I64Array, I64Array, I64Array]:
-    """Expand (query -> body) to one row per edge: (query index, edge start, edge end)."""
+def edge_rows(offsets: I64Array, bodies: I64Array) -> tuple[I64Array, I64Array, I64Array]:
+    """Expand (query -> body) to one row per edge: (query index, edge start, edge end).
+
+    ``offsets`` are validated packed offsets, ``bodies`` ``(P,)`` valid body indices (no
+    checks: the callers validated them). Rows come grouped by query, edges in outline order;
+    edge ends are point indices into the packed points (the last edge closes the outline).
+    """
     counts = offsets[1:] - offsets[:-1]
     n = counts[bodies]
     owner = np.repeat(np.arange(bodies.shape[0]), n)
@@ -647,10 +664,13 @@ def _edge_rows(offsets: I64Array, bodies: I64Array) -> tuple[I64Array, I64Array,
     return owner, a, b
 
 
-def _inside_rows(
+def inside_rows(
     qx: F64Array, qy: F64Array, points: F64Array, offsets: I64Array, bodies: I64Array
 ) -> BoolArray:
-    owner, a, b = _edge_rows(offsets, bodies)
+    """:func:`points_in_polygons` without validation: query ``k`` at ``(qx[k], qy[k])`` against
+    body ``bodies[k]`` (the same half-open crossing rule, bit for bit). For the collision
+    queries, whose inputs are already validated."""
+    owner, a, b = edge_rows(offsets, bodies)
     ax = points[a, 0]
     ay = points[a, 1]
     bx = points[b, 0]
@@ -663,6 +683,18 @@ def _inside_rows(
     right = np.where(sy > 0.0, cross > 0.0, cross < 0.0)
     crossings = np.bincount(owner[straddle & right], minlength=bodies.shape[0])
     return (crossings & 1).astype(bool)
+
+
+def point_segment_distance2(qx: F64Array, qy: F64Array, sx: F64Array, sy: F64Array) -> F64Array:
+    """Squared distance from a point to segments ``a + u s`` (``u`` in [0, 1]), given
+    ``q = a - point``. No validation; broadcasts. A zero-length segment gives the distance to
+    ``a``. Used for the nearest edge of a shot starting inside a body and by circle contacts."""
+    ss = sx * sx + sy * sy
+    u = -(qx * sx + qy * sy) / np.where(ss > 0.0, ss, 1.0)
+    u = np.minimum(np.maximum(u, 0.0), 1.0)
+    cx = qx + u * sx
+    cy = qy + u * sy
+    return cx * cx + cy * cy
 
 
 # --------------------------------------------------------------------------------------------

@@ -37,10 +37,11 @@ def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
                   error_steps: int) -> tuple[float, float]:
     """Unit vector from the saucer at (sx, sy) toward (tx, ty), turned by ``error_steps``.
 
-    In a wrapping world the target is its nearest image, so a saucer aims across the seam.
+    When shots wrap, the target is its nearest image, so a saucer aims across the seam: the
+    shot travels, so the shots' border rule decides, not the ship's.
     """
     dx, dy = tx - sx, ty - sy
-    if p.wrap_ship:
+    if p.wrap_shots:
         dx, dy = min_image1(dx, p.width), min_image1(dy, p.height)
     dist = math.sqrt(dx * dx + dy * dy)
     if dist == 0.0:
@@ -53,7 +54,7 @@ def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
 
 
 def _spawn(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    if d.saucers_this_wave < p.always_large:
+    if d.saucers_this_game < p.always_large:
         small = False
     elif d.score >= p.small_score:
         small = True
@@ -67,14 +68,18 @@ def _spawn(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     d.saucer_alive = True
     d.saucer_small = small
     d.saucer_x = 0.0 if from_left else p.width
-    lo, hi = (0.15 * p.height, 0.85 * p.height)
-    d.saucer_y = rng.uniform(max(lo, r), min(hi, p.height - r))
+    # The middle 70 % of the height, kept a radius from the top and bottom; a saucer too big
+    # for that band (radius > 0.35 H) comes in at mid-height.
+    lo, hi = max(0.15 * p.height, r), min(0.85 * p.height, p.height - r)
+    if lo > hi:
+        lo = hi = 0.5 * p.height
+    d.saucer_y = rng.uniform(lo, hi)
     d.saucer_vx = p.saucer_speed if from_left else -p.saucer_speed
     d.saucer_vy = 0.0
     d.saucer_ticks_left = math.ceil(p.width / p.saucer_speed)
     d.saucer_fire_timer = p.saucer_fire_ticks
     d.saucer_zig_timer = p.zigzag_ticks
-    d.saucers_this_wave += 1
+    d.saucers_this_game += 1
     events.append(ev.SaucerSpawned(small, d.saucer_x, d.saucer_y))
 
 

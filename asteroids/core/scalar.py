@@ -31,9 +31,9 @@ def bounce1(x: float, v: float, lo: float, hi: float) -> tuple[float, float]:
 
 
 def min_image1(delta: float, size: float) -> float:
-    """The shortest way across a wrapping axis of length ``size``."""
-    if delta > 0.5 * size:
-        return delta - size
-    if delta < -0.5 * size:
-        return delta + size
-    return delta
+    """The shortest way across a wrapping axis of length ``size``, in ``[-size/2, size/2]``.
+
+    One axis of ``geometry.wrap_delta``, with the same operations (so the same bits): an
+    input already shorter than half the world comes back unchanged.
+    """
+    return delta - size * round(delta / size) + 0.0

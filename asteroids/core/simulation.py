@@ -21,19 +21,20 @@ import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
-from asteroids.core.collision import (
-    circle_pairs,
-    circle_segment_contacts,
-    first_hits,
-    polygons_overlap,
-)
+from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry import (
+    WallBounce,
     bounce_positions,
     edge_normals,
+    reflect,
+    remaining_travel,
+    segment_wall_bounce,
     transform_outlines,
+    wrap_delta,
     wrap_positions,
 )
 from asteroids.core.inputs import InputFrame, as_mask
+from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import saucer_outline, update_saucer
@@ -45,6 +46,7 @@ from asteroids.core.ship import (
     ship_outline,
     update_ship_timers,
 )
+from asteroids.core.shots import first_hits
 from asteroids.core.spawn import append_rocks, spawn_wave, split_rocks, wave_size
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import (
@@ -88,7 +90,7 @@ def new_world(config: Config, seed: int) -> World:
         saucer_vy=0.0, saucer_ticks_left=0, saucer_fire_timer=0, saucer_zig_timer=0,
         score=0, lives=p.lives, next_extra_life=p.extra_life_every, wave=0, wave_timer=0,
         wave_weight=1, saucer_timer=p.saucer_first_ticks, saucer_interval=p.saucer_first_ticks,
-        saucers_this_wave=0, since_break=0, beat_timer=p.beat_start_ticks,
+        saucers_this_game=0, since_break=0, beat_timer=p.beat_start_ticks,
         beat_interval=p.beat_start_ticks, beat_quicken_timer=p.beat_quicken_ticks, beat_tone=0,
         game_over=False,
     )
@@ -131,8 +133,8 @@ def step(
     _touch(d, p, claims)
     _resolve(d, p, rng, claims, events)
     update_ship_timers(d, p, rng, events)
-    _run_waves(d, p, rng, events)
-    _heartbeat(d, p, events)
+    if not _run_waves(d, p, rng, events):
+        _heartbeat(d, p, events)  # a wave's first beat counts from the tick after it starts
     d.tick += 1
     d.since_break += 1
     d.rng_state = rng.state
@@ -233,17 +235,21 @@ class _ShotHits:
 
     def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, owner: int,
                n_rocks: int, n_craft: int, points: np.ndarray, offsets: np.ndarray,
-               motion: np.ndarray, p: Params, t0: np.ndarray | None = None) -> None:
+               motion: np.ndarray, p: Params, t0: np.ndarray | None = None,
+               t1: np.ndarray | None = None) -> None:
         """Query ``first_hits`` for shots ``rows`` and keep hits earlier than any recorded.
 
-        ``t0`` maps a piece's own t (0..1) onto the tick: tick t = t0 + t * (1 - t0).
+        ``t0``, ``t1`` map a piece's own t (0..1) onto the tick: tick t = t0 + t * (t1 - t0).
         """
         hits = first_hits(starts, ends, points, offsets, world_size=_world_size(p),
                           body_motion=motion)
         got = np.flatnonzero(hits.body >= 0)
         if got.shape[0] == 0:
             return
-        t = hits.t[got] if t0 is None else t0[got] + hits.t[got] * (1.0 - t0[got])
+        if t0 is None or t1 is None:
+            t = hits.t[got]
+        else:
+            t = t0[got] + hits.t[got] * (t1[got] - t0[got])
         r = rows[got]
         better = t < self.t[r]
         got, r, t = got[better], r[better], t[better]
@@ -264,9 +270,10 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
 
     Each shot's whole path this tick is tested against every edge of every target in the
     target's own frame (``body_motion``), so nothing tunnels at any speed. In a bouncing
-    world a shot that meets a wall first has only the part before the wall tested in the
-    first pass; the reflected remainder is tested in a second pass (against the targets as
-    they were at the start of the tick).
+    world the path is split at the walls (:func:`geometry.segment_wall_bounce`): the first
+    pass keeps only hits before the first wall, and each later piece is tested against the
+    targets where they are when the piece begins, moving as they do during it, so a target
+    that moves into the ricocheted path is hit when the shot gets there.
     """
     k = d.shot_id.shape[0]
     if k == 0:
@@ -276,7 +283,8 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     ends = starts + d.shot_vel
     rocks = _asteroid_outlines(d) if n else empty_f64(2)
     hits = _ShotHits(k)
-    wall_t = None if p.wrap_shots else _wall_time(starts, d.shot_vel, p)
+    walls = None if p.wrap_shots else segment_wall_bounce(starts, d.shot_vel, np.zeros(2),
+                                                          p.size, max_pieces=3)
     for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
@@ -286,39 +294,38 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
             continue
         hits.record(rows, starts[rows], ends[rows], owner, n, n_craft, points, offsets, motion,
                     p)
-        if wall_t is None:
+        if walls is None:
             continue
-        # Hits beyond the wall are not real: the shot ricocheted first.
-        late = rows[hits.t[rows] > wall_t[rows]]
+        # Hits beyond the first wall are not real: the shot ricocheted first.
+        wall_t = np.where(walls.valid[rows, 1], walls.t1[rows, 0], np.inf)
+        late = rows[hits.t[rows] > wall_t]
         hits.kind[late] = 0
         hits.t[late] = np.inf
-        bounced = rows[(wall_t[rows] <= 1.0) & (hits.kind[rows] == 0)]
-        if bounced.shape[0]:
-            tw = wall_t[bounced]
-            at_wall = starts[bounced] + d.shot_vel[bounced] * tw[:, None]
-            rest = d.shot_vel[bounced] * (1.0 - tw)[:, None]
-            rest = np.where(_wall_axes(at_wall, p), -rest, rest)
-            hits.record(bounced, at_wall, at_wall + rest, owner, n, n_craft, points, offsets,
-                        motion * 0.0, p, t0=tw)
+        for piece in range(1, walls.valid.shape[1]):
+            going = rows[walls.valid[rows, piece] & (hits.kind[rows] == 0)]
+            for row in going.tolist():
+                _record_piece(hits, walls, row, piece, owner, n, n_craft, points, offsets,
+                              motion, p)
     _apply_shot_hits(d, p, claims, hits)
 
 
-def _wall_axes(at_wall: np.ndarray, p: Params) -> np.ndarray:
-    """(K, 2) which axes of points on the border lie on a wall (to reflect those components)."""
-    return (at_wall <= 0.0) | (at_wall >= p.size)
+def _record_piece(hits: _ShotHits, walls: WallBounce, row: int, piece: int, owner: int,
+                  n_rocks: int, n_craft: int, points: np.ndarray, offsets: np.ndarray,
+                  motion: np.ndarray, p: Params) -> None:
+    """Test one shot's piece of path after a border ricochet, in the targets' moving frames.
 
-
-def _wall_time(starts: np.ndarray, disp: np.ndarray, p: Params) -> np.ndarray:
-    """Fraction of this tick's travel at which each shot first meets a wall (inf if never)."""
-    t = np.full(starts.shape[0], np.inf)
-    for axis, size in ((0, p.width), (1, p.height)):
-        s, v = starts[:, axis], disp[:, axis]
-        e = s + v
-        with np.errstate(divide="ignore", invalid="ignore"):
-            low = np.where(e < 0.0, (0.0 - s) / v, np.inf)
-            high = np.where(e > size, (size - s) / v, np.inf)
-        t = np.minimum(t, np.minimum(low, high))
-    return t
+    The piece spans tick fractions ``[t0, t1]``: the targets are moved to where they are at
+    ``t0`` and move by ``(t1 - t0)`` of their tick's motion while it lasts. One shot per call
+    (each piece starts at its own time); shots meet a wall rarely, so this stays cheap.
+    """
+    t0 = float(walls.t0[row, piece])
+    t1 = float(walls.t1[row, piece])
+    counts = offsets[1:] - offsets[:-1]
+    moved = points + np.repeat(motion * t0, counts, axis=0)
+    one = np.array([row])
+    hits.record(one, walls.starts[row, piece][None, :], walls.ends[row, piece][None, :],
+                owner, n_rocks, n_craft, moved, offsets, motion * (t1 - t0), p,
+                t0=np.array([t0]), t1=np.array([t1]))
 
 
 def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> None:
@@ -342,14 +349,9 @@ def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> N
     ricochet = (hit_kind == 4) & p.shots_ricochet_obstacles
     if ricochet.any():
         pos, vel = pos.copy(), vel.copy()
-        for row in np.flatnonzero(ricochet).tolist():
-            n = hit_normal[row]
-            v = vel[row]
-            vn = v[0] * n[0] + v[1] * n[1]
-            reflected = v - 2.0 * vn * n
-            rest = 1.0 - hit_t[row]
-            pos[row] = hit_point[row] + reflected * rest
-            vel[row] = reflected
+        rows = np.flatnonzero(ricochet)
+        pos[rows], vel[rows] = remaining_travel(hit_point[rows], hit_t[rows], vel[rows],
+                                                hit_normal[rows])
     if p.wrap_shots:
         pos = wrap_positions(pos, p.size)
     else:
@@ -400,10 +402,8 @@ def _move_bodies(d: Draft, p: Params) -> None:
 def _push_and_reflect(pos: np.ndarray, vel: np.ndarray, normal: np.ndarray, depth: np.ndarray,
                       restitution: float) -> tuple[np.ndarray, np.ndarray]:
     """Move bodies out along ``normal`` by ``depth`` and reflect velocity if approaching."""
-    vn = vel[:, 0] * normal[:, 0] + vel[:, 1] * normal[:, 1]
-    approaching = vn < 0.0
-    scale = np.where(approaching, (1.0 + restitution) * vn, 0.0)[:, None]
-    return pos + normal * depth[:, None], vel - normal * scale
+    return (pos + normal * depth[:, None],
+            reflect(vel, normal, restitution, approaching_only=True))
 
 
 def _bounce_off_obstacles(d: Draft, p: Params) -> None:
@@ -412,10 +412,9 @@ def _bounce_off_obstacles(d: Draft, p: Params) -> None:
     if d.ast_id.shape[0]:
         c = circle_segment_contacts(d.ast_pos, d.ast_radius, pts, offs)
         if c.circle.shape[0]:
-            first = np.ones(c.circle.shape[0], dtype=bool)
-            first[1:] = c.circle[1:] != c.circle[:-1]  # deepest per rock: one obstacle a tick
-            i = c.circle[first]
-            c_normal, c_depth = c.normal[first], c.depth[first]
+            pick = _deepest_per_circle(c.circle, c.depth)  # one obstacle a tick per rock
+            i = c.circle[pick]
+            c_normal, c_depth = c.normal[pick], c.depth[pick]
             pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
             pos[i], vel[i] = _push_and_reflect(pos[i], vel[i], c_normal, c_depth, 1.0)
             d.ast_pos, d.ast_vel = _keep_inside(pos, vel, d.ast_radius[:, None], p,
@@ -424,12 +423,22 @@ def _bounce_off_obstacles(d: Draft, p: Params) -> None:
         c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]),
                                     np.array([p.ship_radius]), pts, offs)
         if c.circle.shape[0]:
+            pick = _deepest_per_circle(c.circle, c.depth)
             pos, vel = _push_and_reflect(np.array([[d.ship_x, d.ship_y]]),
-                                         np.array([[d.ship_vx, d.ship_vy]]), c.normal[:1],
-                                         c.depth[:1], 1.0)
+                                         np.array([[d.ship_vx, d.ship_vy]]), c.normal[pick],
+                                         c.depth[pick], 1.0)
             pos, vel = _keep_inside(pos, vel, np.array([p.ship_radius]), p, p.wrap_ship)
             d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
             d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+
+
+def _deepest_per_circle(circle: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Index of the deepest contact of each circle (ties: the first obstacle in config order),
+    given contacts sorted by (circle, body); one row per circle, in circle order."""
+    order = np.lexsort((-depth, circle))  # stable: equal depths keep body order
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = circle[order[1:]] != circle[order[:-1]]
+    return order[first]
 
 
 def _keep_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params,
@@ -470,7 +479,7 @@ def _collide_asteroids(d: Draft, p: Params) -> None:
         remaining = remaining[~now]
         delta = pos[j] - pos[i]
         if p.wrap_asteroids:
-            delta = delta - p.size * np.floor(delta / p.size + 0.5)
+            delta = wrap_delta(delta, p.size)
         dist = np.sqrt(delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1])
         safe = dist > 0.0
         inv = np.where(safe, 1.0 / np.where(safe, dist, 1.0), 0.0)
@@ -537,20 +546,22 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
 
 def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
                    p: Params) -> bool:
+    """Whether two circles touch (distance <= ra + rb), across the seam when anything wraps."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     if p.wrap_any:
-        dx -= p.width * np.floor(dx / p.width + 0.5)
-        dy -= p.height * np.floor(dy / p.height + 0.5)
+        dx, dy = wrap_delta(np.array([dx, dy]), p.size).tolist()
     return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
 
 
-def _near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
-    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image)."""
-    dx = d.ast_pos[:, 0] - center[0]
-    dy = d.ast_pos[:, 1] - center[1]
+def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
+    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image).
+
+    The cheap first test before an outline test (ship and saucer against rocks); public so
+    its boundary (circles touching exactly, across the seam) is tested directly."""
+    delta = d.ast_pos - np.array(center)
     if p.wrap_any:
-        dx = dx - p.width * np.floor(dx / p.width + 0.5)
-        dy = dy - p.height * np.floor(dy / p.height + 0.5)
+        delta = wrap_delta(delta, p.size)
+    dx, dy = delta[:, 0], delta[:, 1]
     reach = d.ast_radius + radius
     return np.flatnonzero(dx * dx + dy * dy <= reach * reach)
 
@@ -558,7 +569,7 @@ def _near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np
 def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
                    p: Params, claims: _Claims) -> int:
     """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
-    cand = _near(d, p, center, radius)
+    cand = rocks_near(d, p, center, radius)
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
@@ -573,7 +584,7 @@ def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: flo
 def _shield_bounce(d: Draft, p: Params) -> None:
     """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
     center = np.array([[d.ship_x, d.ship_y]])
-    near = _near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
+    near = rocks_near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
     if near.shape[0] == 0:
         return
     rocks, offsets = _outlines_of(d, near)
@@ -598,6 +609,7 @@ def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.E
     """Destroy what was claimed this tick: score it, split it, award extra lives."""
     broken = np.flatnonzero(claims.ast_by >= 0)
     kids = None
+    scoring = not d.game_over  # a shot still in flight after game over scores nothing
     if broken.shape[0]:
         causes = claims.ast_by[broken]
         sizes = d.ast_size[broken]
@@ -607,7 +619,7 @@ def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.E
                                                  d.ast_pos[broken].tolist(), got.tolist(),
                                                  strict=True):
             by_player = cause == _BY_SHIP_SHOT or (cause == _BY_SHIP and p.ramming_scores)
-            points = p.asteroid_points[size] if by_player else 0
+            points = p.asteroid_points[size] if by_player and scoring else 0
             if cause in (_BY_SHIP_SHOT, _BY_SHIP):
                 d.since_break = 0
             d.score += points
@@ -617,16 +629,18 @@ def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.E
     if claims.saucer_by >= 0 and d.saucer_alive:
         by_player = claims.saucer_by == _BY_SHIP_SHOT or (
             claims.saucer_by == _BY_SHIP and p.ramming_scores)
-        points = p.saucer_points[1 if d.saucer_small else 0] if by_player else 0
+        points = p.saucer_points[1 if d.saucer_small else 0] if by_player and scoring else 0
         d.score += points
         d.saucer_alive = False
         by = "asteroid" if claims.saucer_by == _BY_SAUCER else _CAUSE_NAMES[claims.saucer_by]
         events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, by, points))
+    # The points of this tick earn their extra life before the ship's loss is counted, so a
+    # life earned on the tick the last ship dies keeps the game going.
+    _award_extra_lives(d, p, events)
     if claims.ship_by:
         kill_ship(d, p, claims.ship_by, events)
     if kids is not None:
         append_rocks(d, kids)
-    _award_extra_lives(d, p, events)
 
 
 def _keep_asteroids(d: Draft, keep: np.ndarray) -> None:
@@ -668,7 +682,6 @@ def _start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None
     d.wave_weight = max(1, 7 * count)
     d.saucer_interval = p.saucer_first_ticks
     d.saucer_timer = p.saucer_first_ticks
-    d.saucers_this_wave = 0
     d.beat_interval = p.beat_start_ticks
     d.beat_timer = p.beat_start_ticks
     d.beat_quicken_timer = p.beat_quicken_ticks
@@ -677,18 +690,21 @@ def _start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None
     events.append(ev.WaveStarted(d.wave, count))
 
 
-def _run_waves(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    """A cleared wave starts a pause; after it the next, bigger wave comes."""
+def _run_waves(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> bool:
+    """A cleared wave starts a pause; after it the next, bigger wave comes. True when a wave
+    started this tick."""
     if d.wave_timer < 0:
         if d.ast_id.shape[0] == 0:
             events.append(ev.WaveCleared(d.wave))
             d.wave_timer = p.wave_delay_ticks
         else:
-            return
+            return False
     else:
         d.wave_timer -= 1
     if d.wave_timer <= 0:
         _start_wave(d, p, rng, events)
+        return True
+    return False
 
 
 def _heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:

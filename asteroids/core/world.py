@@ -145,7 +145,8 @@ class World:
     """Hits needed to clear the wave as it started (large = 7): the heartbeat's yardstick."""
     saucer_timer: int
     saucer_interval: int
-    saucers_this_wave: int
+    saucers_this_game: int
+    """Saucers that came so far this game (the first ``always_large_count`` are large)."""
     since_break: int
     """Ticks since the player last broke an asteroid (anti-lurking)."""
     beat_timer: int

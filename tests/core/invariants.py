@@ -67,7 +67,7 @@ class OverlapWatch:
         self.worst = 0
 
     def update(self, world: World) -> None:
-        from asteroids.core.collision import circle_pairs
+        from asteroids.core.contacts import circle_pairs
 
         n = world.ast_id.shape[0]
         if n < 2:

@@ -258,13 +258,45 @@ def test_extra_life_every_one_point_awards_for_each_point() -> None:
     assert world.next_extra_life == 21
 
 
-def test_no_extra_life_after_game_over() -> None:
-    # A shot still in flight when the game ends scores, but brings no ship back.
+def test_no_points_and_no_extra_life_after_game_over() -> None:
+    # A shot still in flight when the game ends breaks its rock, but the game is over: the
+    # score stands (it is the final score already reported) and no ship comes back.
     world, events = _kill_one(0, game_over=True, lives=0, ship_state=SHIP_DEAD, score=9980,
                               next_extra_life=10000)
-    assert world.score == 10000
+    assert [(b.size, b.points) for b in of(events, ev.AsteroidDestroyed)] == [(0, 0)]
+    assert world.score == 9980
     assert world.lives == 0 and world.game_over and not of(events, ev.ExtraLife)
-    assert world.next_extra_life == 20000
+    assert world.next_extra_life == 10000
+
+
+def test_no_points_for_a_saucer_shot_down_after_game_over() -> None:
+    saucer = {"saucer_alive": True, "saucer_small": True, "saucer_x": 300.0, "saucer_y": 500.0,
+              "saucer_ticks_left": 100, "saucer_fire_timer": 100, "saucer_zig_timer": 100}
+    w = with_shots(world_with(CFG, [_target(0, 100.0)], game_over=True, lives=0,
+                              ship_state=SHIP_DEAD, score=500, **saucer), [_saucer_shot(True)])
+    world, events = step(w, 0, CFG)
+    assert [s.points for s in of(events, ev.SaucerDestroyed)] == [0]
+    assert world.score == 500
+
+
+_GAIN = P.asteroid_points[2] + (P.asteroid_points[0] if P.ramming_scores else 0)
+
+
+@pytest.mark.parametrize("score,saved", [(10000 - _GAIN - 1, False), (10000 - _GAIN, True)])
+def test_extra_life_earned_on_the_tick_the_last_ship_dies_keeps_the_game_going(
+        score: int, saved: bool) -> None:
+    # On one tick the shot breaks a small rock and the last ship flies into a large one
+    # (ramming scores too, by default). The points were scored on that tick, so the life
+    # they earn counts before the loss: the game goes on with one ship; one point short, it
+    # is over.
+    big = rock(0, CX, CY, round_radius=30.0, cfg=CFG)
+    w = with_shots(world_with(CFG, [_target(2), big], lives=1, score=score,
+                              next_extra_life=10000), [_shot()])
+    world, events = step(w, 0, CFG)
+    assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["asteroid"]
+    assert bool(of(events, ev.ExtraLife)) is saved
+    assert world.game_over is not saved and bool(of(events, ev.GameOver)) is not saved
+    assert world.lives == (1 if saved else 0)
 
 
 # --- wave size --------------------------------------------------------------------------------
@@ -341,13 +373,15 @@ def test_wave_counter_increments_by_one() -> None:
     assert world.wave == 8
 
 
-def test_new_wave_resets_saucer_timers() -> None:
+def test_new_wave_resets_saucer_timers_but_not_the_saucer_count() -> None:
+    # The count of saucers decides the "first saucers of a game are large" rule
+    # (always_large_count): it runs over the whole game, as the 1979 game's reload did.
     cfg = quiet_with(game={"next_wave_delay_s": 0.0})
     world, _ = step(_clear_last_rock(cfg, saucer_timer=3, saucer_interval=150,
-                                     saucers_this_wave=4), 0, cfg)
+                                     saucers_this_game=4), 0, cfg)
     assert world.saucer_timer == P.saucer_first_ticks
     assert world.saucer_interval == P.saucer_first_ticks
-    assert world.saucers_this_wave == 0
+    assert world.saucers_this_game == 4
 
 
 @pytest.mark.parametrize("refill,energy", [(True, P.shield_ticks), (False, 5)])
@@ -843,14 +877,17 @@ def test_heartbeat_silent_between_waves() -> None:
     assert world.wave_timer == 4
 
 
-def test_first_beat_of_a_later_wave() -> None:
-    # The tick a wave starts counts as its first heartbeat tick, so its first beat comes
-    # beat_start_ticks - 1 steps after that tick.
+def test_first_beat_of_a_later_wave_comes_as_late_as_the_first_waves() -> None:
+    # The heartbeat starts counting on the tick after a wave starts, as it does for the
+    # first wave (which starts before the first step): its first beat comes
+    # beat_start_ticks steps after the wave started, in every wave.
     cfg = quiet_with(game={"next_wave_delay_s": 0.0})
     w, events = step(_clear_last_rock(cfg, beat_interval=20, beat_timer=3,
                                       beat_quicken_timer=7, beat_tone=1), 0, cfg)
     assert of(events, ev.WaveStarted) and not of(events, ev.Heartbeat)
-    assert (w.beat_interval, w.beat_timer) == (P.beat_start_ticks, P.beat_start_ticks - 1)
-    assert w.beat_quicken_timer == P.beat_quicken_ticks - 1
-    _, per_step = run(w, cfg, P.beat_start_ticks - 1)
-    assert _beats(per_step) == [(P.beat_start_ticks - 1, 1, P.beat_start_ticks)]
+    assert (w.beat_interval, w.beat_timer) == (P.beat_start_ticks, P.beat_start_ticks)
+    assert w.beat_quicken_timer == P.beat_quicken_ticks
+    _, per_step = run(w, cfg, P.beat_start_ticks)
+    assert _beats(per_step) == [(P.beat_start_ticks, 1, P.beat_start_ticks)]
+    _, first_wave = run(new_world(cfg, 3), cfg, P.beat_start_ticks)
+    assert [b[0] for b in _beats(first_wave)] == [P.beat_start_ticks]

@@ -6,7 +6,7 @@ each kind of object following its own ``borders`` setting, the saucer's x clamp)
 ``_push_and_reflect`` / ``_bounce_off_obstacles`` (only approaching bodies reflect, one
 obstacle per rock a tick, a ship out of play does not bounce), ``_collide_asteroids``
 (exact impulses, restitution 0 and 1, contact radius with jaggedness, coincident centres, the
-wrap seam, rounds), ``_near`` / ``_first_overlap`` / ``_touch`` (bounding circles touching
+wrap seam, rounds), ``rocks_near`` / ``_first_overlap`` / ``_touch`` (bounding circles touching
 exactly, which rock the ship or saucer breaks, the seam only when something wraps) and
 ``_shield_bounce``; plus ``new_world`` and the tick, ``since_break`` and rng bookkeeping of
 ``step``.
@@ -26,7 +26,7 @@ from asteroids.core import events as ev
 from asteroids.core.params import params_for
 from asteroids.core.rng import seed_state
 from asteroids.core.ship import START_HEADING
-from asteroids.core.simulation import _near
+from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHIP_HYPERSPACE, SHOOTER_SHIP, Draft
@@ -409,6 +409,22 @@ def test_rock_just_apart_from_an_obstacle_is_not_touched() -> None:
     assert xy(world) == (x, 320.0) and vxy(world) == (3.0, 0.0)
 
 
+@pytest.mark.parametrize("wall_first", [True, False])
+def test_ship_in_a_corner_is_pushed_out_of_the_deepest_obstacle(wall_first: bool) -> None:
+    # The ship ends 3 px into a wall (left face x = 600) and 1 px into a floor (top face
+    # y = 300, left of the wall): out of the wall, whatever the order in the config.
+    r = P.ship_radius
+    wall, floor = box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)
+    cfg = quiet_with(obstacles=(wall, floor) if wall_first else (floor, wall),
+                     ship={"drag_per_s": 0.0})
+    world = world_with(cfg, [far_rock(cfg)], ship_x=600.0 - r + 2.0, ship_y=300.0 - r,
+                       ship_vx=1.0, ship_vy=1.0)
+    world, events = step(world, 0, cfg)
+    assert not of(events, ev.ShipDestroyed)
+    assert (world.ship_x, world.ship_y) == (600.0 - r, 301.0 - r)
+    assert (world.ship_vx, world.ship_vy) == (-1.0, 1.0)
+
+
 @pytest.mark.parametrize("vx,vx_after", [(3.0, -3.0), (0.0, 0.0), (-0.5, -0.5)])
 def test_ship_bounces_off_an_obstacle(vx: float, vx_after: float) -> None:
     r = P.ship_radius
@@ -432,11 +448,13 @@ def test_ship_out_of_play_does_not_bounce_off_an_obstacle(fields) -> None:
     assert (world.ship_x, world.ship_y, world.ship_vx) == (595.0, 320.0, 1.0)
 
 
-def test_rock_in_a_corner_takes_one_obstacle_a_tick() -> None:
-    # Obstacle 0 is a wall (left face x = 600, down to y = 300), obstacle 1 a floor below and
-    # left of it (top face y = 300). Rock 1 ends 4 px into the wall and 2 px into the floor:
-    # it is pushed out of the wall (the first obstacle it touches) only, the floor waits.
-    cfg = quiet_with(obstacles=(box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)))
+@pytest.mark.parametrize("wall_first", [True, False])
+def test_rock_in_a_corner_takes_one_obstacle_a_tick(wall_first: bool) -> None:
+    # A wall (left face x = 600, down to y = 300) and a floor below and left of it (top face
+    # y = 300). Rock 1 ends 4 px into the wall and 2 px into the floor: it is pushed out of
+    # the wall (the deepest contact) only, the floor waits; whichever the config lists first.
+    wall, floor = box(600.0, 100.0, 640.0, 300.0), box(540.0, 300.0, 598.0, 340.0)
+    cfg = quiet_with(obstacles=(wall, floor) if wall_first else (floor, wall))
     world = world_with(cfg, [ball(591.0, 150.0, 1.0, 0.0, cfg=cfg),
                              ball(593.0, 291.0, 1.0, 1.0, cfg=cfg), far_rock(cfg)])
     world, _ = step(world, 0, cfg)
@@ -640,7 +658,8 @@ def test_near_counts_bounding_circles_touching_exactly(borders: str, rock, centr
     # A rock of radius 10 against a circle of radius 15: they touch at 25 apart.
     cfg = quiet_with(borders={k: borders for k in ("asteroids", "ship", "shots", "saucers")})
     world = world_with(cfg, [ball(*rock, cfg=cfg)])
-    assert _near(Draft(world), params_for(cfg), centre, 15.0).tolist() == ([0] if found else [])
+    near = rocks_near(Draft(world), params_for(cfg), centre, 15.0)
+    assert near.tolist() == ([0] if found else [])
 
 
 def test_ship_touching_two_rocks_breaks_the_lowest_index_only() -> None:

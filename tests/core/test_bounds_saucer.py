@@ -128,7 +128,7 @@ def test_lurk_hold_ends_at_exactly_lurk_ticks(since_break: int, comes: bool) -> 
     assert bool(spawned(events)) is comes and world.saucer_alive is comes
     if not comes:
         assert world.saucer_timer == world.saucer_interval == P.saucer_first_ticks
-        assert world.saucers_this_wave == 0
+        assert world.saucers_this_game == 0
 
 
 @pytest.mark.parametrize("wave,lurk_min", [
@@ -170,7 +170,7 @@ def test_each_saucer_shortens_interval_by_step_down_to_min(before: int, after: i
     world, events = step(due(saucer_interval=before), 0, CFG)
     assert spawned(events)
     assert world.saucer_interval == after and world.saucer_timer == after
-    assert world.saucers_this_wave == 1
+    assert world.saucers_this_game == 1
 
 
 # --- size -----------------------------------------------------------------------------------------
@@ -179,15 +179,15 @@ def test_each_saucer_shortens_interval_by_step_down_to_min(before: int, after: i
 @pytest.mark.parametrize("this_wave,small", [(P.always_large - 1, False), (P.always_large, True)])
 def test_first_always_large_count_saucers_are_large_even_at_high_score(
         this_wave: int, small: bool) -> None:
-    world, events = step(due(saucers_this_wave=this_wave, score=10 ** 6), 0, CFG)
+    world, events = step(due(saucers_this_game=this_wave, score=10 ** 6), 0, CFG)
     assert spawned(events)[0].small is small and world.saucer_small is small
-    assert world.saucers_this_wave == this_wave + 1
+    assert world.saucers_this_game == this_wave + 1
 
 
 @pytest.mark.parametrize("score,small", [(P.small_score - 1, False), (P.small_score, True)])
 def test_only_small_saucers_from_exactly_small_score(score: int, small: bool) -> None:
     # Interval still at the first: shrunk == 0, so below small_score the roll never says small.
-    world = due(saucers_this_wave=P.always_large, score=score, next_extra_life=10 ** 7)
+    world = due(saucers_this_game=P.always_large, score=score, next_extra_life=10 ** 7)
     assert world.saucer_interval == P.saucer_first_ticks
     world, events = step(world, 0, CFG)
     assert spawned(events)[0].small is small
@@ -201,7 +201,7 @@ ONE_TICK_SPAN = config_with(saucers={"first_interval_s": 10 / 60, "min_interval_
 def test_interval_at_its_floor_always_gives_small_saucers(cfg) -> None:
     p = params_for(cfg)
     for seed in range(1, 13):
-        world = due(cfg, saucers_this_wave=p.always_large, saucer_interval=p.saucer_min_ticks,
+        world = due(cfg, saucers_this_game=p.always_large, saucer_interval=p.saucer_min_ticks,
                     seed=seed)
         world, events = step(world, 0, cfg)
         assert spawned(events)[0].small is True, seed
@@ -212,7 +212,7 @@ def test_small_roll_is_strictly_below_how_far_the_interval_shrank(seed: int) -> 
     # The size roll is the tick's first draw: roll in [0, first - min). The saucer is small
     # when roll < first - interval; at interval = first - roll it is large, one less: small.
     span = P.saucer_first_ticks - P.saucer_min_ticks
-    world = due(saucers_this_wave=P.always_large, seed=seed)
+    world = due(saucers_this_game=P.always_large, seed=seed)
     roll = Pcg32(world.rng_state, world.rng_inc).below(span)
     assert 0 < roll < span - 1
     for interval, small in ((P.saucer_first_ticks - roll, False),
@@ -253,7 +253,7 @@ def test_spawn_height_keeps_the_whole_saucer_on_screen(small: bool) -> None:
     p = params_for(cfg)
     for seed in (1, 2, 3):
         world = due(cfg, rocks=[rock(2, 600.0, 10.0, round_radius=5.0)], seed=seed,
-                    saucers_this_wave=p.always_large, score=p.small_score if small else 0)
+                    saucers_this_game=p.always_large, score=p.small_score if small else 0)
         _, events = step(world, 0, cfg)
         assert spawned(events)[0].small is small
         assert spawned(events)[0].y == 100.0
@@ -727,3 +727,26 @@ def test_shield_misses_saucer_just_past_touching(small: bool) -> None:
     for ship, saucer in _places(reach, past=True):
         world, gone = _shield_touch(small, ship, saucer)
         assert gone == [] and world.saucer_alive, saucer
+
+
+@pytest.mark.parametrize("radius", [P.height * 0.5, P.height * 0.5 + 1.0, P.height * 0.6])
+def test_saucer_too_big_for_the_spawn_band_comes_in_at_mid_height(radius: float) -> None:
+    # The band is the middle 70 % of the height, kept a radius from the top and bottom: at
+    # a radius of half the height it is one point (mid-height); beyond, it would be reversed
+    # (lo = r > hi = H - r) and put saucers past mid-height toward the edges: it stays at
+    # mid-height instead.
+    cfg = config_with(saucers={"large_radius_px": radius, "small_radius_px": radius})
+    for seed in range(5):
+        world, events = step(due(cfg, rng_state=seed_state(seed)[0]), 0, cfg)
+        assert [s.y for s in spawned(events)] == [0.5 * P.height]
+
+
+def test_first_saucers_of_a_game_are_large_in_every_wave() -> None:
+    # always_large_count counts saucers over the game (as the 1979 reload did): the fourth
+    # saucer of a game, even the first of wave 2, may be small; the third may not.
+    big_score = {"score": P.small_score}
+    first, _ = step(due(wave=2, saucers_this_game=P.always_large - 1, **big_score), 0, CFG)
+    later, _ = step(due(wave=2, saucers_this_game=P.always_large, **big_score), 0, CFG)
+    assert first.saucer_alive and not first.saucer_small
+    assert later.saucer_alive and later.saucer_small
+    assert later.saucers_this_game == P.always_large + 1

@@ -47,7 +47,7 @@ def test_new_game_starts_from_a_canonical_state(refill: bool) -> None:
     assert (w.saucer_alive, w.saucer_small, w.saucer_x, w.saucer_y, w.saucer_vx, w.saucer_vy,
             w.saucer_ticks_left, w.saucer_fire_timer, w.saucer_zig_timer) == (
         False, False, 0.0, 0.0, 0.0, 0.0, 0, 0, 0)
-    assert (w.saucer_timer, w.saucer_interval, w.saucers_this_wave, w.since_break) == (
+    assert (w.saucer_timer, w.saucer_interval, w.saucers_this_game, w.since_break) == (
         p.saucer_first_ticks, p.saucer_first_ticks, 0, 0)
     assert (w.beat_timer, w.beat_interval, w.beat_quicken_timer, w.beat_tone) == (
         p.beat_start_ticks, p.beat_start_ticks, p.beat_quicken_ticks, 0)
@@ -173,17 +173,38 @@ def test_slow_shot_beside_a_wall_still_sees_moving_targets() -> None:
     assert world.shot_id.shape[0] == 0
 
 
-def test_ricochet_remainder_meets_targets_where_they_were_at_the_start_of_the_tick() -> None:
-    # The documented simplification of the second pass (simulation._sweep_shots): after a
-    # border ricochet, the rest of the path is tested against the targets as they were when
-    # the tick began. The shot meets the left wall at half a tick, at (0, 306), and heads for
-    # (6, 312), straight through where the rock started; the rock itself has moved 15 px right
-    # by then. Issue 9 makes the second pass use the targets' motion too: this test then
-    # changes with the golden hashes, on purpose.
+def test_ricochet_remainder_misses_a_target_that_moved_away() -> None:
+    # After a border ricochet the rest of the path is tested against the targets as they
+    # move, like the first part. The shot meets the left wall at half a tick, at (0, 306),
+    # and heads for (6, 312), straight through where the rock started; but the rock moves
+    # 30 px right this tick, 15 px by the time the shot ricochets: the shot misses it.
     cfg = BOUNCE_ALL
     moving = rock(2, 4.0, 310.0, 30.0, 0.0, round_radius=1.5, cfg=cfg)
     w = with_shots(world_with(cfg, [moving, rock(0, 1000.0, 600.0, round_radius=10.0,
                                                  cfg=cfg)]),
                    [(SHOOTER_SHIP, 6.0, 300.0, -12.0, 12.0, 30)])
-    _, events = step(w, 0, cfg)
+    world, events = step(w, 0, cfg)
+    assert not of(events, ev.AsteroidDestroyed)
+    assert world.shot_pos.tolist() == [[6.0, 312.0]]
+
+
+@pytest.mark.parametrize("vx,hit", [(-12.0, True), (-6.0, False)])
+def test_ricochet_remainder_hits_a_target_that_moves_into_it(vx: float, hit: bool) -> None:
+    # The shot meets the left wall at half a tick, at (0, 306), and travels to (6, 312). A
+    # small round rock (radius 1.5) starts at (12, 309) and moves 12 px left this tick: at
+    # three quarters of the tick it is at (3, 309), where the shot is then: the rock moves
+    # into the ricocheted path and is hit. At half that speed it never comes within 2.5 px
+    # of the shot: a miss. Tested against where the rock started (the old simplification)
+    # both would miss: (12, 309) is 6 px past the path's end. A still rock sits at the end
+    # of the path: the shot reaches it last, so it breaks only when the mover was missed.
+    cfg = BOUNCE_ALL
+    mover = rock(2, 12.0, 309.0, vx, 0.0, round_radius=1.5, cfg=cfg)
+    still = rock(2, 6.0, 312.5, round_radius=1.0, cfg=cfg)
+    w = with_shots(world_with(cfg, [mover, still, rock(0, 1000.0, 600.0, round_radius=10.0,
+                                                       cfg=cfg)]),
+                   [(SHOOTER_SHIP, 6.0, 300.0, -12.0, 12.0, 30)])
+    world, events = step(w, 0, cfg)
     assert [(e.size, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(2, "ship-shot")]
+    assert world.shot_id.shape[0] == 0
+    survivors = world.ast_pos[world.ast_size == 2].tolist()
+    assert survivors == ([[6.0, 312.5]] if hit else [[12.0 + vx, 309.0]])

@@ -1,4 +1,4 @@
-"""Tests for asteroids.core.collision.first_hits (T9, T10 of determinism-and-robustness.md).
+"""Tests for asteroids.core.shots.first_hits (T9, T10 of determinism-and-robustness.md).
 
 Two oracles: a brute-force pure-Python reference that spells out the same float formulas
 (results must be bit-identical), and exact ``fractions.Fraction`` arithmetic on integer scenes,
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroids.core.collision import Hits, first_hits
 from asteroids.core.geometry import EPS, transform_outlines
+from asteroids.core.shots import Hits, first_hits, first_hits_small
 
 SETTINGS = settings(derandomize=True, database=None, max_examples=150, deadline=None)
 WORLD = (1920.0, 1080.0)
@@ -681,8 +681,6 @@ def test_small_scene_path_is_bit_identical_to_general_path(seed: int) -> None:
     """``auto`` takes the fused path on small uniform scenes; ``direct`` is the general path.
     Integer-rounded scenes make shared vertices, starts on edges (t = 0, signed zeros) and
     parallel edges common; some shots have zero length."""
-    from asteroids.core import collision
-
     rng = np.random.default_rng(seed)
     taken = 0
     for _ in range(30):
@@ -699,7 +697,7 @@ def test_small_scene_path_is_bit_identical_to_general_path(seed: int) -> None:
             if world is not None and seed % 2:  # push across the seams
                 starts, ends, points = starts - 30.0, ends - 30.0, points - 30.0
             args = (starts, ends, points, offsets)
-            taken += collision._small_first_hits(*args, world, mot) is not None
+            taken += first_hits_small(*args, world, mot) is not None
             _same_bits(first_hits(*args, world_size=world, body_motion=mot),
                        first_hits(*args, world_size=world, body_motion=mot, method="direct"))
     assert taken >= 50

@@ -1,4 +1,5 @@
-"""Tests for the circle and polygon queries of asteroids.core.collision (T11 pieces, T12)."""
+"""Tests for the circle and polygon queries of asteroids.core.contacts and .overlap (T11
+pieces, T12)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroids.core.collision import (
+from asteroids.core.contacts import (
     circle_circle_contact,
     circle_cross_pairs,
     circle_pairs,
     circle_polygon_contacts,
     circle_segment_contacts,
-    polygons_overlap,
 )
+from asteroids.core.overlap import polygons_overlap
 
 SETTINGS = settings(derandomize=True, database=None, max_examples=100, deadline=None)
 WORLD = (1920.0, 1080.0)

@@ -19,7 +19,7 @@ GOLDEN = {
     # change is intended (and bump the replay format's sim version when replays exist).
     "default": "9e25ee2ec85d2dd1b85a99e82b86ba00",
     "classic": "1d18323e18c5e65211a1dd23960c1b02",
-    "arena": "9dcb3dadb5103356796f75d9091b0f49",
+    "arena": "538abd9163bddeb526a1097ca60b1d7a",
 }
 
 

@@ -69,6 +69,17 @@ def test_wrap_delta_minimum_image(dx: float, dy: float) -> None:
     assert np.allclose(k, np.round(k), atol=1e-9)
 
 
+@SETTINGS
+@given(st.floats(-W / 2, W / 2), st.floats(-H / 2, H / 2))
+@example(25.000000000000014, -0.0)  # one ulp past 25: (d + W/2) % W - W/2 rounds it to 25.0
+@example(399.99999999999994, 300.0)  # floor(d / W + 1/2) would give -400.00000000000006
+def test_wrap_delta_keeps_a_short_displacement_bit_for_bit(dx: float, dy: float) -> None:
+    # A touch test across the seam must decide exactly as it does away from it, so a
+    # displacement already the minimum image is not rounded (and -0.0 becomes 0.0).
+    out = wrap_delta(np.array([[dx, dy]]), SIZE)
+    assert out.tolist() == [[dx + 0.0, dy + 0.0]]
+
+
 def test_wrap_rejects_nan() -> None:
     with pytest.raises(ValueError, match="NaN or inf"):
         wrap_positions(np.array([[np.nan, 0.0]]), SIZE)

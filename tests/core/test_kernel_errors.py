@@ -1,7 +1,7 @@
 """Error messages of the geometry and collision kernels name the bad argument.
 
-The kernels in ``asteroids.core.geometry`` and ``asteroids.core.collision`` reject bad input
-(NaN/inf, wrong shape or row count, negative radius, bad offsets, bad world size, bad indices)
+The kernels in ``asteroids.core.geometry``, ``shots``, ``contacts`` and ``overlap`` reject bad
+input (NaN/inf, wrong shape or row count, negative radius, bad offsets, bad world size, bad indices)
 with a ``ValueError`` whose message starts with the public name of the offending argument and
 says what was expected. Callers rely on that message to find the culprit, so this table calls
 each validating function with otherwise valid tiny inputs and exactly ONE bad argument, and
@@ -20,13 +20,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from asteroids.core.collision import (
+from asteroids.core.contacts import (
     circle_circle_contact,
     circle_cross_pairs,
     circle_pairs,
     circle_segment_contacts,
-    first_hits,
-    polygons_overlap,
 )
 from asteroids.core.geometry import (
     as_offsets,
@@ -46,6 +44,8 @@ from asteroids.core.geometry import (
     wrap_delta,
     wrap_positions,
 )
+from asteroids.core.overlap import polygons_overlap
+from asteroids.core.shots import first_hits
 
 SQUARE = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]
 TRI = [[1.0, 1.0], [1.5, 1.0], [1.0, 1.5]]

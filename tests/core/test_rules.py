@@ -332,10 +332,15 @@ def test_small_saucer_aims_across_the_wrap_seam() -> None:
     # Saucer near the left edge, ship near the right edge: the short way is leftwards.
     ux, uy = aim_direction(P, 10.0, 300.0, P.width - 10.0, 300.0, 0)
     assert ux == pytest.approx(-1.0) and uy == pytest.approx(0.0, abs=1e-12)
+    # The shot is what crosses the seam, so the shots' border rule decides, not the ship's.
     cfg = config_with(borders={"ship": "bounce"})
     p = params_for(cfg)
     ux, _ = aim_direction(p, 10.0, 300.0, p.width - 10.0, 300.0, 0)
-    assert ux == pytest.approx(1.0), "no seam to aim across when the ship bounces"
+    assert ux == pytest.approx(-1.0), "shots wrap: aim across the seam though the ship bounces"
+    cfg = config_with(borders={"shots": "bounce"})
+    p = params_for(cfg)
+    ux, _ = aim_direction(p, 10.0, 300.0, p.width - 10.0, 300.0, 0)
+    assert ux == pytest.approx(1.0), "no seam to aim across when shots bounce"
 
 
 def test_saucer_aim_error_is_bounded() -> None:

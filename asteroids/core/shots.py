@@ -1,11 +1,12 @@
-"""Exact, vectorised collision queries: shots vs outlines, circles, polygons; plain or wrapping.
+"""The shot query: each shot's first hit on the outlines of bodies, plain or wrapping.
 
-The per-tick queries of the simulation. Each one is a pure function of numpy arrays: a broad
-phase (:mod:`asteroids.core.broadphase`: all pairs when small, sort-and-sweep in strips when
-large, so cost follows the number of candidate pairs) feeds an exact narrow phase built from
-IEEE basic operations only, and results come back in a deterministic order with ties broken by
-index. The same broad phase serves shots vs outlines, circles vs circles (asteroid-asteroid,
-ship/saucer-asteroid) and circles vs outlines.
+:func:`first_hits` tests each shot's swept segment for one tick against every edge of every
+body (optionally in each body's moving frame, so nothing tunnels) and keeps the hit closest to
+the shot's start. Read top-down: the result type and the public query; then the fused path for
+small scenes (the same IEEE operations in fewer numpy calls, bit for bit the general path);
+then the general path: broad phase (:mod:`asteroids.core.broadphase`) over boxes, exact narrow
+phase in cache-sized chunks, and the per-shot reduction (smallest ``t``, then lowest body, then
+lowest edge).
 
 Outline sets are packed (see :mod:`asteroids.core.geometry`): ``points`` ``(V, 2)`` world
 coordinates of closed polygons, ``offsets`` ``(B + 1,)`` int where each body's points start.
@@ -22,48 +23,25 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from asteroids.core.broadphase import body_boxes, box_pairs, box_self_pairs, stable_order
+from asteroids.core.broadphase import PAD_REL, body_boxes, box_pairs
 from asteroids.core.geometry import (
     EPS,
     BoolArray,
     F64Array,
     I64Array,
-    _edge_rows,
-    _inside_rows,
-    _orientation_ccw,
-    as_offsets,
-    as_vec2,
     as_world_size,
     candidate_rows,
     offsets_counts,
+    point_segment_distance2,
     resolve_rows,
-    segment_kernel,
     vec2,
-    vec2_scale,
-    wrap_delta,
-    wrap_positions,
 )
 
 __all__ = [
-    "CircleContacts",
     "Hits",
-    "circle_circle_contact",
-    "circle_cross_pairs",
-    "circle_pairs",
-    "circle_polygon_contacts",
-    "circle_segment_contacts",
     "first_hits",
-    "polygons_overlap",
+    "first_hits_small",
 ]
-
-_PAD_REL = 1e-7
-"""Broad-phase boxes grow by this fraction of the scene scale, so hits accepted within the
-narrow phase's EPS tolerance are never culled."""
-
-
-# --------------------------------------------------------------------------------------------
-# first_hits
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +119,7 @@ def first_hits(
     ([0, -1], [3, -1], [0.5, inf], [0.0, 1.0])
     """
     if method == "auto":
-        small = _small_first_hits(starts, ends, points, offsets, world_size, body_motion)
+        small = first_hits_small(starts, ends, points, offsets, world_size, body_motion)
         if small is not None:
             return small
     s = vec2(starts, "starts")
@@ -246,7 +224,7 @@ def _world_floats(w: object, h: object) -> tuple[float, float]:
     return float(world[0]), float(world[1])
 
 
-def _small_first_hits(
+def first_hits_small(
     starts: ArrayLike,
     ends: ArrayLike,
     points: ArrayLike,
@@ -318,7 +296,7 @@ def _small_first_hits(
         mx = float(hi.max())
     if not (-_SMALL_MAX_SCALE < mn and mx < _SMALL_MAX_SCALE):
         return None
-    pad = _PAD_REL * max(-mn, mx, 1.0)
+    pad = PAD_REL * max(-mn, mx, 1.0)
     lo -= pad
     hi += pad
     lo_c = lo.view(_C128).ravel()
@@ -532,6 +510,7 @@ def _no_hits(n: int) -> Hits:
 _CHUNK_ROWS = 16384
 """Narrow-phase rows per chunk: keeps temporaries cache-sized and off the mmap path."""
 
+
 @lru_cache(maxsize=32)
 def _ring(m: int) -> tuple[I64Array, I64Array]:
     loc = np.arange(m, dtype=np.int64)
@@ -624,7 +603,7 @@ def _broad_hits(
     shi = np.maximum(s, e)
     # Scene scale for the box padding (exact: min/max only).
     scale = max(-float(lo.min()), float(hi.max()), -float(slo.min()), float(shi.max()), 1.0)
-    pad = _PAD_REL * scale
+    pad = PAD_REL * scale
     ia, ib, kx, ky = box_pairs(slo - pad, shi + pad, lo - pad, hi + pad, world, method=method)
     n_c = ia.shape[0]
     if n_c == 0:
@@ -696,7 +675,7 @@ def _broad_hits(
             parts.append((ia[cg[k]], ib[cg[k]], rows[k] - ci[k] * m, t[k]))
         if inside.shape[0]:
             # Hit at t = 0 on the edge nearest the start (ties: lowest edge).
-            d2 = _seg_d2(qx, qy, sx, sy)[inside]
+            d2 = point_segment_distance2(qx, qy, sx, sy)[inside]
             if valid is not None:
                 d2 = np.where(valid[inside], d2, np.inf)
             g = inside + c0
@@ -710,523 +689,3 @@ def _wrap1(x: F64Array, w: float) -> F64Array:
     """One axis of :func:`asteroids.core.geometry.wrap_positions` (no validation)."""
     y = x % w
     return np.where(y >= w, 0.0, y) + 0.0
-
-
-def _unit(x: F64Array, y: F64Array) -> tuple[F64Array, F64Array, F64Array]:
-    """Unit vectors and lengths, scaled first so tiny or huge vectors neither underflow nor
-    overflow; a zero vector gives the fallback direction (1, 0) and length 0."""
-    m = np.maximum(np.abs(x), np.abs(y))
-    ok = m > 0.0
-    sm = np.where(ok, m, 1.0)
-    ux = x / sm
-    uy = y / sm
-    length = np.sqrt(ux * ux + uy * uy)  # in [1, sqrt(2)] when ok
-    sl = np.where(ok, length, 1.0)
-    return np.where(ok, ux / sl, 1.0) + 0.0, np.where(ok, uy / sl, 0.0) + 0.0, m * length
-
-
-def _seg_d2(qx: F64Array, qy: F64Array, sx: F64Array, sy: F64Array) -> F64Array:
-    """Squared distance from a point to segments ``a + u s``, given ``q = a - point``."""
-    ss = sx * sx + sy * sy
-    u = -(qx * sx + qy * sy) / np.where(ss > 0.0, ss, 1.0)
-    u = np.minimum(np.maximum(u, 0.0), 1.0)
-    cx = qx + u * sx
-    cy = qy + u * sy
-    return cx * cx + cy * cy
-
-
-# --------------------------------------------------------------------------------------------
-# circles
-# --------------------------------------------------------------------------------------------
-
-
-def _as_radii(r: ArrayLike, n: int, name: str) -> tuple[F64Array, float]:
-    a = np.asarray(r, dtype=np.float64)
-    if a.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
-    if n == 0:
-        return a, 0.0
-    lo = float(a.min())
-    hi = float(a.max())
-    if not (math.isfinite(lo) and math.isfinite(hi)) or lo < 0.0:
-        raise ValueError(f"{name} must be finite and >= 0")
-    return a, hi
-
-
-def _sorted_pairs(
-    i: I64Array, j: I64Array, n_i: int, n_j: int, dedup: bool
-) -> tuple[I64Array, I64Array]:
-    """Sort pairs by (i, j) with stable integer sorts; drop repeats when asked."""
-    if i.shape[0] > 1:
-        o = stable_order(j, max(n_j - 1, 0))
-        o = o[stable_order(i[o], max(n_i - 1, 0))]
-        i = i[o]
-        j = j[o]
-        if dedup:
-            keep = np.ones(i.shape[0], dtype=bool)
-            keep[1:] = (i[1:] != i[:-1]) | (j[1:] != j[:-1])
-            i = i[keep]
-            j = j[keep]
-    return i, j
-
-
-_SMALL_PAIRS_N = 64
-"""Up to this many circles, ``circle_pairs`` tests every pair directly (fewest numpy calls)."""
-
-
-@lru_cache(maxsize=64)
-def _triu(n: int) -> tuple[I64Array, I64Array]:
-    i, j = np.triu_indices(n, 1)
-    i = i.astype(np.int64)
-    j = j.astype(np.int64)
-    i.flags.writeable = False
-    j.flags.writeable = False
-    return i, j
-
-
-def _small_circle_pairs(
-    c: F64Array, r: F64Array, world: F64Array | None
-) -> tuple[I64Array, I64Array]:
-    """Every pair i < j at once; row-major order is already sorted by (i, j). The image is
-    the nearest one, ``d - W floor(d / W + 1/2)``; wherever circles touch this is the same
-    whole number of periods the broad-phase path adds, so both paths agree bit for bit."""
-    i, j = _triu(c.shape[0])
-    x = c[:, 0]
-    y = c[:, 1]
-    dx = x[j] - x[i]
-    dy = y[j] - y[i]
-    if world is not None:
-        w = float(world[0])
-        h = float(world[1])
-        dx = dx - np.floor(dx * (1.0 / w) + 0.5) * w
-        dy = dy - np.floor(dy * (1.0 / h) + 0.5) * h
-    rs = r[i] + r[j]
-    k = (dx * dx + dy * dy <= rs * rs).nonzero()[0]
-    return i[k], j[k]
-
-
-def circle_pairs(
-    centers: ArrayLike,
-    radii: ArrayLike,
-    *,
-    world_size: ArrayLike | None = None,
-    method: str = "auto",
-) -> tuple[I64Array, I64Array]:
-    """All pairs ``i < j`` of overlapping circles (center distance ``<= r_i + r_j``).
-
-    Args:
-        centers: ``(N, 2)`` circle centers, world units.
-        radii: ``(N,)`` radii, ``>= 0``.
-        world_size: ``(W, H)`` for a wrapping world (distances are minimum images), or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; same result.
-
-    Returns:
-        ``(i, j)``, int64 arrays sorted by ``(i, j)``.
-
-    Raises:
-        ValueError: bad shapes, negative radii, NaN/inf.
-
-    >>> circle_pairs([[0.0, 0.0], [3.0, 0.0], [10.0, 0.0]], [1.0, 2.0, 1.0])
-    (array([0]), array([1]))
-    """
-    c, mc = vec2_scale(centers, "centers")
-    r, mr = _as_radii(radii, c.shape[0], "radii")
-    world = as_world_size(world_size)
-    n = c.shape[0]
-    if method == "auto" and n <= _SMALL_PAIRS_N:
-        return _small_circle_pairs(c, r, world)
-    rp = (r + _PAD_REL * max(1.0, mc + mr))[:, None]
-    i, j, kx, ky = box_self_pairs(c - rp, c + rp, world, method=method)
-    if i.shape[0] == 0:
-        return i, j
-    keep = (_circles_touch(c, r, i, c, r, j, world, kx, ky)).nonzero()[0]
-    return _sorted_pairs(i[keep], j[keep], n, n, world is not None)
-
-
-def circle_cross_pairs(
-    centers_a: ArrayLike,
-    radii_a: ArrayLike,
-    centers_b: ArrayLike,
-    radii_b: ArrayLike,
-    *,
-    world_size: ArrayLike | None = None,
-    method: str = "auto",
-) -> tuple[I64Array, I64Array]:
-    """All pairs ``(ia, ib)`` of overlapping circles from two sets (e.g. ship vs rocks).
-
-    Args:
-        centers_a: ``(A, 2)`` centers of the first set.
-        radii_a: ``(A,)`` radii of the first set.
-        centers_b: ``(B, 2)`` centers of the second set.
-        radii_b: ``(B,)`` radii of the second set.
-        world_size: ``(W, H)`` for a wrapping world (minimum images), or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; same result.
-
-    Returns:
-        ``(ia, ib)``, int64 arrays sorted by ``(ia, ib)``.
-
-    Raises:
-        ValueError: bad shapes, negative radii, NaN/inf.
-
-    >>> circle_cross_pairs([[0.0, 0.0]], [1.0], [[5.0, 0.0], [1.5, 0.0]], [1.0, 1.0])
-    (array([0]), array([1]))
-    """
-    ca, ma = vec2_scale(centers_a, "centers_a")
-    ra, mra = _as_radii(radii_a, ca.shape[0], "radii_a")
-    cb, mb = vec2_scale(centers_b, "centers_b")
-    rb, mrb = _as_radii(radii_b, cb.shape[0], "radii_b")
-    world = as_world_size(world_size)
-    pad = _PAD_REL * max(1.0, ma + mra, mb + mrb)
-    rpa = (ra + pad)[:, None]
-    rpb = (rb + pad)[:, None]
-    ia, ib, kx, ky = box_pairs(ca - rpa, ca + rpa, cb - rpb, cb + rpb, world, method=method)
-    if ia.shape[0] == 0:
-        return ia, ib
-    keep = (_circles_touch(ca, ra, ia, cb, rb, ib, world, kx, ky)).nonzero()[0]
-    return _sorted_pairs(ia[keep], ib[keep], ca.shape[0], cb.shape[0], world is not None)
-
-
-def _circles_touch(
-    ca: F64Array,
-    ra: F64Array,
-    ia: I64Array,
-    cb: F64Array,
-    rb: F64Array,
-    ib: I64Array,
-    world: F64Array | None,
-    kx: I64Array | None,
-    ky: I64Array | None,
-) -> BoolArray:
-    """Center distance <= r_a + r_b, for circle b in the image (kx, ky) found by the broad
-    phase. That image is the minimum image whenever the circles touch: the broad phase only
-    reports images with overlapping boxes, and boxes this small overlap in one image at most;
-    for larger boxes it reports every overlapping image and the caller drops repeats."""
-    dx = cb[:, 0][ib] - ca[:, 0][ia]
-    dy = cb[:, 1][ib] - ca[:, 1][ia]
-    if world is not None:
-        dx = dx + kx * world[0]  # type: ignore[operator]
-        dy = dy + ky * world[1]  # type: ignore[operator]
-    rs = ra[ia] + rb[ib]
-    return dx * dx + dy * dy <= rs * rs
-
-
-def circle_circle_contact(
-    c1: ArrayLike,
-    r1: ArrayLike,
-    c2: ArrayLike,
-    r2: ArrayLike,
-    *,
-    world_size: ArrayLike | None = None,
-) -> tuple[BoolArray, F64Array, F64Array]:
-    """Contact between circle pairs, row by row.
-
-    Args:
-        c1: ``(N, 2)`` centers of the first circles.
-        r1: ``(N,)`` their radii.
-        c2: ``(N, 2)`` centers of the second circles.
-        r2: ``(N,)`` their radii.
-        world_size: ``(W, H)`` for minimum-image distances in a wrapping world, or None.
-
-    Returns:
-        ``(overlap, normal, depth)``: ``(N,)`` bool (distance ``<= r1 + r2``); ``(N, 2)`` unit
-        normal from circle 1 toward circle 2 (``(1, 0)`` for coincident centers, never NaN);
-        ``(N,)`` penetration depth ``r1 + r2 - distance`` (negative when apart).
-
-    Raises:
-        ValueError: bad shapes, negative radii, NaN/inf.
-
-    >>> ov, nrm, dep = circle_circle_contact([[0.0, 0.0], [5.0, 5.0]], [2.0, 1.0],
-    ...                                      [[3.0, 0.0], [5.0, 5.0]], [2.0, 1.0])
-    >>> ov.tolist(), nrm.tolist(), dep.tolist()
-    ([True, True], [[1.0, 0.0], [1.0, 0.0]], [1.0, 2.0])
-    """
-    a = as_vec2(c1, "c1")
-    n = a.shape[0]
-    b = as_vec2(c2, "c2", n)
-    ra, _ = _as_radii(r1, n, "r1")
-    rb, _ = _as_radii(r2, n, "r2")
-    world = as_world_size(world_size)
-    dxy = b - a
-    if world is not None:
-        dxy = wrap_delta(dxy, world)
-    nx, ny, dist = _unit(dxy[:, 0], dxy[:, 1])
-    normal = np.empty((n, 2))
-    normal[:, 0] = nx
-    normal[:, 1] = ny
-    depth = ra + rb - dist
-    return depth >= 0.0, normal + 0.0, depth
-
-
-@dataclass(frozen=True, slots=True)
-class CircleContacts:
-    """Deepest contact of each touching (circle, body) pair (result of
-    :func:`circle_segment_contacts`), sorted by ``(circle, body)``."""
-
-    circle: I64Array
-    """(K,) circle index."""
-    body: I64Array
-    """(K,) body index."""
-    edge: I64Array
-    """(K,) edge of the body nearest the circle center (ties: lowest edge)."""
-    depth: F64Array
-    """(K,) penetration depth: ``radius - distance`` from the center to the outline, or
-    ``radius + distance`` when the center is inside the polygon; >= 0."""
-    normal: F64Array
-    """(K, 2) unit normal to push the circle out along: from the nearest outline point toward
-    the center, reversed when the center is inside; an edge's outward normal when the center
-    lies exactly on the outline."""
-    point: F64Array
-    """(K, 2) nearest point of the outline, in the circle's image (wrapped into the world when
-    wrapping)."""
-
-
-def circle_segment_contacts(
-    centers: ArrayLike,
-    radii: ArrayLike,
-    points: ArrayLike,
-    offsets: ArrayLike,
-    *,
-    world_size: ArrayLike | None = None,
-    method: str = "auto",
-) -> CircleContacts:
-    """Circles against polygon outlines: the deepest contact per touching (circle, body) pair.
-
-    Handles edges lying wholly inside a circle and vertex contacts (closest point clamped to
-    the edge), and a circle whose center is inside the polygon (then the normal points out).
-
-    Args:
-        centers: ``(M, 2)`` circle centers, world units.
-        radii: ``(M,)`` radii, ``>= 0``.
-        points: ``(V, 2)`` packed outline points, world coordinates.
-        offsets: ``(B + 1,)`` body offsets.
-        world_size: ``(W, H)`` for a wrapping world, or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"grid"``; same result.
-
-    Returns:
-        :class:`CircleContacts` for pairs with distance ``<= radius`` or center inside.
-
-    Raises:
-        ValueError: bad shapes, offsets, negative radii, NaN/inf.
-
-    >>> sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
-    >>> cc = circle_segment_contacts([[3.0, 1.0]], [1.5], sq, [0, 4])
-    >>> cc.body.tolist(), cc.edge.tolist(), cc.depth.tolist(), cc.normal.tolist()
-    ([0], [1], [0.5], [[1.0, 0.0]])
-    """
-    c, mc = vec2_scale(centers, "centers")
-    r, mr = _as_radii(radii, c.shape[0], "radii")
-    pts, mp = vec2_scale(points, "points")
-    offs, _, uniform = offsets_counts(offsets, pts.shape[0])
-    world = as_world_size(world_size)
-    empty = CircleContacts(
-        circle=np.zeros(0, dtype=np.int64),
-        body=np.zeros(0, dtype=np.int64),
-        edge=np.zeros(0, dtype=np.int64),
-        depth=np.zeros(0),
-        normal=np.zeros((0, 2)),
-        point=np.zeros((0, 2)),
-    )
-    if c.shape[0] == 0 or offs.shape[0] == 1:
-        return empty
-    lo, hi = body_boxes(pts, offs, uniform)
-    pad = _PAD_REL * max(1.0, mc + mr, mp)
-    rp = (r + pad)[:, None]
-    ic, ib, kx, ky = box_pairs(c - rp, c + rp, lo - pad, hi + pad, world, method=method)
-    if ic.shape[0] == 0:
-        return empty
-    qx = c[ic, 0]
-    qy = c[ic, 1]
-    if world is not None:
-        assert kx is not None and ky is not None
-        qx = qx - kx * world[0]
-        qy = qy - ky * world[1]
-    inside = _inside_rows(qx, qy, pts, offs, ib)
-    counts = offs[1:] - offs[:-1]
-    n = counts[ib]
-    cand = np.repeat(np.arange(ic.shape[0], dtype=np.int64), n)
-    first = np.cumsum(n) - n
-    local = np.arange(cand.shape[0], dtype=np.int64) - np.repeat(first, n)
-    base = np.repeat(offs[ib], n)
-    a = base + local
-    b = np.where(local == np.repeat(n, n) - 1, base, a + 1)
-    ax = pts[a, 0]
-    ay = pts[a, 1]
-    sx = pts[b, 0] - ax
-    sy = pts[b, 1] - ay
-    d2 = _seg_d2(ax - qx[cand], ay - qy[cand], sx, sy)
-    mind = np.minimum.reduceat(d2, first)
-    r2 = r[ic] * r[ic]
-    touch = inside | (mind <= r2)
-    if not touch.any():
-        return empty
-    # Nearest edge per candidate: first row (lowest edge) attaining the minimum.
-    at_min = (d2 == mind[cand]).nonzero()[0]
-    fm = np.ones(at_min.shape[0], dtype=bool)
-    fm[1:] = cand[at_min[1:]] != cand[at_min[:-1]]
-    row = at_min[fm]  # one per candidate, in candidate order
-    keep = touch.nonzero()[0]
-    row = row[keep]
-    ic = ic[keep]
-    ib = ib[keep]
-    inside = inside[keep]
-    qx = qx[keep]
-    qy = qy[keep]
-    ex = sx[row]
-    ey = sy[row]
-    fx = qx - ax[row]
-    fy = qy - ay[row]
-    ss = ex * ex + ey * ey
-    u = np.where(ss > 0.0, (fx * ex + fy * ey) / np.where(ss > 0.0, ss, 1.0), 0.0)
-    u = np.minimum(np.maximum(u, 0.0), 1.0)
-    cpx = ax[row] + u * ex
-    cpy = ay[row] + u * ey
-    vx = qx - cpx
-    vy = qy - cpy
-    dist = np.sqrt(vx * vx + vy * vy)
-    ok = dist > 0.0
-    safe = np.where(ok, dist, 1.0)
-    sign = np.where(inside, -1.0, 1.0)
-    nx = sign * vx / safe
-    ny = sign * vy / safe
-    edge = a[row] - offs[ib]
-    if not ok.all():
-        # Center exactly on the outline: the edge's outward normal (exact orientation test).
-        ccw = _orientation_ccw(pts, offs, ib)
-        el = np.sqrt(ss)
-        els = np.where(el > 0.0, el, 1.0)
-        onx = np.where(el > 0.0, np.where(ccw, ey, -ey) / els, 1.0)
-        ony = np.where(el > 0.0, np.where(ccw, -ex, ex) / els, 0.0)
-        nx = np.where(ok, nx, onx)
-        ny = np.where(ok, ny, ony)
-    depth = np.where(inside, r[ic] + dist, r[ic] - dist)
-    if world is not None:
-        cpx = cpx + kx[keep] * world[0]  # type: ignore[index]
-        cpy = cpy + ky[keep] * world[1]  # type: ignore[index]
-    # Several images of one pair: keep the deepest (ties: first image in candidate order).
-    order = np.lexsort((-depth, ib, ic))
-    key_c = ic[order]
-    key_b = ib[order]
-    fk = np.ones(order.shape[0], dtype=bool)
-    fk[1:] = (key_c[1:] != key_c[:-1]) | (key_b[1:] != key_b[:-1])
-    sel = order[fk]
-    point = np.stack([cpx[sel], cpy[sel]], axis=1)
-    if world is not None:
-        point = wrap_positions(point, world)
-    return CircleContacts(
-        circle=ic[sel],
-        body=ib[sel],
-        edge=edge[sel],
-        depth=depth[sel] + 0.0,
-        normal=np.stack([nx[sel], ny[sel]], axis=1) + 0.0,
-        point=point + 0.0,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# polygons
-# --------------------------------------------------------------------------------------------
-
-
-def polygons_overlap(
-    points_a: ArrayLike,
-    offsets_a: ArrayLike,
-    points_b: ArrayLike,
-    offsets_b: ArrayLike,
-    pairs_a: ArrayLike,
-    pairs_b: ArrayLike,
-    *,
-    world_size: ArrayLike | None = None,
-) -> BoolArray:
-    """Whether polygon ``pairs_a[k]`` of set A overlaps polygon ``pairs_b[k]`` of set B.
-
-    Two closed polygons overlap when any pair of their edges touches (the inclusive,
-    EPS-widened segment test) or one lies wholly inside the other (robust point-in-polygon of
-    one vertex each way; see :func:`asteroids.core.geometry.points_in_polygons`).
-
-    Args:
-        points_a: ``(VA, 2)`` packed outline points of set A (e.g. the ship), world units.
-        offsets_a: ``(BA + 1,)`` offsets of set A.
-        points_b: ``(VB, 2)`` packed outline points of set B (e.g. asteroids).
-        offsets_b: ``(BB + 1,)`` offsets of set B.
-        pairs_a: ``(P,)`` body index into A per candidate pair.
-        pairs_b: ``(P,)`` body index into B per candidate pair.
-        world_size: ``(W, H)`` for a wrapping world: B is tested in the image whose
-            bounding-box center is nearest A's (polygons smaller than half the world).
-
-    Returns:
-        ``(P,)`` bool.
-
-    Raises:
-        ValueError: bad shapes, offsets, indices, NaN/inf.
-
-    >>> sq = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])
-    >>> tri = np.array([[1.0, 1.0], [2.0, 1.0], [1.0, 2.0], [9.0, 9.0], [9.5, 9.0], [9.0, 9.5]])
-    >>> polygons_overlap(sq, [0, 4], tri, [0, 3, 6], [0, 0], [0, 1]).tolist()
-    [True, False]
-    """
-    pa = as_vec2(points_a, "points_a")
-    oa = as_offsets(offsets_a, pa.shape[0], "offsets_a")
-    pb = as_vec2(points_b, "points_b")
-    ob = as_offsets(offsets_b, pb.shape[0], "offsets_b")
-    ia = np.asarray(pairs_a, dtype=np.int64)
-    ib = np.asarray(pairs_b, dtype=np.int64)
-    world = as_world_size(world_size)
-    if ia.ndim != 1 or ia.shape != ib.shape:
-        raise ValueError("pairs_a and pairs_b must be 1-D arrays of equal length")
-    if ia.size and ((ia < 0).any() or (ia >= oa.shape[0] - 1).any()):
-        raise ValueError("pairs_a index out of range")
-    if ib.size and ((ib < 0).any() or (ib >= ob.shape[0] - 1).any()):
-        raise ValueError("pairs_b index out of range")
-    n_p = ia.shape[0]
-    if n_p == 0:
-        return np.zeros(0, dtype=bool)
-    # Shift of polygon B's image, so both are in A's frame.
-    shx = np.zeros(n_p)
-    shy = np.zeros(n_p)
-    if world is not None:
-        alo, ahi = body_boxes(pa, oa)
-        blo, bhi = body_boxes(pb, ob)
-        cax = 0.5 * (alo[ia, 0] + ahi[ia, 0])
-        cay = 0.5 * (alo[ia, 1] + ahi[ia, 1])
-        cbx = 0.5 * (blo[ib, 0] + bhi[ib, 0])
-        cby = 0.5 * (blo[ib, 1] + bhi[ib, 1])
-        dx = cbx - cax
-        dy = cby - cay
-        hw = 0.5 * world[0]
-        hh = 0.5 * world[1]
-        shx = ((dx + hw) % world[0] - hw) - dx
-        shy = ((dy + hh) % world[1] - hh) - dy
-    # Every (edge of A, edge of B) per pair.
-    na = (oa[1:] - oa[:-1])[ia]
-    nbb = (ob[1:] - ob[:-1])[ib]
-    _, a0, a1 = _edge_rows(oa, ia)  # rows over A's edges, grouped by pair
-    _, b0, b1 = _edge_rows(ob, ib)
-    first_a = np.cumsum(na) - na
-    first_b = np.cumsum(nbb) - nbb
-    per = na * nbb
-    pair = np.repeat(np.arange(n_p, dtype=np.int64), per)
-    k = np.arange(pair.shape[0], dtype=np.int64) - np.repeat(np.cumsum(per) - per, per)
-    nbp = nbb[pair]
-    ra = first_a[pair] + k // nbp
-    rb = first_b[pair] + k % nbp
-    p_x = pa[a0[ra], 0]
-    p_y = pa[a0[ra], 1]
-    r_x = pa[a1[ra], 0] - p_x
-    r_y = pa[a1[ra], 1] - p_y
-    q_x = pb[b0[rb], 0] + shx[pair]
-    q_y = pb[b0[rb], 1] + shy[pair]
-    e_x = pb[b1[rb], 0] + shx[pair]
-    e_y = pb[b1[rb], 1] + shy[pair]
-    hit, _, _ = segment_kernel(p_x, p_y, r_x, r_y, q_x, q_y, e_x, e_y)
-    crossed = np.bincount(pair[hit], minlength=n_p) > 0
-    # Containment: a vertex of A inside B (B's frame) or a vertex of B inside A.
-    va = oa[ia]
-    vb = ob[ib]
-    a_in_b = _inside_rows(pa[va, 0] - shx, pa[va, 1] - shy, pb, ob, ib)
-    b_in_a = _inside_rows(pb[vb, 0] + shx, pb[vb, 1] + shy, pa, oa, ia)
-    return crossed | a_in_b | b_in_a
-
-
-
-circle_polygon_contacts = circle_segment_contacts
-"""Alias of :func:`circle_segment_contacts` (circles against polygon outlines)."""
