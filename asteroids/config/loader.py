@@ -25,7 +25,7 @@ from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num,
 from asteroids.config.locate import Path, Positions, find, key_positions
 from asteroids.config.schema import Config, KeysConfig, Obstacle
 
-__all__ = ["MAX_FILE_BYTES", "load_config", "parse_override"]
+__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "parse_override"]
 
 MAX_FILE_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
@@ -458,6 +458,17 @@ def _duplicate_at(text: str, line: int) -> tuple[str, int | None, bool]:
     return table + name, len(m.group(1)) + 1, False
 
 
+@dataclass(frozen=True)
+class _Text:
+    """Settings given as text instead of a file (``load_config_text``)."""
+
+    name: str
+    data: bytes
+
+    def __fspath__(self) -> str:
+        return self.name
+
+
 def _read_file(src: _Source, path: str | os.PathLike[str],
                issues: list[ConfigIssue]) -> dict[str, Any] | None:
     """Read and parse one file; on failure record the issue and return None."""
@@ -466,12 +477,15 @@ def _read_file(src: _Source, path: str | os.PathLike[str],
         issues.append(ConfigIssue(source=src.name, line=line, col=col, key="", code=code,
                                   message=message, order=src.order))
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        fail("unreadable", f"cannot read the file: {exc.strerror or exc}")
-        return None
+    if isinstance(path, _Text):
+        data = path.data
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            fail("unreadable", f"cannot read the file: {exc.strerror or exc}")
+            return None
     if len(data) > MAX_FILE_BYTES:
         fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
              f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
@@ -678,3 +692,15 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, _Source],
                   f'{{key}}: key "{name}" is bound to more than one action: {listed}',
                   "each key bound to one action", f'"{name}" in {listed}')
     return out
+
+
+def load_config_text(text: str, *, source: str = "<text>") -> Config:
+    """The built-in defaults layered with settings given as TOML text, validated.
+
+    For settings embedded in another file (a replay stores its whole resolved config this
+    way); the same checks and limits as ``load_config`` apply, and errors name ``source``.
+
+    Raises:
+        ConfigError: listing every problem (positions are lines of ``text``).
+    """
+    return load_config(_Text(source, text.encode("utf-8")))
