@@ -6,8 +6,13 @@ import os
 import tempfile
 from pathlib import Path
 
-from asteroids.replay.format import MAX_REPLAY_BYTES, Replay, ReplayError, decode_replay, \
-    encode_replay
+from asteroids.replay.format import (
+    MAX_REPLAY_BYTES,
+    Replay,
+    ReplayError,
+    decode_replay,
+    encode_replay,
+)
 
 __all__ = ["load_replay", "save_replay"]
 

@@ -451,7 +451,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         if (not isinstance(cp, list) or len(cp) != 3 or isinstance(cp[0], bool)
                 or cp[0] != want or not isinstance(cp[1], str) or not _HEX32.fullmatch(cp[1])
                 or not isinstance(cp[2], str)
-                or not re.fullmatch(r"[0-9a-f]{%d}" % (2 * len(names)), cp[2])):
+                or not re.fullmatch(f"[0-9a-f]{{{2 * len(names)}}}", cp[2])):
             raise bad(f"the checkpoint for tick {want} is damaged; got {_show(cp)}.")
         checkpoints.append((want, cp[1]))
         digests.append(bytes.fromhex(cp[2]))
