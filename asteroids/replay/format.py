@@ -31,6 +31,7 @@ import hashlib
 import json
 import re
 import tomllib
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +61,7 @@ FORMAT_VERSION = 1
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
-"""Largest replay file read (4 MiB). A 10-minute bot game is about 70 KB; an hour of play
+"""Largest replay file read (4 MiB). A 10-minute bot game is about 65 KB; an hour of play
 stays far below this, and the cap keeps a hostile file from eating memory."""
 MAX_TICKS = 17_280_000
 """Longest game a replay may hold: 10 hours at the highest tick rate (480 Hz)."""
@@ -288,9 +289,9 @@ def encode_replay(replay: Replay) -> bytes:
         "checkpoints = [",
         cps,
         "]",
-        '# Input masks, run-length encoded (docs/replay-format.md), base64.',
+        '# Input masks, run-length encoded (docs/replay-format.md), zlib, base64.',
         'inputs = """',
-        _b64_lines(encode_masks(replay.masks)),
+        _b64_lines(zlib.compress(encode_masks(replay.masks), 9)),
         '"""',
         "# The first byte of the state hash after each tick, base64.",
         'tick_hashes = """',
@@ -431,9 +432,9 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         raise bad(f"'tick_hz' ({tick_hz}) differs from the settings' world.tick_hz "
                   f"({config.world.tick_hz}).")
 
-    masks = _blob(doc, "inputs", bad)
+    packed = _blob(doc, "inputs", bad)
     try:
-        masks = decode_masks(masks, ticks)
+        masks = decode_masks(_inflate(packed, ticks), ticks)
     except ValueError as exc:
         raise bad(f"the inputs are damaged: {exc}.") from None
     tick_hashes = _blob(doc, "tick_hashes", bad)
@@ -465,6 +466,20 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
         checkpoint_digests=tuple(digests), field_names=tuple(names),
     )
+
+
+def _inflate(packed: bytes, ticks: int) -> bytes:
+    """zlib-decompress the run-length bytes, never past the most ``ticks`` masks can need
+    (a run costs at least one byte and covers at least one tick)."""
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(packed, ticks + 16)
+    except zlib.error as exc:
+        raise ValueError(f"they are not valid zlib data ({exc})") from None
+    if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
+        raise ValueError("the compressed inputs are longer than the header's tick count "
+                         "allows, cut off, or followed by extra bytes")
+    return data
 
 
 def _blob(doc: dict[str, Any], key: str, bad: Any) -> bytes:
