@@ -61,7 +61,7 @@ FORMAT_VERSION = 1
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
-"""Largest replay file read (4 MiB). A 10-minute bot game is about 65 KB; an hour of play
+"""Largest replay file read (4 MiB). A 10-minute bot game is about 72 KB; an hour of play
 stays far below this, and the cap keeps a hostile file from eating memory."""
 MAX_TICKS = 17_280_000
 """Longest game a replay may hold: 10 hours at the highest tick rate (480 Hz)."""
