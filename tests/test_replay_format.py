@@ -208,3 +208,15 @@ def test_data_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
     assert replays_dir() == tmp_path / "d" / "replays"
     monkeypatch.delenv("ASTEROIDS_DATA_DIR")
     assert data_dir().name == "asteroids"
+
+
+def test_replay_package_is_pure() -> None:
+    """Verifying needs no window: importing the replay code never imports arcade."""
+    import subprocess
+    import sys
+
+    code = ("import sys, asteroids.replay, asteroids.replay.rebless, asteroids.paths; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    assert out.stdout.strip() == "[]"
