@@ -296,7 +296,10 @@ def _report(results: Iterable[dict[str, object]], as_json: bool) -> list[dict[st
             print(f"{r['file']}: ok: {r['ticks']} ticks, score {r['final_score']}, "
                   f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
         elif r["status"] == "mismatch":
-            print(f"{r['file']}: MISMATCH: {r['problem']}", flush=True)
+            recorded_by = r["game_version"]
+            note = ("" if recorded_by == __version__ else
+                    f" (recorded by asteroids {recorded_by}; this is {__version__})")
+            print(f"{r['file']}: MISMATCH: {r['problem']}{note}", flush=True)
         else:
             print(f"{r['file']}: unusable (see the error above)", flush=True)
             print(f"asteroids: {r['error']}", file=sys.stderr, flush=True)

@@ -449,7 +449,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
     checkpoints: list[tuple[int, str]] = []
     digests: list[bytes] = []
     for want, cp in zip(expected_ticks, cps, strict=True):
-        if (not isinstance(cp, list) or len(cp) != 3 or isinstance(cp[0], bool)
+        if (not isinstance(cp, list) or len(cp) != 3 or type(cp[0]) is not int
                 or cp[0] != want or not isinstance(cp[1], str) or not _HEX32.fullmatch(cp[1])
                 or not isinstance(cp[2], str)
                 or not re.fullmatch(f"[0-9a-f]{{{2 * len(names)}}}", cp[2])):
