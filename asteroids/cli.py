@@ -13,14 +13,14 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
 
-__all__ = ["EXIT_BAD_INPUT", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
@@ -30,9 +30,10 @@ COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot"
 
 _NOT_YET = {
     "watch": "watch a recorded replay",
-    "verify": "re-run a replay and check its state hashes",
-    "record": "play and record a replay",
 }
+
+EXIT_MISMATCH = 1
+"""``verify``: a well-formed replay re-simulated differently from how it was recorded."""
 
 _BENCH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -111,6 +112,33 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a bot game with HUD, or the title screen")
     shot.add_argument("--size", metavar="WxH", default=None,
                       help="image size in px (default: the configured window size)")
+
+    verify = sub.add_parser(
+        "verify", help="re-simulate replays without a window and check their state hashes",
+        description="Re-simulate each replay from its seed, settings and inputs and check "
+        "every recorded state hash. One line per file, then a total. Exit code 0 when all "
+        "match, 1 when a replay plays differently (its first divergent tick and the fields "
+        "that differ are named), 2 when a file is not a usable replay (missing, damaged, "
+        "edited, truncated, another format version, too large); 2 wins over 1.",
+    )
+    verify.add_argument("files", nargs="+", metavar="FILE", help="replay files")
+    verify.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes (default: all cores)")
+    verify.add_argument("--json", action="store_true",
+                        help="print the results as JSON on stdout instead of text")
+
+    record = sub.add_parser(
+        "record", help="record a headless bot game to a replay file",
+        description="Let a bot play a game without a window and save it as a replay. "
+        "Recording stops at game over or after --ticks ticks.",
+    )
+    _add_config_options(record)
+    record.add_argument("--bot", required=True, metavar="NAME",
+                        help="which bot plays (an unknown name lists the known ones)")
+    record.add_argument("--seed", type=int, required=True, metavar="S", help="the game's seed")
+    record.add_argument("--ticks", type=int, required=True, metavar="N",
+                        help="the most ticks to record")
+    record.add_argument("--out", required=True, metavar="FILE", help="the replay file to write")
 
     for name, what in _NOT_YET.items():
         stub = sub.add_parser(name, help=f"{what} (not available yet)",
@@ -219,6 +247,102 @@ def _cmd_screenshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify_one(path: str) -> dict[str, object]:
+    """Load and verify one replay; a plain dict so it crosses process boundaries."""
+    from asteroids.replay import ReplayError, load_replay, verify_replay
+
+    try:
+        replay = load_replay(path)
+    except ReplayError as exc:
+        return {"file": path, "status": "bad-input", "error": str(exc)}
+    result = verify_replay(replay)
+    out: dict[str, object] = {
+        "file": path, "status": "ok" if result.ok else "mismatch", "ticks": result.ticks,
+        "final_score": result.final_score, "final_wave": result.final_wave,
+        "final_hash": result.final_hash, "game_version": replay.game_version,
+    }
+    if not result.ok:
+        out.update(problem=result.problem, first_bad_checkpoint=result.first_bad_checkpoint,
+                   first_bad_tick=result.first_bad_tick, expected_hash=result.expected_hash,
+                   actual_hash=result.actual_hash, fields=list(result.fields))
+    return out
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        return _error(f"verify: --jobs must be 1 or more; got {jobs}")
+    jobs = min(jobs, len(args.files))
+    if jobs == 1:
+        results = map(_verify_one, args.files)
+        results_list = _report(results, args.json)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Fresh interpreters (spawn), not forks: nothing of this process's state leaks in.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            results_list = _report(pool.map(_verify_one, args.files), args.json)
+    counts = {k: sum(r["status"] == k for r in results_list)
+              for k in ("ok", "mismatch", "bad-input")}
+    code = (EXIT_BAD_INPUT if counts["bad-input"] else
+            EXIT_MISMATCH if counts["mismatch"] else 0)
+    total = (f"{len(results_list)} file{'s' if len(results_list) != 1 else ''}: "
+             f"{counts['ok']} ok, {counts['mismatch']} mismatch, "
+             f"{counts['bad-input']} unusable")
+    if args.json:
+        print(json.dumps({"files": results_list, "total": counts, "exit_code": code},
+                         indent=2))
+    else:
+        print(total)
+    return code
+
+
+def _report(results: Iterable[dict[str, object]], as_json: bool) -> list[dict[str, object]]:
+    """Print one line per result as it arrives (text mode); return them all."""
+    done = []
+    for r in results:
+        done.append(r)
+        if as_json:
+            continue
+        if r["status"] == "ok":
+            print(f"{r['file']}: ok: {r['ticks']} ticks, score {r['final_score']}, "
+                  f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
+        elif r["status"] == "mismatch":
+            recorded_by = r["game_version"]
+            note = ("" if recorded_by == __version__ else
+                    f" (recorded by asteroids {recorded_by}; this is {__version__})")
+            print(f"{r['file']}: MISMATCH: {r['problem']}{note}", flush=True)
+        else:
+            print(f"{r['file']}: unusable (see the error above)", flush=True)
+            print(f"asteroids: {r['error']}", file=sys.stderr, flush=True)
+    return done
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from asteroids.replay import get_bot, record_bot_game, save_replay
+    from asteroids.replay.format import MAX_TICKS
+
+    config = load_config(*args.config, overrides=args.overrides)
+    try:
+        bot = get_bot(args.bot)
+    except KeyError as exc:
+        return _error(f"record: {exc.args[0]}")
+    if not 0 <= args.ticks <= MAX_TICKS:
+        return _error(f"record: --ticks must be in [0, {MAX_TICKS}]; got {args.ticks}")
+    if not -(2**63) <= args.seed < 2**64:
+        return _error(f"record: --seed must be in [-2**63, 2**64); got {args.seed}")
+    replay = record_bot_game(config, args.seed, bot, args.ticks)
+    path = save_replay(replay, args.out)
+    why = "game over" if replay.ticks < args.ticks else "tick limit"
+    print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), score {replay.final_score}, "
+          f"wave {replay.final_wave}, final hash {replay.final_hash}")
+    return 0
+
+
 def _cmd_not_yet(args: argparse.Namespace) -> int:
     return _error(f"{args.command}: not available yet")
 
@@ -230,7 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: the arguments after the program name; ``sys.argv[1:]`` when None.
 
     Returns:
-        The process exit code: 0 on success, 2 for bad input.
+        The process exit code: 0 on success, 2 for bad input (1: ``verify`` found a replay
+        that plays differently).
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
     # No command, or options only (``asteroids --config x.toml``), means play.
@@ -255,6 +380,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_bench(args)
         if args.command == "screenshot":
             return _cmd_screenshot(args)
+        if args.command == "verify":
+            return _cmd_verify(args)
+        if args.command == "record":
+            return _cmd_record(args)
         return _cmd_not_yet(args)
     except ConfigError as exc:
         print(exc, file=sys.stderr)

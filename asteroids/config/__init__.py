@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from asteroids.config.errors import ERROR_CODES, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES
-from asteroids.config.loader import MAX_FILE_BYTES, load_config, parse_override
+from asteroids.config.loader import MAX_FILE_BYTES, load_config, load_config_text, parse_override
 from asteroids.config.render import render_default_toml, render_toml
 from asteroids.config.schema import (
     AsteroidsConfig,
@@ -53,6 +53,7 @@ __all__ = [
     "ShotsConfig",
     "WorldConfig",
     "load_config",
+    "load_config_text",
     "parse_override",
     "render_default_toml",
     "render_toml",

@@ -26,7 +26,7 @@ from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num,
 from asteroids.config.locate import Path, Positions, find, key_positions
 from asteroids.config.schema import Config, KeysConfig, Obstacle
 
-__all__ = ["MAX_FILE_BYTES", "load_config", "parse_override"]
+__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "parse_override"]
 
 MAX_FILE_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
@@ -459,6 +459,17 @@ def _duplicate_at(text: str, line: int) -> tuple[str, int | None, bool]:
     return table + name, len(m.group(1)) + 1, False
 
 
+@dataclass(frozen=True)
+class _Text:
+    """Settings given as text instead of a file (``load_config_text``)."""
+
+    name: str
+    data: bytes
+
+    def __fspath__(self) -> str:
+        return self.name
+
+
 def _read_file(src: _Source, path: str | os.PathLike[str],
                issues: list[ConfigIssue]) -> dict[str, Any] | None:
     """Read and parse one file; on failure record the issue and return None."""
@@ -467,31 +478,34 @@ def _read_file(src: _Source, path: str | os.PathLike[str],
         issues.append(ConfigIssue(source=src.name, line=line, col=col, key="", code=code,
                                   message=message, order=src.order))
 
-    text_path = os.fspath(path)
-    if os.path.isdir(text_path):
-        fail("unreadable", "this is a folder, not a settings file; give a .toml file or a "
-             f"preset name ({', '.join(preset_names())})")
-        return None
-    if not os.path.exists(text_path) and is_preset_name(text_path):
-        # A file of that name wins; only a name that is no file means a bundled preset.
-        try:
-            data = preset_bytes(text_path)
-        except KeyError:
-            fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
-                 f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
-            return None
+    if isinstance(path, _Text):
+        data = path.data
     else:
-        try:
-            with open(text_path, "rb") as fh:
-                data = fh.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            hint = ""
-            if isinstance(exc, FileNotFoundError):
-                stem = os.path.splitext(os.path.basename(text_path))[0]
-                hint = (f" (a bundled preset is given by name: {', '.join(preset_names())}"
-                        f"{suggest_preset(stem)})")
-            fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
+        text_path = os.fspath(path)
+        if os.path.isdir(text_path):
+            fail("unreadable", "this is a folder, not a settings file; give a .toml file or a "
+                 f"preset name ({', '.join(preset_names())})")
             return None
+        if not os.path.exists(text_path) and is_preset_name(text_path):
+            # A file of that name wins; only a name that is no file means a bundled preset.
+            try:
+                data = preset_bytes(text_path)
+            except KeyError:
+                fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
+                     f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
+                return None
+        else:
+            try:
+                with open(text_path, "rb") as fh:
+                    data = fh.read(MAX_FILE_BYTES + 1)
+            except OSError as exc:
+                hint = ""
+                if isinstance(exc, FileNotFoundError):
+                    stem = os.path.splitext(os.path.basename(text_path))[0]
+                    hint = (f" (a bundled preset is given by name: {', '.join(preset_names())}"
+                            f"{suggest_preset(stem)})")
+                fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
+                return None
     if len(data) > MAX_FILE_BYTES:
         fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
              f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
@@ -698,3 +712,15 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, _Source],
                   f'{{key}}: key "{name}" is bound to more than one action: {listed}',
                   "each key bound to one action", f'"{name}" in {listed}')
     return out
+
+
+def load_config_text(text: str, *, source: str = "<text>") -> Config:
+    """The built-in defaults layered with settings given as TOML text, validated.
+
+    For settings embedded in another file (a replay stores its whole resolved config this
+    way); the same checks and limits as ``load_config`` apply, and errors name ``source``.
+
+    Raises:
+        ConfigError: listing every problem (positions are lines of ``text``).
+    """
+    return load_config(_Text(source, text.encode("utf-8")))

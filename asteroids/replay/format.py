@@ -1,0 +1,497 @@
+"""The replay file format, version 1: a text file that is a seed, a config and the inputs.
+
+Layout (``docs/replay-format.md`` is the full description)::
+
+    asteroids-replay 1                      <- magic line: what the file is, format version
+    # comments
+    format = 1                              <- TOML header: every field readable as text
+    game_version = "0.1.0"
+    rules = "<32 hex>"                      <- fingerprint of the rule-affecting settings
+    seed = 42
+    ...
+    checkpoints = [[0, "<hash>", "<field digests>"], [600, ...], ...]
+    inputs = <multi-line string: base64 of the run-length encoded masks>
+    tick_hashes = <multi-line string: base64, one byte of the state hash per tick>
+    config = <multi-line literal string: the full resolved config as TOML>
+    checksum blake2b-128 <32 hex>           <- over every byte before this line
+
+Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
+files over ``MAX_REPLAY_BYTES`` before reading them whole, and checks every field's type and
+range. A file whose content does not match its own checksum or rules fingerprint is
+refused as damaged or edited (``ReplayError``); a well-formed file that re-simulates
+differently is a *verification* failure (see ``asteroids.replay.verify``).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as _dt
+import hashlib
+import json
+import re
+import tomllib
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from asteroids.config import Config, ConfigError, load_config_text, render_toml
+from asteroids.core.world import FIELD_NAMES, World
+
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "MAX_REPLAY_BYTES",
+    "MAX_TICKS",
+    "NON_RULE_TABLES",
+    "RULE_TABLES",
+    "Replay",
+    "ReplayError",
+    "decode_replay",
+    "encode_replay",
+    "field_digests",
+    "rules_fingerprint",
+]
+
+FORMAT_VERSION = 1
+"""The format this version writes and the only one it reads."""
+MAGIC = "asteroids-replay"
+"""The first word of every replay file; the format version follows on the same line."""
+MAX_REPLAY_BYTES = 4 * 1024 * 1024
+"""Largest replay file read (4 MiB). A 10-minute bot game is about 72 KB; an hour of play
+stays far below this, and the cap keeps a hostile file from eating memory."""
+MAX_TICKS = 17_280_000
+"""Longest game a replay may hold: 10 hours at the highest tick rate (480 Hz)."""
+CHECKPOINT_EVERY = 600
+"""Ticks between state-hash checkpoints (10 s at 60 Hz). Verification re-simulates at most
+this many ticks again to find the first divergent tick."""
+MAX_CHECKPOINT_EVERY = 1_000_000
+
+RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
+               "obstacles")
+"""Config tables that change how the game plays: they go into the rules fingerprint."""
+NON_RULE_TABLES = ("audio", "display", "keys")
+"""Config tables that never touch the simulation (a test keeps the two lists complete)."""
+
+_CHECKSUM_PREFIX = "checksum blake2b-128 "
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+_SEED_RANGE = (-(2**63), 2**64 - 1)
+_MAX_SCORE = 2**63 - 1
+_HEADER_KEYS = {
+    "format", "game_version", "rules", "seed", "tick_hz", "created_at", "ticks",
+    "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
+    "checkpoints", "inputs", "tick_hashes", "config",
+}
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be used; ``str(e)`` is one paragraph naming file and problem.
+
+    Attributes:
+        path: the file, as given.
+        problem: the problem alone, a sentence.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One recorded game: everything needed to play it again, bit for bit.
+
+    Build one with ``Recorder`` (or ``load_replay``); ``masks[i]`` is the input the core was
+    given for the step from tick ``i`` to tick ``i + 1``.
+    """
+
+    seed: int
+    config: Config
+    """The full resolved config (stored as TOML text in the file)."""
+    masks: bytes
+    """One input mask per tick; ``len(masks) == ticks``."""
+    checkpoints: tuple[tuple[int, str], ...]
+    """(tick, state_hash) at tick 0 and every ``checkpoint_every`` ticks."""
+    final_hash: str
+    final_score: int
+    final_wave: int
+    created_at: str
+    """ISO 8601 UTC, e.g. ``2026-05-01T12:00:00Z``."""
+    game_version: str
+    rules: str
+    """Rules fingerprint of ``config`` (``rules_fingerprint``)."""
+    tick_hz: float
+    checkpoint_every: int = CHECKPOINT_EVERY
+    tick_hashes: bytes = b""
+    """The first byte of the state hash after every tick (``len == ticks``), so a
+    verification can name the first tick that differs, not only the checkpoint."""
+    checkpoint_digests: tuple[bytes, ...] = ()
+    """Per checkpoint, one byte per World field (``field_names``), so a verification can
+    name the fields that differ at the first divergent checkpoint."""
+    field_names: tuple[str, ...] = FIELD_NAMES
+
+    @property
+    def ticks(self) -> int:
+        """Ticks in the game (one input mask each)."""
+        return len(self.masks)
+
+    def same_game(self, other: Replay) -> bool:
+        """Whether two replays record the same game (everything but when and by which
+        version of the program they were written)."""
+        ignore = {"created_at", "game_version"}
+        return all(getattr(self, f.name) == getattr(other, f.name)
+                   for f in dataclasses.fields(self) if f.name not in ignore)
+
+
+def rules_fingerprint(config: Config) -> str:
+    """A 32-hex-digit digest of the settings that change how the game plays.
+
+    Only ``RULE_TABLES`` count: rebinding a key or turning the volume down keeps a replay's
+    fingerprint; changing the ship's thrust changes it. Floats are written with ``repr``, so
+    every bit counts.
+    """
+    tree = {name: _plain(getattr(config, name)) for name in RULE_TABLES}
+    text = json.dumps(tree, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def field_digests(world: World) -> bytes:
+    """One byte per World field (in ``FIELD_NAMES`` order) from a digest of its value, with
+    the same canonical bytes as ``state_hash``: enough to say which fields differ."""
+    out = bytearray()
+    for name in FIELD_NAMES:
+        value = getattr(world, name)
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind == "f":
+                data = np.ascontiguousarray(value + 0.0, dtype="<f8").tobytes()
+            else:
+                data = np.ascontiguousarray(value, dtype="<i8").tobytes()
+            data = len(value).to_bytes(8, "little") + data
+        elif isinstance(value, float):
+            data = np.float64(value + 0.0).tobytes()
+        else:
+            data = int(value).to_bytes(16, "little", signed=True)
+        out.append(hashlib.blake2b(data, digest_size=1).digest()[0])
+    return bytes(out)
+
+
+# ---------------------------------------------------------------- run-length masks
+
+
+def encode_masks(masks: bytes) -> bytes:
+    """Run-length encode 6-bit masks: one byte per run of 1-3 ticks (top two bits = run - 1),
+    or a byte with top bits 11 followed by an LEB128 varint of run - 4."""
+    out = bytearray()
+    i, n = 0, len(masks)
+    while i < n:
+        mask = masks[i]
+        j = i + 1
+        while j < n and masks[j] == mask:
+            j += 1
+        run = j - i
+        if run <= 3:
+            out.append(mask | (run - 1) << 6)
+        else:
+            out.append(mask | 0xC0)
+            rest = run - 4
+            while True:
+                byte = rest & 0x7F
+                rest >>= 7
+                if rest:
+                    out.append(byte | 0x80)
+                else:
+                    out.append(byte)
+                    break
+        i = j
+    return bytes(out)
+
+
+def decode_masks(data: bytes, ticks: int) -> bytes:
+    """The masks back from ``encode_masks``; ValueError if the data does not describe
+    exactly ``ticks`` masks (never allocates more than ``ticks`` bytes)."""
+    out = bytearray()
+    i, n = 0, len(data)
+    while i < n:
+        byte = data[i]
+        i += 1
+        mask = byte & 0x3F
+        top = byte >> 6
+        if top < 3:
+            run = top + 1
+        else:
+            rest = shift = 0
+            while True:
+                if i >= n:
+                    raise ValueError("a run length is cut off")
+                b = data[i]
+                i += 1
+                rest |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+                if shift > 35:
+                    raise ValueError("a run length is too long")
+            run = rest + 4
+        if len(out) + run > ticks:
+            raise ValueError(f"the inputs describe more than the {ticks} ticks in the header")
+        out += bytes([mask]) * run
+    if len(out) != ticks:
+        raise ValueError(f"the inputs describe {len(out)} ticks, the header says {ticks}")
+    return bytes(out)
+
+
+def _b64_lines(data: bytes) -> str:
+    text = base64.b64encode(data).decode("ascii")
+    return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+
+# ---------------------------------------------------------------- writing
+
+
+def encode_replay(replay: Replay) -> bytes:
+    """The file's bytes for ``replay`` (see the module docstring for the layout)."""
+    config_text = render_toml(replay.config, with_comments=False)
+    if "'''" in config_text:  # pragma: no cover - no setting can hold three quotes
+        raise ValueError("the config text cannot be embedded in a literal TOML string")
+    cps = ",\n".join(
+        f'    [{tick}, "{h}", "{d.hex()}"]'
+        for (tick, h), d in zip(replay.checkpoints, replay.checkpoint_digests, strict=True)
+    )
+    lines = [
+        f"{MAGIC} {FORMAT_VERSION}",
+        "# An asteroids replay: the seed, the full settings and one input mask per tick.",
+        "# Check it: asteroids verify FILE. Watch it: asteroids watch FILE.",
+        "# Format: docs/replay-format.md. Any edit breaks the checksum on the last line.",
+        f"format = {FORMAT_VERSION}",
+        f"game_version = {json.dumps(replay.game_version)}",
+        f'rules = "{replay.rules}"',
+        f"seed = {replay.seed}",
+        f"tick_hz = {replay.tick_hz!r}",
+        f"created_at = {json.dumps(replay.created_at)}",
+        f"ticks = {replay.ticks}",
+        f"final_score = {replay.final_score}",
+        f"final_wave = {replay.final_wave}",
+        f'final_hash = "{replay.final_hash}"',
+        f"checkpoint_every = {replay.checkpoint_every}",
+        "checkpoint_fields = [" + ", ".join(f'"{n}"' for n in replay.field_names) + "]",
+        "checkpoints = [",
+        cps,
+        "]",
+        '# Input masks, run-length encoded (docs/replay-format.md), zlib, base64.',
+        'inputs = """',
+        _b64_lines(zlib.compress(encode_masks(replay.masks), 9)),
+        '"""',
+        "# The first byte of the state hash after each tick, base64.",
+        'tick_hashes = """',
+        _b64_lines(replay.tick_hashes),
+        '"""',
+        "config = '''",
+        config_text.rstrip("\n"),
+        "'''",
+    ]
+    body = ("\n".join(lines) + "\n").encode("utf-8")
+    checksum = hashlib.blake2b(body, digest_size=16).hexdigest()
+    return body + f"{_CHECKSUM_PREFIX}{checksum}\n".encode("ascii")
+
+
+# ---------------------------------------------------------------- reading
+
+
+def decode_replay(data: bytes, path: str) -> Replay:
+    """Parse and check a replay file's bytes; every problem is a ``ReplayError``.
+
+    Args:
+        data: the whole file (the caller has already refused oversized files).
+        path: the file's name, for messages.
+    """
+    def bad(problem: str) -> ReplayError:
+        return ReplayError(path, problem)
+
+    if not data:
+        raise bad("the file is empty, so it is not an asteroids replay.")
+    first, sep, _ = data[:200].partition(b"\n")
+    word, _, version = first.decode("latin-1").strip().partition(" ")
+    if word != MAGIC:
+        raise bad(f"this is not an asteroids replay (a replay's first line is "
+                  f"'{MAGIC} {FORMAT_VERSION}').")
+    if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
+        raise bad("the first line is damaged: it should name the replay format version, "
+                  f"e.g. '{MAGIC} {FORMAT_VERSION}'.")
+    if int(version) > FORMAT_VERSION:
+        raise bad(f"the replay was written by a newer version of asteroids (replay format "
+                  f"{int(version)}; this version reads format {FORMAT_VERSION}). Update the "
+                  "game to verify or watch it.")
+    if int(version) != FORMAT_VERSION:
+        raise bad(f"replay format {int(version)} is not supported (this version reads "
+                  f"format {FORMAT_VERSION} only).")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise bad(f"the file is damaged: byte {exc.start} is not valid UTF-8 text.") from None
+    body, last = _split_checksum(text)
+    if last is None:
+        raise bad("the file is truncated: it does not end with its checksum line, so part "
+                  "of the game is missing.")
+    if not _HEX32.fullmatch(last):
+        raise bad("the file is damaged: its checksum line is not a 32-digit hex digest.")
+    if hashlib.blake2b(body.encode("utf-8"), digest_size=16).hexdigest() != last:
+        raise bad("the file was damaged or edited after it was written: its content does not "
+                  "match the checksum on its last line.")
+    try:
+        doc = tomllib.loads(body.partition("\n")[2])
+    except tomllib.TOMLDecodeError as exc:
+        raise bad(f"the header is not valid TOML ({exc}).") from None
+    except RecursionError:
+        raise bad("the header is not valid TOML (values are nested too deeply).") from None
+    return _from_doc(doc, bad)
+
+
+def _split_checksum(text: str) -> tuple[str, str | None]:
+    if not text.endswith("\n"):
+        return text, None
+    head, sep, last = text[:-1].rpartition("\n")
+    if not sep or not last.startswith(_CHECKSUM_PREFIX):
+        return text, None
+    return head + "\n", last[len(_CHECKSUM_PREFIX):]
+
+
+def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
+    missing = sorted(_HEADER_KEYS - doc.keys())
+    if missing:
+        raise bad(f"the header lacks {', '.join(missing)}.")
+    extra = sorted(doc.keys() - _HEADER_KEYS)
+    if extra:
+        raise bad(f"the header has unknown keys: {', '.join(extra)}.")
+
+    def integer(key: str, lo: int, hi: int) -> int:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise bad(f"'{key}' must be an integer in [{lo}, {hi}]; got {_show(value)}.")
+        return value
+
+    def string(key: str, pattern: re.Pattern[str] | None = None, limit: int = 64) -> str:
+        value = doc[key]
+        if not isinstance(value, str) or len(value) > limit or (
+                pattern is not None and not pattern.fullmatch(value)):
+            raise bad(f"'{key}' is not a valid value; got {_show(value)}.")
+        return value
+
+    if integer("format", 0, 2**31) != FORMAT_VERSION:
+        raise bad(f"the header says format {doc['format']} but the first line says "
+                  f"{FORMAT_VERSION}.")
+    game_version = string("game_version", re.compile(r"[0-9A-Za-z.+_-]+"))
+    rules = string("rules", _HEX32)
+    seed = integer("seed", *_SEED_RANGE)
+    ticks = integer("ticks", 0, MAX_TICKS)
+    final_score = integer("final_score", 0, _MAX_SCORE)
+    final_wave = integer("final_wave", 0, 2**31)
+    final_hash = string("final_hash", _HEX32)
+    every = integer("checkpoint_every", 1, MAX_CHECKPOINT_EVERY)
+    created_at = string("created_at")
+    try:
+        stamp = _dt.datetime.fromisoformat(created_at)
+    except ValueError:
+        raise bad(f"'created_at' is not an ISO 8601 time; got {_show(created_at)}.") from None
+    if stamp.tzinfo is None:
+        raise bad(f"'created_at' must say its time zone (UTC); got {_show(created_at)}.")
+    tick_hz = doc["tick_hz"]
+    if isinstance(tick_hz, bool) or not isinstance(tick_hz, (int, float)):
+        raise bad(f"'tick_hz' must be a number; got {_show(tick_hz)}.")
+
+    names = doc["checkpoint_fields"]
+    if (not isinstance(names, list) or not names or len(names) > 1000
+            or not all(isinstance(n, str) and re.fullmatch(r"[a-z_0-9]{1,64}", n)
+                       for n in names)):
+        raise bad("'checkpoint_fields' must be a list of World field names.")
+
+    config_text = doc["config"]
+    if not isinstance(config_text, str):
+        raise bad("'config' must be the settings as TOML text.")
+    try:
+        config = load_config_text(config_text, source="config")
+    except ConfigError as exc:
+        first = str(exc).splitlines()[0]
+        raise bad(f"its settings are not valid for this version of the game ({first}).") \
+            from None
+    if rules_fingerprint(config) != rules:
+        raise bad("its settings do not match its rules fingerprint: the settings or the "
+                  "'rules' line were edited.")
+    if float(tick_hz) != config.world.tick_hz:
+        raise bad(f"'tick_hz' ({tick_hz}) differs from the settings' world.tick_hz "
+                  f"({config.world.tick_hz}).")
+
+    packed = _blob(doc, "inputs", bad)
+    try:
+        masks = decode_masks(_inflate(packed, ticks), ticks)
+    except ValueError as exc:
+        raise bad(f"the inputs are damaged: {exc}.") from None
+    tick_hashes = _blob(doc, "tick_hashes", bad)
+    if len(tick_hashes) != ticks:
+        raise bad(f"'tick_hashes' holds {len(tick_hashes)} ticks, the header says {ticks}.")
+
+    cps = doc["checkpoints"]
+    expected_ticks = range(0, ticks + 1, every)
+    if not isinstance(cps, list) or len(cps) != len(expected_ticks):
+        raise bad(f"'checkpoints' must list {len(expected_ticks)} checkpoints (tick 0 and "
+                  f"every {every} ticks up to {ticks}).")
+    checkpoints: list[tuple[int, str]] = []
+    digests: list[bytes] = []
+    for want, cp in zip(expected_ticks, cps, strict=True):
+        if (not isinstance(cp, list) or len(cp) != 3 or type(cp[0]) is not int
+                or cp[0] != want or not isinstance(cp[1], str) or not _HEX32.fullmatch(cp[1])
+                or not isinstance(cp[2], str)
+                or not re.fullmatch(f"[0-9a-f]{{{2 * len(names)}}}", cp[2])):
+            raise bad(f"the checkpoint for tick {want} is damaged; got {_show(cp)}.")
+        checkpoints.append((want, cp[1]))
+        digests.append(bytes.fromhex(cp[2]))
+    if ticks % every == 0 and checkpoints[-1][1] != final_hash:
+        raise bad(f"'final_hash' differs from the checkpoint at the last tick ({ticks}).")
+
+    return Replay(
+        seed=seed, config=config, masks=masks, checkpoints=tuple(checkpoints),
+        final_hash=final_hash, final_score=final_score, final_wave=final_wave,
+        created_at=created_at, game_version=game_version, rules=rules,
+        tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
+        checkpoint_digests=tuple(digests), field_names=tuple(names),
+    )
+
+
+def _inflate(packed: bytes, ticks: int) -> bytes:
+    """zlib-decompress the run-length bytes, never past the most ``ticks`` masks can need
+    (a run costs at least one byte and covers at least one tick)."""
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(packed, ticks + 16)
+    except zlib.error as exc:
+        raise ValueError(f"they are not valid zlib data ({exc})") from None
+    if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
+        raise ValueError("the compressed inputs are longer than the header's tick count "
+                         "allows, cut off, or followed by extra bytes")
+    return data
+
+
+def _blob(doc: dict[str, Any], key: str, bad: Any) -> bytes:
+    value = doc[key]
+    if not isinstance(value, str):
+        raise bad(f"'{key}' must be base64 text.")
+    try:
+        return base64.b64decode("".join(value.split()), validate=True)
+    except ValueError:
+        raise bad(f"'{key}' is damaged: it is not valid base64.") from None
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

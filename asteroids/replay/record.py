@@ -1,0 +1,166 @@
+"""Recording: ``Recorder`` watches a game tick by tick; ``record_bot_game`` plays one headless.
+
+The recorder is fed exactly what the core was given (the mask of each ``step``) and the
+World that step returned, so a replay holds the game the player saw, whatever the frame
+rate. It hashes the state after every tick (one byte of it is kept per tick, for naming the
+first divergent tick later) and keeps a full checkpoint every ``every`` ticks.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+
+from asteroids import __version__
+from asteroids.config import Config
+from asteroids.core import new_world, state_hash, step
+from asteroids.core.inputs import as_mask
+from asteroids.core.world import World
+from asteroids.replay.format import (
+    CHECKPOINT_EVERY,
+    MAX_CHECKPOINT_EVERY,
+    MAX_TICKS,
+    Replay,
+    field_digests,
+    rules_fingerprint,
+)
+
+__all__ = ["Bot", "Recorder", "bot_names", "get_bot", "record_bot_game", "utc_now"]
+
+Bot = Callable[[World, Config], int]
+"""A pilot: the input mask for this tick, from the World and the config (pure)."""
+
+_LEGACY_STYLES = {"classic": 0, "classic-hyper": 1, "classic-shield": 2}
+"""The original bot (``asteroids.core.bot.bot_input``) and its two habits, by name."""
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC to the second, e.g. ``2026-05-01T12:00:00Z``."""
+    now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
+    return now.isoformat().replace("+00:00", "Z")
+
+
+class Recorder:
+    """Feed it exactly what the core was given; it hashes checkpoints as it goes.
+
+    Args:
+        config: the settings the game runs under.
+        seed: the seed given to ``new_world``.
+        every: ticks between full checkpoints.
+
+    Raises:
+        ValueError: for a seed or interval a replay cannot hold.
+    """
+
+    def __init__(self, config: Config, seed: int, *, every: int = CHECKPOINT_EVERY) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not (
+                -(2**63) <= seed < 2**64):
+            raise ValueError(f"a replay's seed must be an int in [-2**63, 2**64); got {seed!r}")
+        if not 1 <= every <= MAX_CHECKPOINT_EVERY:
+            raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
+        self.config = config
+        self.seed = seed
+        self.every = every
+        start = new_world(config, seed)
+        self._masks = bytearray()
+        self._tick_hashes = bytearray()
+        self._last_hash = state_hash(start)
+        self._checkpoints: list[tuple[int, str]] = [(0, self._last_hash)]
+        self._digests: list[bytes] = [field_digests(start)]
+
+    @property
+    def ticks(self) -> int:
+        """Ticks recorded so far."""
+        return len(self._masks)
+
+    def add(self, mask: int, world_after: World) -> None:
+        """Record one ``step``: the mask it was given and the World it returned.
+
+        Raises:
+            ValueError: if the mask is not a valid input mask, or ``world_after`` is not the
+                next tick (a step was missed or recorded twice).
+        """
+        mask = as_mask(mask)
+        tick = len(self._masks) + 1
+        if world_after.tick != tick:
+            raise ValueError(f"Recorder.add: expected the world after tick {tick}, got tick "
+                             f"{world_after.tick} (every step must be recorded once)")
+        if tick > MAX_TICKS:
+            raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
+        h = state_hash(world_after)
+        self._masks.append(mask)
+        self._tick_hashes.append(int(h[:2], 16))
+        self._last_hash = h
+        if tick % self.every == 0:
+            self._checkpoints.append((tick, h))
+            self._digests.append(field_digests(world_after))
+
+    def finish(self, world: World, *, created_at: str | None = None) -> Replay:
+        """The replay of the game so far; ``world`` is the last World recorded (or the start).
+
+        Args:
+            world: the current World, to take the final score and wave from.
+            created_at: ISO 8601 UTC time to write (default: now).
+        """
+        if world.tick != self.ticks:
+            raise ValueError(f"Recorder.finish: the world is at tick {world.tick}, but "
+                             f"{self.ticks} ticks were recorded")
+        return Replay(
+            seed=self.seed, config=self.config, masks=bytes(self._masks),
+            checkpoints=tuple(self._checkpoints), final_hash=self._last_hash,
+            final_score=int(world.score), final_wave=int(world.wave),
+            created_at=created_at or utc_now(), game_version=__version__,
+            rules=rules_fingerprint(self.config), tick_hz=float(self.config.world.tick_hz),
+            checkpoint_every=self.every, tick_hashes=bytes(self._tick_hashes),
+            checkpoint_digests=tuple(self._digests),
+        )
+
+
+def bot_names() -> list[str]:
+    """Names ``get_bot`` accepts: the core's ``BOTS`` (when present) and the original bot's
+    styles ("classic", "classic-hyper", "classic-shield")."""
+    from asteroids.core import bot as bot_module
+
+    names = list(getattr(bot_module, "BOTS", {}))
+    if hasattr(bot_module, "bot_input"):
+        names += [n for n in _LEGACY_STYLES if n not in names]
+    return sorted(names)
+
+
+def get_bot(name: str) -> Bot:
+    """The pilot called ``name``.
+
+    Raises:
+        KeyError: for an unknown name; the message lists the known ones.
+    """
+    from asteroids.core import bot as bot_module
+
+    bots = getattr(bot_module, "BOTS", {})
+    if name in bots:
+        return bots[name]
+    if name in _LEGACY_STYLES and hasattr(bot_module, "bot_input"):
+        style = _LEGACY_STYLES[name]
+        legacy = bot_module.bot_input
+
+        def pilot(world: World, config: Config) -> int:
+            return legacy(world, config.world.width_px, config.world.height_px, style)
+
+        return pilot
+    raise KeyError(f"no bot named {name!r}; known bots: {', '.join(bot_names())}")
+
+
+def record_bot_game(config: Config, seed: int, bot: Bot, ticks: int, *,
+                    every: int = CHECKPOINT_EVERY, created_at: str | None = None,
+                    stop_at_game_over: bool = True) -> Replay:
+    """Play ``ticks`` ticks (fewer if the game ends first) with a bot and record them."""
+    if not 0 <= ticks <= MAX_TICKS:
+        raise ValueError(f"ticks must be in [0, {MAX_TICKS}]; got {ticks}")
+    recorder = Recorder(config, seed, every=every)
+    world = new_world(config, seed)
+    for _ in range(ticks):
+        if stop_at_game_over and world.game_over:
+            break
+        mask = bot(world, config)
+        world, _ = step(world, mask, config)
+        recorder.add(mask, world)
+    return recorder.finish(world, created_at=created_at)

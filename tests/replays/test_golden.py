@@ -1,0 +1,63 @@
+"""Golden replays: every committed game re-simulates bit for bit through the pure core, and
+together they exercise the rules the issue lists (counted from the core's events, not taken
+from the manifest). After a deliberate rules change: ``python -m asteroids.replay.rebless``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+
+import pytest
+
+from asteroids.replay import VerifyResult, load_replay
+from asteroids.replay.rebless import COVERAGE_KEYS, GOLDEN_DIR, coverage, load_manifest
+
+ENTRIES = load_manifest()
+NAMES = [e.name for e in ENTRIES]
+REBLESS = "python -m asteroids.replay.rebless"
+
+
+@cache
+def _verified(name: str) -> tuple[VerifyResult, dict[str, int]]:
+    return coverage(load_replay(GOLDEN_DIR / f"{name}.replay"))
+
+
+def test_manifest_and_files_agree() -> None:
+    assert len(ENTRIES) >= 8
+    on_disk = sorted(p.stem for p in GOLDEN_DIR.glob("*.replay"))
+    assert on_disk == sorted(NAMES), f"replay files and manifest differ; run {REBLESS}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_replay_verifies(name: str) -> None:
+    result, _ = _verified(name)
+    assert result.ok, (
+        f"{name}.replay plays differently now: {result.problem}. If the rules changed on "
+        f"purpose, re-record with `{REBLESS}` and say so in the commit."
+    )
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=NAMES)
+def test_golden_replay_is_its_manifest_script(entry) -> None:  # noqa: ANN001
+    """The file holds the game its manifest entry describes (settings, seed, length)."""
+    replay = load_replay(GOLDEN_DIR / f"{entry.name}.replay")
+    assert replay.config == entry.config()
+    assert replay.seed == entry.seed
+    assert replay.ticks <= entry.ticks
+
+
+def test_coverage_summary_matches_the_events() -> None:
+    with open(GOLDEN_DIR / "coverage.toml", "rb") as fh:
+        written = tomllib.load(fh)
+    for name in NAMES:
+        _, counts = _verified(name)
+        row = {k: v for k, v in written[name].items() if k in COVERAGE_KEYS}
+        assert row == counts, f"coverage.toml is stale for {name}; run {REBLESS}"
+
+
+def test_golden_replays_cover_the_rules_together() -> None:
+    total = {k: sum(_verified(n)[1][k] for n in NAMES) for k in COVERAGE_KEYS}
+    missing = [k for k, v in total.items() if not v]
+    assert not missing, f"no golden replay exercises: {', '.join(missing)}"
+
