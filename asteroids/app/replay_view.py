@@ -79,6 +79,7 @@ class ReplayView(WorldView):
         """The first passed checkpoint tick whose state hash is not the recorded one."""
         self.seeks = 0
         """Ticks re-simulated by seeks so far (diagnostics and tests)."""
+        self._passed(0, self.world)
 
     @property
     def at_end(self) -> bool:

@@ -153,8 +153,9 @@ def test_end_shows_END_stops_and_space_plays_again(window, watch, recorded):
 
 def test_a_replay_that_no_longer_matches_says_so(window, recorded):
     replay, _ = recorded
-    first = replay.checkpoints[0][0]
-    bad = dataclasses.replace(replay, checkpoints=((first, "0" * 32),) + replay.checkpoints[1:])
+    first = next(t for t, _ in replay.checkpoints if t > 0)
+    bad = dataclasses.replace(replay, checkpoints=tuple(
+        (t, "0" * 32 if t == first else h) for t, h in replay.checkpoints))
     view = ReplayView(Game(window, replay.config, sound=False), bad, speed=8)
     window.show_view(view)
     frames(view, first // 8 + 2)
