@@ -35,8 +35,8 @@ _PAUSE = frozenset({arcade.key.P, arcade.key.SPACE})
 _STEP = frozenset({arcade.key.PERIOD, arcade.key.NUM_DECIMAL})
 _QUIT = frozenset({arcade.key.ESCAPE, arcade.key.Q})
 
-HINT = "SPACE PLAY / PAUSE   .  STEP   LEFT / RIGHT 10 S   HOME START   1-4 SPEED   ESC QUIT"
-"""The key help shown while paused or at the end."""
+HINT = "SPACE PLAY   .  STEP   ARROWS SEEK   1-4 SPEED   ESC QUIT"
+"""The key help shown while paused or at the end (fits the screen; README has them all)."""
 
 
 def clock_text(ticks: int, tick_hz: float) -> str:
