@@ -28,10 +28,6 @@ EXIT_BAD_INPUT = 2
 COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot")
 """Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
-_NOT_YET = {
-    "watch": "watch a recorded replay",
-}
-
 EXIT_MISMATCH = 1
 """``verify``: a well-formed replay re-simulated differently from how it was recorded."""
 
@@ -66,6 +62,21 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_config_options(play)
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="seed the game's random generator (for a repeatable game)")
+    play.add_argument("--record", metavar="FILE", default=None,
+                      help="save the game's replay to FILE (later games of the session "
+                      "beside it as FILE-2, FILE-3, ...) instead of the replay folder")
+
+    watch = sub.add_parser(
+        "watch", help="watch a recorded replay in the game window",
+        description="Play a replay file in the game window. Keys: Space/P pause, . or Right "
+        "(paused) single step, Left/Right or PageDown/PageUp jump 10 s, Home start, End end, "
+        "1-4 or +/- speed 1/2/4/8x, Esc quit. The game runs on the replay's own settings; "
+        "--config/--set only change the display, sound and keys.",
+    )
+    watch.add_argument("replay", metavar="FILE", help="the replay file")
+    watch.add_argument("--speed", type=int, choices=(1, 2, 4, 8), default=1,
+                       help="starting speed (default 1)")
+    _add_config_options(watch)
 
     config = sub.add_parser("config", help="show or check settings",
                             description="Show the resolved settings or check TOML files.")
@@ -140,10 +151,6 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="the most ticks to record")
     record.add_argument("--out", required=True, metavar="FILE", help="the replay file to write")
 
-    for name, what in _NOT_YET.items():
-        stub = sub.add_parser(name, help=f"{what} (not available yet)",
-                              description=f"{what.capitalize()}. Not available yet.")
-        stub.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
 
 
@@ -166,8 +173,28 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise
         print("asteroids: the settings are valid, but the arcade window is not built yet.")
         return 0
-    result = run_game(config, seed=args.seed)
+    if args.record is not None:
+        folder = Path(args.record).resolve().parent
+        if not folder.is_dir():
+            return _error(f"play: --record {args.record}: the folder {folder} does not exist")
+    result = run_game(config, seed=args.seed, record_to=args.record)
     return int(result or 0)
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    """Load the replay (a bad file is exit 2 with the replay module's message), then open
+    the window (no display is ``run_game``'s one-line error)."""
+    from asteroids.replay import ReplayError, load_replay
+
+    config = load_config(*args.config, overrides=args.overrides)
+    try:
+        replay = load_replay(args.replay)
+    except ReplayError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from asteroids.app.main import watch_replay
+
+    return int(watch_replay(replay, config, speed=args.speed) or 0)
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:
@@ -343,10 +370,6 @@ def _cmd_record(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_not_yet(args: argparse.Namespace) -> int:
-    return _error(f"{args.command}: not available yet")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line.
 
@@ -384,7 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_verify(args)
         if args.command == "record":
             return _cmd_record(args)
-        return _cmd_not_yet(args)
+        if args.command == "watch":
+            return _cmd_watch(args)
+        raise AssertionError(f"unhandled command {args.command!r}")  # argparse forbids it
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_BAD_INPUT

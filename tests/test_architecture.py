@@ -221,3 +221,94 @@ def test_ruff_bans_arcade_in_core(tmp_path: Path) -> None:
     assert any("arcade" in line for line in core_lines), done.stdout
     assert any("numpy.random" in line for line in flagged), done.stdout
     assert not any(line.startswith(("asteroids/app", "asteroids\\app")) for line in flagged)
+
+
+APP = ROOT / "asteroids" / "app"
+
+
+def app_import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, counting every import anywhere in the file
+    (top level, inside functions, under ``if TYPE_CHECKING``), relative ones included."""
+    graph: dict[str, set[str]] = {name: set() for name in sources}
+    for name, source in sources.items():
+        for node in ast.walk(ast.parse(source)):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = name.rsplit(".", node.level)[0]
+                    base = f"{parent}.{base}" if base else parent
+                # ``from pkg import mod`` imports the module pkg.mod when there is one.
+                targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            for target in targets:
+                if target in sources and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of two or more modules (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def app_sources() -> dict[str, str]:
+    return {f"asteroids.app.{p.stem}" if p.stem != "__init__" else "asteroids.app":
+            p.read_text() for p in sorted(APP.glob("*.py"))}
+
+
+def test_app_modules_import_each_other_one_way_only() -> None:
+    """No cycle among asteroids/app modules, even through lazy or TYPE_CHECKING imports."""
+    graph = app_import_graph(app_sources())
+    assert "asteroids.app.game" in graph and graph["asteroids.app.views"]  # the scan sees them
+    assert import_cycles(graph) == []
+
+
+def test_cycle_check_sees_lazy_and_type_checking_imports() -> None:
+    """The window/views cycle as it used to be (a function-level import one way, a
+    TYPE_CHECKING import the other) is found; so are relative and ``from pkg import mod``."""
+    old = {
+        "asteroids.app.window": "def show():\n    from asteroids.app.views import TitleView\n",
+        "asteroids.app.views": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                               "    from asteroids.app.window import Game\n",
+        "asteroids.app.hud": "import arcade\n",
+    }
+    assert import_cycles(app_import_graph(old)) == [["asteroids.app.views",
+                                                     "asteroids.app.window"]]
+    relative = {"asteroids.app.a": "from . import b\n", "asteroids.app.b": "from .c import x\n",
+                "asteroids.app.c": "from asteroids.app import a\n"}
+    assert import_cycles(app_import_graph(relative)) == [
+        ["asteroids.app.a", "asteroids.app.b", "asteroids.app.c"]]
+    one_way = {"asteroids.app.a": "from asteroids.app.b import x\n", "asteroids.app.b": ""}
+    assert import_cycles(app_import_graph(one_way)) == []

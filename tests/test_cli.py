@@ -131,11 +131,12 @@ def test_play_validates_then_says_the_window_is_not_built(monkeypatch, capsys):
 def test_play_hands_config_and_seed_to_run_game(monkeypatch):
     calls = []
     fake = types.ModuleType("asteroids.app.main")
-    fake.run_game = lambda config, seed=None: calls.append((config, seed))  # type: ignore[attr-defined]
+    fake.run_game = (  # type: ignore[attr-defined]
+        lambda config, seed=None, record_to=None: calls.append((config, seed, record_to)))
     monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
     assert cli.main(["--set", "game.lives=5", "--seed", "7"]) == 0
-    [(config, seed)] = calls
-    assert config.game.lives == 5 and seed == 7
+    [(config, seed, record_to)] = calls
+    assert config.game.lives == 5 and seed == 7 and record_to is None
 
 
 def test_bench_runs_benchmarks_main_from_the_working_directory(tmp_path, monkeypatch):
@@ -159,12 +160,6 @@ def test_bench_unknown_name_exit_2(capsys):
     err = capsys.readouterr().err
     assert "benchmarks live in the source checkout; run from there" in err
     assert cli.main(["bench", "../etc"]) == 2
-
-
-@pytest.mark.parametrize("command", ["watch"])
-def test_unbuilt_commands_say_not_available_yet(command, capsys):
-    assert cli.main([command, "anything"]) == 2
-    assert "not available yet" in capsys.readouterr().err
 
 
 def test_usage_errors_exit_2(capsys):

@@ -68,6 +68,9 @@ class Hud:
                           anchor_y="center"),
             "fps": label("fps", width - margin, margin, small * 0.8, anchor_x="right",
                          anchor_y="bottom"),
+            "note": label("note", width / 2, height * 0.30, small * 0.8, anchor_x="center",
+                          anchor_y="center"),
+            "status": label("status", margin * 1.5, margin, small * 0.8, anchor_y="bottom"),
         }
         self.lives_xy = (margin * 1.5 + height * 0.012, top - mid * 1.9)
         """Where the first spare-ship icon goes (world units)."""
@@ -87,6 +90,14 @@ class Hud:
         """The big centred message and the line under it (empty strings hide them)."""
         self.set("title", title)
         self.set("hint", hint)
+
+    def note(self, text: str = "") -> None:
+        """A small line under the message (replay saved, replay out of sync, ...)."""
+        self.set("note", text)
+
+    def status(self, text: str = "") -> None:
+        """The bottom-left status line (a replay's tick, time and speed)."""
+        self.set("status", text)
 
     def fps(self, value: float) -> None:
         """Update the FPS counter (whole numbers only, so it rarely re-lays out)."""

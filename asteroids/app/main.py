@@ -1,12 +1,19 @@
-"""Entry point of the desktop game: ``run_game(config, seed=...)``, called by the CLI."""
+"""Entry points of the desktop game, called by the CLI: ``run_game`` (play) and
+``watch_replay`` (watch a recorded game)."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from asteroids.config import Config
 
-__all__ = ["EXIT_NO_DISPLAY", "run_game"]
+if TYPE_CHECKING:
+    from asteroids.replay import Replay
+
+__all__ = ["EXIT_NO_DISPLAY", "run_game", "watch_replay"]
 
 EXIT_NO_DISPLAY = 3
 """Exit code when no window can be opened (no display, no OpenGL 3.3, arcade missing)."""
@@ -17,16 +24,11 @@ def _fail(message: str) -> int:
     return EXIT_NO_DISPLAY
 
 
-def run_game(config: Config, seed: int | None = None) -> int:
-    """Open the game window and play until it is closed.
+def _run_window(make_window: Callable[[], Any]) -> int:
+    """Open a window with ``make_window`` and run arcade until it closes.
 
-    Args:
-        config: the resolved, validated settings.
-        seed: the first game's seed (later games count up); None picks one from the clock.
-
-    Returns:
-        The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
-        could be opened (with a one-line reason on stderr, never a traceback).
+    Returns 0, or ``EXIT_NO_DISPLAY`` with a one-line reason on stderr (never a traceback)
+    when arcade cannot load or no window can be opened.
     """
     try:
         import arcade
@@ -35,12 +37,11 @@ def run_game(config: Config, seed: int | None = None) -> int:
     if arcade.headless:
         return _fail("ARCADE_HEADLESS is set, so no window can be shown; unset it to play")
 
-    from asteroids.app.window import GameWindow
     from asteroids.runtime import tune_malloc
 
     tune_malloc()
     try:
-        window = GameWindow(config, seed=seed)
+        window = make_window()
     except Exception as exc:  # no display, no OpenGL 3.3 context, ...
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return _fail(f"cannot open the game window: {type(exc).__name__}"
@@ -52,5 +53,54 @@ def run_game(config: Config, seed: int | None = None) -> int:
         pass
     finally:
         if not window.closed:
-            window.close()
+            window.close()  # hides the view first: a game in progress saves its replay
     return 0
+
+
+def run_game(config: Config, seed: int | None = None, *,
+             record_to: str | os.PathLike[str] | None = None) -> int:
+    """Open the game window and play until it is closed. Every game played is recorded.
+
+    Args:
+        config: the resolved, validated settings.
+        seed: the first game's seed (later games count up); None picks one from the clock.
+        record_to: save the replay to this file (later games beside it, ``NAME-2.replay``,
+            ...) instead of the user's replay folder.
+
+    Returns:
+        The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
+        could be opened (with a one-line reason on stderr, never a traceback).
+    """
+    def make() -> Any:
+        from asteroids.app.window import GameWindow
+
+        return GameWindow(config, seed=seed, record=True, record_to=record_to)
+
+    return _run_window(make)
+
+
+def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1) -> int:
+    """Open the game window and play ``replay`` in it until the window is closed.
+
+    Args:
+        replay: the loaded recording.
+        config: the player's settings; only their display, sound and key sections are used
+            (the game itself runs on the replay's settings). None: all from the replay.
+        speed: the starting speed (1, 2, 4 or 8).
+
+    Returns:
+        The process exit code, as for ``run_game``.
+    """
+    import dataclasses
+
+    view_config = replay.config
+    if config is not None:
+        view_config = dataclasses.replace(replay.config, display=config.display,
+                                          audio=config.audio, keys=config.keys)
+
+    def make() -> Any:
+        from asteroids.app.window import GameWindow
+
+        return GameWindow(view_config, replay=replay, speed=speed)
+
+    return _run_window(make)

@@ -47,8 +47,8 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         os.environ.setdefault("ARCADE_SOUND_BACKENDS", "silent")
     import arcade
 
+    from asteroids.app.game import Game
     from asteroids.app.views import PlayView, TitleView
-    from asteroids.app.window import Game
 
     own = window is None
     if window is None:

@@ -61,3 +61,12 @@ def config() -> Config:
 def config_4_3() -> Config:
     """An 800 x 600 world, letterboxed into the 16:9 test window."""
     return load_config(overrides=["world.width_px=800", "world.height_px=600"])
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path_factory, monkeypatch):  # type: ignore[no-untyped-def]
+    """A fresh user data folder per test (``ASTEROIDS_DATA_DIR``): no test writes replays
+    into the real one."""
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("ASTEROIDS_DATA_DIR", str(path))
+    return path

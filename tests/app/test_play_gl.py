@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from asteroids.app.game import Game
 from asteroids.app.main import EXIT_NO_DISPLAY, run_game
 from asteroids.app.screenshot import save_screenshot
 from asteroids.app.views import RESTART_DELAY_S, PlayView, TitleView
-from asteroids.app.window import Game
 from asteroids.core import InputFrame, new_world, state_hash, step
 from asteroids.core import events as ev
 from asteroids.core.bot import bot_input

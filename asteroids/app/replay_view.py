@@ -1,0 +1,225 @@
+"""Watching a replay in the game window: play, pause, single step, 1-8x speed and seek.
+
+The replay's masks go through the same ``WorldView`` tick machinery as a live game (fixed
+stepper, effects, sound). Seeking re-simulates from the nearest earlier World kept on the way:
+every ``CHECKPOINT_EVERY`` ticks the view keeps the World it passes (Worlds are immutable, so
+keeping one is keeping a reference), so a jump back costs at most that many ticks plus the
+jump, never a replay from tick 0. Passing a recorded checkpoint also checks its state hash, so
+a replay that no longer matches the rules says so on screen. No game rule lives here.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from asteroids.app.game import Game
+from asteroids.app.scene import Segments
+from asteroids.app.views import WorldView
+from asteroids.core import World, state_hash, step
+from asteroids.replay import CHECKPOINT_EVERY, Replay
+
+__all__ = ["SEEK_S", "SPEEDS", "ReplayView", "clock_text"]
+
+SPEEDS = (1, 2, 4, 8)
+"""Playback speeds, keys 1-4."""
+
+SEEK_S = 10.0
+"""Seconds one seek key jumps."""
+
+_SPEED_KEYS = {arcade.key.KEY_1: 1, arcade.key.KEY_2: 2, arcade.key.KEY_3: 4,
+               arcade.key.KEY_4: 8, arcade.key.NUM_1: 1, arcade.key.NUM_2: 2,
+               arcade.key.NUM_3: 4, arcade.key.NUM_4: 8}
+_FASTER = frozenset({arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD})
+_SLOWER = frozenset({arcade.key.MINUS, arcade.key.NUM_SUBTRACT})
+_PAUSE = frozenset({arcade.key.P, arcade.key.SPACE})
+_STEP = frozenset({arcade.key.PERIOD, arcade.key.NUM_DECIMAL})
+_QUIT = frozenset({arcade.key.ESCAPE, arcade.key.Q})
+
+HINT = "SPACE PLAY   .  STEP   ARROWS SEEK   1-4 SPEED   ESC QUIT"
+"""The key help shown while paused or at the end (fits the screen; README has them all)."""
+
+
+def clock_text(ticks: int, tick_hz: float) -> str:
+    """Ticks as game time, ``m:ss.s``.
+
+    >>> clock_text(3723, 60.0)
+    '1:02.0'
+    """
+    tenths = int(ticks * 10 // tick_hz)
+    return f"{tenths // 600}:{tenths % 600 // 10:02d}.{tenths % 10}"
+
+
+class ReplayView(WorldView):
+    """Plays a recorded game in the window.
+
+    Args:
+        game: the shared services (its config should be the replay's, display aside).
+        replay: the recording.
+        speed: the starting speed, one of ``SPEEDS``.
+
+    Raises:
+        ValueError: for a speed not in ``SPEEDS``.
+    """
+
+    def __init__(self, game: Game, replay: Replay, speed: int = 1) -> None:
+        if speed not in SPEEDS:
+            raise ValueError(f"speed must be one of {SPEEDS}, got {speed!r}")
+        super().__init__(game, replay.seed, config=replay.config)
+        self.replay = replay
+        self.speed = speed
+        self.paused = False
+        self.tick = 0
+        """Ticks of the replay shown: ``world`` is the state after this many."""
+        self.kept: dict[int, World] = {0: self.world}
+        """Worlds passed so far, by tick, every ``keep_every`` ticks: where seeks restart."""
+        self.keep_every = CHECKPOINT_EVERY
+        self.expected: dict[int, str] = dict(replay.checkpoints)
+        self.expected[replay.ticks] = replay.final_hash
+        self.out_of_step: int | None = None
+        """The first passed checkpoint tick whose state hash is not the recorded one."""
+        self.seeks = 0
+        """Ticks re-simulated by seeks so far (diagnostics and tests)."""
+        self._passed(0, self.world)
+
+    @property
+    def at_end(self) -> bool:
+        """True when the last recorded tick is shown."""
+        return self.tick >= self.replay.ticks
+
+    def _passed(self, tick: int, world: World) -> None:
+        """Bookkeeping for the world after ``tick``: keep it, check it."""
+        if tick % self.keep_every == 0:
+            self.kept.setdefault(tick, world)
+        want = self.expected.get(tick)
+        if want is not None and self.out_of_step is None and state_hash(world) != want:
+            self.out_of_step = tick
+
+    def tick_mask(self) -> int:
+        """The recorded mask of the next tick."""
+        return self.replay.masks[self.tick]
+
+    def on_tick(self, mask: int) -> None:
+        """One more recorded tick shown."""
+        self.tick += 1
+        self._passed(self.tick, self.world)
+
+    def owed_ticks(self, delta_time: float) -> int:
+        """Ticks owed at the current speed, none while paused, none past the end."""
+        if self.paused or self.at_end:
+            self.stepper.reset()
+            return 0
+        n = 0
+        for _ in range(self.speed):
+            n += self.stepper.frame(delta_time)
+        return min(n, self.replay.ticks - self.tick)
+
+    def step_once(self) -> None:
+        """Show exactly one more tick (while paused)."""
+        if self.at_end:
+            return
+        self.events = []
+        self.run_tick(self.tick_mask())
+        self.prev = self.world  # show the new tick itself, not a blend
+        self.update_hud()
+
+    def seek(self, target: int) -> None:
+        """Show the state after ``target`` ticks (clamped to the replay).
+
+        Re-simulates silently from the nearest earlier kept World, or from the current one
+        when that is nearer; effects and sounds in flight are dropped.
+        """
+        target = max(0, min(int(target), self.replay.ticks))
+        if target == self.tick:
+            return
+        base = max(t for t in self.kept if t <= target)
+        if base <= self.tick <= target:
+            start, world = self.tick, self.world
+        else:
+            start, world = base, self.kept[base]
+        masks, config = self.replay.masks, self.config
+        for t in range(start, target):
+            world, _ = step(world, masks[t], config)
+            self._passed(t + 1, world)
+        self.seeks += target - start
+        self.world = self.prev = world
+        self.tick = target
+        self.masks = list(masks[:target])
+        self.events = []
+        self.particles.clear()
+        self.stepper.reset()
+        self.game.audio.stop_all()
+        self.update_hud()
+
+    def seek_by(self, seconds: float) -> None:
+        """Jump ``seconds`` of game time forward (or back, when negative)."""
+        self.seek(self.tick + round(seconds * self.config.world.tick_hz))
+
+    def set_speed(self, speed: int) -> None:
+        """Play at ``speed`` (clamped into ``SPEEDS``)."""
+        self.speed = min(max(speed, SPEEDS[0]), SPEEDS[-1])
+        self.update_hud()
+
+    def toggle_pause(self) -> None:
+        """Pause or resume; at the end, play again from the start."""
+        if self.at_end:
+            self.seek(0)
+            self.paused = False
+        else:
+            self.paused = not self.paused
+        self.stepper.reset()
+        if self.paused:
+            self.game.audio.stop_all()
+        self.update_hud()
+
+    def update_hud(self) -> None:
+        """Score and wave, tick, time and speed, and the message of the moment."""
+        self.hud.show_world(self.world)
+        hz, total = self.config.world.tick_hz, self.replay.ticks
+        self.hud.status(f"TICK {self.tick} / {total}   {clock_text(self.tick, hz)} / "
+                        f"{clock_text(total, hz)}   {self.speed}X")
+        if self.at_end:
+            self.hud.message("END", HINT)
+        elif self.paused:
+            self.hud.message("PAUSED", HINT)
+        else:
+            self.hud.message()
+        self.hud.note("" if self.out_of_step is None else
+                      f"DOES NOT MATCH THE RECORDING FROM TICK {self.out_of_step} "
+                      "(RECORDED WITH OTHER RULES?)")
+        super().update_hud()
+
+    def build_segments(self) -> Segments:
+        """The playfield, particles and the spare-ship icons."""
+        segs = super().build_segments()
+        x, y = self.hud.lives_xy
+        self.game.scene.life_icons(self.world.lives, x, y, segs)
+        return segs
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """Playback keys (see ``HINT``)."""
+        if symbol in _PAUSE:
+            self.toggle_pause()
+        elif symbol in _STEP or (symbol == arcade.key.RIGHT and self.paused):
+            self.step_once()
+        elif symbol in (arcade.key.RIGHT, arcade.key.PAGEUP):
+            self.seek_by(SEEK_S)
+        elif symbol in (arcade.key.LEFT, arcade.key.PAGEDOWN):
+            self.seek_by(-SEEK_S)
+        elif symbol == arcade.key.HOME:
+            self.seek(0)
+        elif symbol == arcade.key.END:
+            self.seek(self.replay.ticks)
+        elif symbol in _SPEED_KEYS:
+            self.set_speed(_SPEED_KEYS[symbol])
+        elif symbol in _FASTER:
+            self.set_speed(self.speed * 2)
+        elif symbol in _SLOWER:
+            self.set_speed(self.speed // 2)
+        elif symbol in _QUIT:
+            self.game.quit()
+        elif symbol == arcade.key.M:
+            self.game.audio.set_muted(not self.game.audio.muted)
+
+    def on_hide_view(self) -> None:
+        """Stop sounds when the viewer closes."""
+        self.game.audio.stop_all()

@@ -1,0 +1,46 @@
+"""``asteroids watch FILE`` and ``asteroids play --record FILE`` from the command line."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from asteroids import cli
+from asteroids.app.main import EXIT_NO_DISPLAY
+from tests.app.replays import random_masks, record
+
+
+def test_watch_a_bad_file_is_one_paragraph_and_exit_2(tmp_path, capsys):
+    bad = tmp_path / "junk.replay"
+    bad.write_bytes(b"\x89PNG not a replay at all")
+    assert cli.main(["watch", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "junk.replay" in err and "Traceback" not in err
+    assert cli.main(["watch", str(tmp_path / "missing.replay")]) == 2
+    assert "missing.replay" in capsys.readouterr().err
+
+
+def test_watch_without_a_display_gives_run_games_one_line(config, tmp_path, capsys):
+    path = tmp_path / "g.replay"
+    record(config, 1, random_masks(30, 1), path)
+    assert cli.main(["watch", str(path), "--speed", "4"]) == EXIT_NO_DISPLAY
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("asteroids: ") and "ARCADE_HEADLESS" in err
+
+
+def test_watch_refuses_other_speeds(tmp_path, capsys):
+    assert cli.main(["watch", str(tmp_path / "x.replay"), "--speed", "3"]) == 2
+    assert "--speed" in capsys.readouterr().err
+
+
+def test_play_record_hands_the_file_to_run_game(monkeypatch, tmp_path, capsys):
+    calls = []
+    fake = types.ModuleType("asteroids.app.main")
+    fake.run_game = (  # type: ignore[attr-defined]
+        lambda config, seed=None, record_to=None: calls.append((seed, record_to)))
+    monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
+    target = tmp_path / "best.replay"
+    assert cli.main(["play", "--seed", "3", "--record", str(target)]) == 0
+    assert calls == [(3, str(target))]
+    assert cli.main(["play", "--record", str(tmp_path / "no" / "such" / "x.replay")]) == 2
+    assert "does not exist" in capsys.readouterr().err and len(calls) == 1
