@@ -8,6 +8,8 @@ A tick runs in this order, always:
 2. the saucer's timers run (spawn, zig-zag, fire);
 3. shots sweep their whole path for this tick against every asteroid edge, the saucer, the
    ship and obstacles, in each target's own frame, and keep the hit closest to their start;
+   a path that ricochets (off a wall or an obstacle) is followed piece by piece, up to
+   ``MAX_SHOT_PIECES`` pieces, with the targets moving on;
 4. asteroids, the ship and the saucer move and meet the borders and obstacles;
 5. asteroids collide with each other (if enabled), then the ship, shield and saucer touch;
 6. what was hit breaks: scores, fragments (which join only now, so one shot cannot break
@@ -219,10 +221,11 @@ def _targets(d: Draft, p: Params, owner: int,
 
 MAX_SHOT_PIECES = 3
 """A shot's path in one tick is tested against the targets in at most this many straight
-pieces: up to two ricochets a tick, off the border or obstacles in any order. Shots move about
-12 px a tick, so a third ricochet within one tick takes a corner a few pixels wide; there the
-shot still ends the tick where its ricochets take it (folded at the walls, reflected at the
-last obstacle met), and what it passes after the cap is tested from the next tick on."""
+pieces: up to two ricochets a tick, off the border or obstacles in any order. Shots move
+10-20 px a tick, so a third ricochet within one tick takes a corner that narrow; there the
+shot still ends the tick as its ricochets take it (folded at the walls, reflected at the
+last obstacle met), but the rest of that tick's travel is not tested: it may pass a rock or a
+pillar there, and is tested again from the next tick on."""
 
 
 class _Targets:
@@ -240,14 +243,18 @@ class _Targets:
         """Packed index -> index among all the shooter's targets (None: the same)."""
 
     def without(self, body: int) -> _Targets:
-        """The same targets but one obstacle: the one a ricochet just left, whose edge the
-        rest of the path starts on (a ray leaving a convex pillar cannot meet it again)."""
+        """The same targets but one obstacle: the one a ricochet just left. The rest of the
+        path starts on its edge, which would count as a hit at once; a ray leaving a convex
+        pillar cannot meet it again, so nothing is lost (a concave obstacle's pocket is only
+        seen from the piece after)."""
         counts = self.offsets[1:] - self.offsets[:-1]
-        keep = np.flatnonzero(np.arange(counts.shape[0]) != body)
-        rows = np.flatnonzero(np.repeat(np.arange(counts.shape[0]) != body, counts))
+        others = np.arange(counts.shape[0]) != body
+        keep = np.flatnonzero(others)
+        rows = np.flatnonzero(np.repeat(others, counts))
         offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
         return _Targets(self.points.take(rows, axis=0), offsets, self.motion.take(keep, axis=0),
-                        self.n_rocks, self.n_craft, self.owner, keep)
+                        self.n_rocks, self.n_craft, self.owner,
+                        keep if self.body is None else self.body[keep])
 
 
 class _ShotHits:
