@@ -8,6 +8,8 @@ A tick runs in this order, always:
 2. the saucer's timers run (spawn, zig-zag, fire);
 3. shots sweep their whole path for this tick against every asteroid edge, the saucer, the
    ship and obstacles, in each target's own frame, and keep the hit closest to their start;
+   a path that ricochets (off a wall or an obstacle) is followed piece by piece, up to
+   ``MAX_SHOT_PIECES`` pieces, with the targets moving on;
 4. asteroids, the ship and the saucer move and meet the borders and obstacles;
 5. asteroids collide with each other (if enabled), then the ship, shield and saucer touch;
 6. what was hit breaks: scores, fragments (which join only now, so one shot cannot break
@@ -23,7 +25,6 @@ from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry import (
-    WallBounce,
     bounce_positions,
     edge_normals,
     reflect,
@@ -59,7 +60,7 @@ from asteroids.core.world import (
     empty_i64,
 )
 
-__all__ = ["new_world", "step"]
+__all__ = ["MAX_SHOT_PIECES", "new_world", "step"]
 
 # Causes, in the order a claim on a target is decided.
 _BY_SHIP_SHOT, _BY_SAUCER_SHOT, _BY_SHIP, _BY_SAUCER = 0, 1, 2, 3
@@ -218,13 +219,52 @@ def _targets(d: Draft, p: Params, owner: int,
             len(craft_motion))
 
 
-class _ShotHits:
-    """Per shot: what it hit this tick (kind 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle),
-    which asteroid (rocks come first among the packed targets, so the body index is the
-    asteroid's own), when (tick fraction), where, and the obstacle edge's normal for
-    ricochets."""
+MAX_SHOT_PIECES = 3
+"""A shot's path in one tick is tested against the targets in at most this many straight
+pieces: up to two ricochets a tick, off the border or obstacles in any order. Shots move
+10-20 px a tick, so a third ricochet within one tick takes a corner that narrow; there the
+shot still ends the tick as its ricochets take it (folded at the walls, reflected at the
+last obstacle met), but the rest of that tick's travel is not tested: it may pass a rock or a
+pillar there, and is tested again from the next tick on."""
 
-    __slots__ = ("index", "kind", "normal", "point", "t")
+
+class _Targets:
+    """What one shooter's shots can hit, packed (see :func:`_targets`): rocks first (so a
+    rock's body index is its asteroid index), then the other side's craft, then obstacles."""
+
+    __slots__ = ("body", "motion", "n_craft", "n_rocks", "offsets", "owner", "points")
+
+    def __init__(self, points: np.ndarray, offsets: np.ndarray, motion: np.ndarray,
+                 n_rocks: int, n_craft: int, owner: int,
+                 body: np.ndarray | None = None) -> None:
+        self.points, self.offsets, self.motion = points, offsets, motion
+        self.n_rocks, self.n_craft, self.owner = n_rocks, n_craft, owner
+        self.body = body
+        """Packed index -> index among all the shooter's targets (None: the same)."""
+
+    def without(self, body: int) -> _Targets:
+        """The same targets but one obstacle: the one a ricochet just left. The rest of the
+        path starts on its edge, which would count as a hit at once; a ray leaving a convex
+        pillar cannot meet it again, so nothing is lost (a concave obstacle's pocket is only
+        seen from the piece after)."""
+        counts = self.offsets[1:] - self.offsets[:-1]
+        others = np.arange(counts.shape[0]) != body
+        keep = np.flatnonzero(others)
+        rows = np.flatnonzero(np.repeat(others, counts))
+        offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
+        return _Targets(self.points.take(rows, axis=0), offsets, self.motion.take(keep, axis=0),
+                        self.n_rocks, self.n_craft, self.owner,
+                        keep if self.body is None else self.body[keep])
+
+
+class _ShotHits:
+    """Per shot: what it hit this tick (kind 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle
+    that stops shots), which asteroid, when (on the whole tick's clock, 0..1), where, and the
+    obstacle edge's normal; and the last obstacle it ricocheted off (``bounced``: where, when,
+    its velocity before, the edge's normal, which target), from which it ends the tick."""
+
+    __slots__ = ("b_body", "b_normal", "b_point", "b_t", "b_vel", "bounced", "index", "kind",
+                 "normal", "point", "t")
 
     def __init__(self, k: int) -> None:
         self.kind = np.zeros(k, dtype=np.int64)
@@ -232,17 +272,21 @@ class _ShotHits:
         self.t = np.full(k, np.inf)
         self.point = np.zeros((k, 2))
         self.normal = np.zeros((k, 2))
+        self.bounced = np.zeros(k, dtype=bool)
+        self.b_body = np.full(k, -1, dtype=np.int64)
+        self.b_t = np.zeros(k)
+        self.b_point = np.zeros((k, 2))
+        self.b_vel = np.zeros((k, 2))
+        self.b_normal = np.zeros((k, 2))
 
-    def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, owner: int,
-               n_rocks: int, n_craft: int, points: np.ndarray, offsets: np.ndarray,
-               motion: np.ndarray, p: Params, t0: np.ndarray | None = None,
-               t1: np.ndarray | None = None) -> None:
+    def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, tg: _Targets,
+               p: Params, t0: np.ndarray | None = None, t1: np.ndarray | None = None) -> None:
         """Query ``first_hits`` for shots ``rows`` and keep hits earlier than any recorded.
 
         ``t0``, ``t1`` map a piece's own t (0..1) onto the tick: tick t = t0 + t * (t1 - t0).
         """
-        hits = first_hits(starts, ends, points, offsets, world_size=_world_size(p),
-                          body_motion=motion)
+        hits = first_hits(starts, ends, tg.points, tg.offsets, world_size=_world_size(p),
+                          body_motion=tg.motion)
         got = np.flatnonzero(hits.body >= 0)
         if got.shape[0] == 0:
             return
@@ -254,26 +298,96 @@ class _ShotHits:
         better = t < self.t[r]
         got, r, t = got[better], r[better], t[better]
         b = hits.body[got]
-        kind = np.where(b < n_rocks, 1,
-                        np.where(b < n_rocks + n_craft, 2 if owner == SHOOTER_SHIP else 3, 4))
+        n_rocks, n_craft = tg.n_rocks, tg.n_craft
+        kind = np.where(b < n_rocks, 1, np.where(
+            b < n_rocks + n_craft, 2 if tg.owner == SHOOTER_SHIP else 3, 4))
         self.t[r] = t
         self.point[r] = hits.point[got]
         self.kind[r] = kind
-        self.index[r] = b
+        self.index[r] = b if tg.body is None else tg.body[b]
         wall = kind == 4
         if wall.any():  # obstacle edges: the normal a ricochet reflects off
-            self.normal[r[wall]] = edge_normals(points, offsets, b[wall], hits.edge[got][wall])
+            self.normal[r[wall]] = edge_normals(tg.points, tg.offsets, b[wall],
+                                                hits.edge[got][wall])
+
+    def forget(self, rows: np.ndarray) -> None:
+        """Drop the hits of ``rows`` (not real: something turned the shot first)."""
+        self.kind[rows] = 0
+        self.t[rows] = np.inf
+
+    def ricochet(self, rows: np.ndarray, vel: np.ndarray) -> np.ndarray:
+        """Turn the obstacle hits among ``rows`` (moving at ``vel``) into ricochets, so the
+        rest of their path can be tested; returns the rows that ricocheted."""
+        wall = self.kind[rows] == 4
+        r = rows[wall]
+        if r.shape[0]:
+            self.bounced[r] = True
+            self.b_body[r] = self.index[r]
+            self.b_t[r] = self.t[r]
+            self.b_point[r] = self.point[r]
+            self.b_vel[r] = vel[wall]
+            self.b_normal[r] = self.normal[r]
+            self.forget(r)
+        return r
+
+
+class _Leg:
+    """One straight stretch of a shot's path: from ``origin`` at tick time ``ts`` at ``vel``
+    per tick to the end of the tick, folded at the walls into pieces (tick times ``t0``..``t1``)
+    in a bouncing world. A leg ends at an obstacle ricochet, where the next one starts."""
+
+    __slots__ = ("ends", "next", "origin", "skip", "starts", "t0", "t1", "ts", "valid", "vel")
+
+    def __init__(self, origin: np.ndarray, vel: np.ndarray, ts: float, starts: np.ndarray,
+                 ends: np.ndarray, t0: np.ndarray, t1: np.ndarray, valid: np.ndarray,
+                 first: int = 0, skip: int = -1) -> None:
+        self.origin, self.vel, self.ts = origin, vel, ts
+        self.starts, self.ends, self.t0, self.t1, self.valid = starts, ends, t0, t1, valid
+        self.next = first
+        """The next piece to test."""
+        self.skip = skip
+        """The obstacle the leg starts on (not a target of its first piece), or -1."""
+
+    def velocity(self, piece: int, size: np.ndarray) -> np.ndarray:
+        """The shot's velocity on ``piece``: ``vel`` with each axis flipped once per wall
+        crossed before it (the parity of the unfolded position at the piece's middle)."""
+        if piece == 0:  # a leg starts straight
+            return self.vel
+        mid = 0.5 * (self.t0[piece] + self.t1[piece])
+        u = self.origin + (mid - self.ts) * self.vel
+        return np.where(np.floor(u / size) % 2.0 != 0.0, -self.vel, self.vel)
+
+
+def _leg_after_ricochet(hits: _ShotHits, row: int, p: Params, pieces: int) -> _Leg | None:
+    """The leg a shot starts where it ricocheted off an obstacle, or None when the tick (or
+    the cap on pieces) is used up."""
+    ts = float(hits.b_t[row])
+    if pieces < 1 or ts >= 1.0:
+        return None
+    point = hits.b_point[row][None, :]
+    end, vel = remaining_travel(point, hits.b_t[row:row + 1], hits.b_vel[row][None, :],
+                                hits.b_normal[row][None, :])
+    skip = int(hits.b_body[row])
+    if p.wrap_shots:
+        return _Leg(point[0], vel[0], ts, point, end, np.array([ts]), np.array([1.0]),
+                    np.array([True]), skip=skip)
+    rest = 1.0 - ts
+    wb = segment_wall_bounce(point, rest * vel, np.zeros(2), p.size, max_pieces=pieces)
+    return _Leg(point[0], vel[0], ts, wb.starts[0], wb.ends[0], ts + wb.t0[0] * rest,
+                ts + wb.t1[0] * rest, wb.valid[0], skip=skip)
 
 
 def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     """Move every shot along this tick's path, stopping it at the first thing it hits.
 
     Each shot's whole path this tick is tested against every edge of every target in the
-    target's own frame (``body_motion``), so nothing tunnels at any speed. In a bouncing
-    world the path is split at the walls (:func:`geometry.segment_wall_bounce`): the first
-    pass keeps only hits before the first wall, and each later piece is tested against the
-    targets where they are when the piece begins, moving as they do during it, so a target
-    that moves into the ricocheted path is hit when the shot gets there.
+    target's own frame (``body_motion``), so nothing tunnels at any speed. A path that turns
+    this tick (off a wall in a bouncing world, :func:`geometry.segment_wall_bounce`, or off an
+    obstacle when shots ricochet) is tested piece by piece, up to :data:`MAX_SHOT_PIECES`
+    pieces: the first pass keeps only hits before the first turn, and each later piece is
+    tested against the same targets where they are when the piece begins, moving as they do
+    during it, so a target that moves into the ricocheted path is hit when the shot gets
+    there. All hit times are on the whole tick's clock, so the earliest shot claims a target.
     """
     k = d.shot_id.shape[0]
     if k == 0:
@@ -284,7 +398,7 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     rocks = _asteroid_outlines(d) if n else empty_f64(2)
     hits = _ShotHits(k)
     walls = None if p.wrap_shots else segment_wall_bounce(starts, d.shot_vel, np.zeros(2),
-                                                          p.size, max_pieces=3)
+                                                          p.size, max_pieces=MAX_SHOT_PIECES)
     for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
@@ -292,46 +406,64 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
         points, offsets, motion, n_craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
-        hits.record(rows, starts[rows], ends[rows], owner, n, n_craft, points, offsets, motion,
-                    p)
-        if walls is None:
-            continue
-        # Hits beyond the first wall are not real: the shot ricocheted first.
-        wall_t = np.where(walls.valid[rows, 1], walls.t1[rows, 0], np.inf)
-        late = rows[hits.t[rows] > wall_t]
-        hits.kind[late] = 0
-        hits.t[late] = np.inf
-        for piece in range(1, walls.valid.shape[1]):
-            going = rows[walls.valid[rows, piece] & (hits.kind[rows] == 0)]
-            for row in going.tolist():
-                _record_piece(hits, walls, row, piece, owner, n, n_craft, points, offsets,
-                              motion, p)
+        tg = _Targets(points, offsets, motion, n, n_craft, owner)
+        hits.record(rows, starts[rows], ends[rows], tg, p)
+        if walls is not None:
+            # Hits beyond the first wall are not real: the shot ricocheted first.
+            wall_t = np.where(walls.valid[rows, 1], walls.t1[rows, 0], np.inf)
+            hits.forget(rows[hits.t[rows] > wall_t])
+        if p.shots_ricochet_obstacles:
+            hits.ricochet(rows, d.shot_vel[rows])
+        turned = hits.bounced[rows].copy()
+        if walls is not None:
+            turned |= walls.valid[rows, 1]
+        for row in rows[turned & (hits.kind[rows] == 0)].tolist():
+            if hits.bounced[row]:
+                leg = _leg_after_ricochet(hits, row, p, MAX_SHOT_PIECES - 1)
+            else:
+                assert walls is not None
+                leg = _Leg(starts[row], d.shot_vel[row], 0.0, walls.starts[row],
+                           walls.ends[row], walls.t0[row], walls.t1[row], walls.valid[row],
+                           first=1)
+            _follow_shot(hits, row, leg, tg, p)
     _apply_shot_hits(d, p, claims, hits)
 
 
-def _record_piece(hits: _ShotHits, walls: WallBounce, row: int, piece: int, owner: int,
-                  n_rocks: int, n_craft: int, points: np.ndarray, offsets: np.ndarray,
-                  motion: np.ndarray, p: Params) -> None:
-    """Test one shot's piece of path after a border ricochet, in the targets' moving frames.
+def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: Params) -> None:
+    """Test the rest of one shot's path after its first turn, piece by piece, until it hits
+    something, the tick ends or it has used :data:`MAX_SHOT_PIECES` pieces.
 
-    The piece spans tick fractions ``[t0, t1]``: the targets are moved to where they are at
-    ``t0`` and move by ``(t1 - t0)`` of their tick's motion while it lasts. One shot per call
-    (each piece starts at its own time); shots meet a wall rarely, so this stays cheap.
+    Each piece spans tick times ``[t0, t1]``: the targets are moved to where they are at
+    ``t0`` and move by ``(t1 - t0)`` of their tick's motion while it lasts. One shot per
+    call (each piece starts at its own time); shots turn rarely, so this stays cheap.
     """
-    t0 = float(walls.t0[row, piece])
-    t1 = float(walls.t1[row, piece])
-    counts = offsets[1:] - offsets[:-1]
-    moved = points + np.repeat(motion * t0, counts, axis=0)
+    used = 1
     one = np.array([row])
-    hits.record(one, walls.starts[row, piece][None, :], walls.ends[row, piece][None, :],
-                owner, n_rocks, n_craft, moved, offsets, motion * (t1 - t0), p,
-                t0=np.array([t0]), t1=np.array([t1]))
+    while leg is not None and used < MAX_SHOT_PIECES:
+        piece = leg.next
+        if piece >= leg.valid.shape[0] or not leg.valid[piece]:
+            return
+        t0 = float(leg.t0[piece])
+        t1 = float(leg.t1[piece])
+        at = tg.without(leg.skip) if piece == 0 and leg.skip >= 0 else tg
+        counts = at.offsets[1:] - at.offsets[:-1]
+        moved = _Targets(at.points + np.repeat(at.motion * t0, counts, axis=0), at.offsets,
+                         at.motion * (t1 - t0), at.n_rocks, at.n_craft, at.owner, at.body)
+        hits.record(one, leg.starts[piece][None, :], leg.ends[piece][None, :], moved, p,
+                    t0=np.array([t0]), t1=np.array([t1]))
+        used += 1
+        if p.shots_ricochet_obstacles and hits.kind[row] == 4:
+            hits.ricochet(one, leg.velocity(piece, p.size)[None, :])
+            leg = _leg_after_ricochet(hits, row, p, MAX_SHOT_PIECES - used)
+        elif hits.kind[row]:
+            return
+        else:
+            leg.next = piece + 1
 
 
 def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> None:
     """Break what the shots hit (earliest hit first), then move or remove every shot."""
-    hit_kind, hit_index, hit_t, hit_point, hit_normal = (
-        hits.kind, hits.index, hits.t, hits.point, hits.normal)
+    hit_kind, hit_index, hit_t = hits.kind, hits.index, hits.t
     struck = np.flatnonzero(hit_kind)
     order = struck[np.lexsort((struck, hit_t[struck]))]
     for row in order.tolist():
@@ -346,19 +478,18 @@ def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> N
 
     pos = d.shot_pos + d.shot_vel
     vel = d.shot_vel
-    ricochet = (hit_kind == 4) & p.shots_ricochet_obstacles
-    if ricochet.any():
+    if hits.bounced.any():  # the rest of the tick from the last obstacle ricochet
         pos, vel = pos.copy(), vel.copy()
-        rows = np.flatnonzero(ricochet)
-        pos[rows], vel[rows] = remaining_travel(hit_point[rows], hit_t[rows], vel[rows],
-                                                hit_normal[rows])
+        rows = np.flatnonzero(hits.bounced)
+        pos[rows], vel[rows] = remaining_travel(hits.b_point[rows], hits.b_t[rows],
+                                                hits.b_vel[rows], hits.b_normal[rows])
     if p.wrap_shots:
         pos = wrap_positions(pos, p.size)
     else:
         lo = np.zeros(2)
         pos, vel = bounce_positions(pos, vel, lo, p.size)
     ttl = d.shot_ttl - 1
-    keep = np.flatnonzero((ttl > 0) & ((hit_kind == 0) | ricochet))
+    keep = np.flatnonzero((ttl > 0) & (hit_kind == 0))
     d.shot_id = d.shot_id.take(keep)
     d.shot_owner = d.shot_owner.take(keep)
     d.shot_pos = pos.take(keep, axis=0)
