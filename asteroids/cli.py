@@ -19,6 +19,7 @@ from pathlib import Path
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
+from asteroids.config.rulesets import RulesetChoices, ruleset_choices
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
@@ -159,13 +160,26 @@ def _error(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def _choices(args: argparse.Namespace) -> RulesetChoices:
+    """The title screen's rulesets: the player's settings (raises ConfigError when they are
+    broken), then every bundled preset with the ``--set`` overrides on top; a preset the
+    overrides break is left out with one line on stderr."""
+    choices = ruleset_choices(args.config, args.overrides)
+    for line in choices.skipped:
+        print(f"asteroids: note: {line}", file=sys.stderr)
+    return choices
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    """Validate the settings, then hand them to ``asteroids.app.main.run_game(config, seed=)``.
+    """Validate the settings, then hand them to ``asteroids.app.main.run_game(config, seed=,
+    rulesets=, ruleset_index=)``: the title screen offers the player's settings and every
+    bundled preset (``asteroids.config.rulesets``), the player's selected.
 
     Until the app provides ``run_game`` this says so and succeeds; an ImportError from
     anything else inside the app (a real bug or a missing dependency) is not swallowed.
     """
-    config = load_config(*args.config, overrides=args.overrides)
+    choices = _choices(args)
+    config = choices.rulesets[choices.selected].config
     try:
         from asteroids.app.main import run_game
     except ImportError as exc:
@@ -177,7 +191,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         folder = Path(args.record).resolve().parent
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
-    result = run_game(config, seed=args.seed, record_to=args.record)
+    result = run_game(config, seed=args.seed, record_to=args.record,
+                      rulesets=choices.rulesets, ruleset_index=choices.selected)
     return int(result or 0)
 
 
@@ -256,7 +271,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_screenshot(args: argparse.Namespace) -> int:
-    config = load_config(*args.config, overrides=args.overrides)
+    choices = _choices(args)
+    config = choices.rulesets[choices.selected].config
     width = height = None
     if args.size:
         match = re.fullmatch(r"(\d+)x(\d+)", args.size)
@@ -269,7 +285,8 @@ def _cmd_screenshot(args: argparse.Namespace) -> int:
     from asteroids.app.screenshot import save_screenshot
 
     path = save_screenshot(config, args.path, seed=args.seed, ticks=args.ticks, mode=args.mode,
-                           width=width, height=height)
+                           width=width, height=height, rulesets=choices.rulesets,
+                           ruleset_index=choices.selected)
     print(f"asteroids: wrote {path}")
     return 0
 

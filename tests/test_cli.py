@@ -128,15 +128,44 @@ def test_play_validates_then_says_the_window_is_not_built(monkeypatch, capsys):
     assert "error[range]: game.lives" in capsys.readouterr().err
 
 
-def test_play_hands_config_and_seed_to_run_game(monkeypatch):
+def _fake_run_game(monkeypatch):
     calls = []
     fake = types.ModuleType("asteroids.app.main")
     fake.run_game = (  # type: ignore[attr-defined]
-        lambda config, seed=None, record_to=None: calls.append((config, seed, record_to)))
+        lambda config, seed=None, record_to=None, rulesets=None, ruleset_index=0:
+        calls.append((config, seed, record_to, rulesets, ruleset_index)))
     monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
+    return calls
+
+
+def test_play_hands_config_and_seed_to_run_game(monkeypatch):
+    calls = _fake_run_game(monkeypatch)
     assert cli.main(["--set", "game.lives=5", "--seed", "7"]) == 0
-    [(config, seed, record_to)] = calls
+    [(config, seed, record_to, rulesets, index)] = calls
     assert config.game.lives == 5 and seed == 7 and record_to is None
+    assert rulesets[index].config is config
+
+
+def test_play_offers_the_given_file_and_every_preset_with_the_sets(monkeypatch, tmp_path):
+    calls = _fake_run_game(monkeypatch)
+    mine = tmp_path / "mine.toml"
+    mine.write_text("[ship]\nthrust_px_per_s2 = 321.0\n")
+    assert cli.main(["--config", str(mine), "--set", "game.lives=4"]) == 0
+    [(config, _, _, rulesets, index)] = calls
+    assert [r.label for r in rulesets] == [
+        "mine.toml (+1 --set)", "default (+1 --set)", "classic (+1 --set)", "arena (+1 --set)"]
+    assert index == 0 and config.ship.thrust_px_per_s2 == 321.0
+    assert all(r.config.game.lives == 4 for r in rulesets)
+    assert rulesets[2].config == load_config("classic", overrides=["game.lives=4"])
+
+
+def test_play_notes_a_preset_the_sets_break_and_leaves_it_out(monkeypatch, capsys):
+    calls = _fake_run_game(monkeypatch)
+    assert cli.main(["--set", "world.width_px=400", "--set", "world.height_px=300"]) == 0
+    [(_, _, _, rulesets, index)] = calls
+    assert [r.label.split()[0] for r in rulesets] == ["default", "classic"]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "preset 'arena' is left out" in err
 
 
 def test_bench_runs_benchmarks_main_from_the_working_directory(tmp_path, monkeypatch):

@@ -1,8 +1,10 @@
 """The attract mode's bundled demo replays (package data ``asteroids/replay/demos/*.replay``).
 
 A demo is only used when it loads cleanly and was recorded in a world of the same size and
-tick rate as the player's settings (it is drawn with the player's scene); otherwise the title
-screen falls back to the live bot. No arcade here.
+tick rate as the selected ruleset (it is drawn into that world's letterbox); among those, the
+ones recorded under exactly the selected rules are preferred, so picking a ruleset on the
+title screen shows it being played. With no usable demo the title screen falls back to the
+live bot. No arcade here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from asteroids.config import Config
-from asteroids.replay import Replay, ReplayError, load_replay
+from asteroids.replay import Replay, ReplayError, load_replay, rules_fingerprint
 
 __all__ = ["DEMO_PACKAGE", "demo_files", "fits", "load_demos"]
 
@@ -41,10 +43,11 @@ def fits(replay: Replay, config: Config) -> bool:
 
 
 def load_demos(config: Config, files: Iterable[Path] | None = None) -> list[Replay]:
-    """The demos that load and fit ``config``; broken or unfitting ones are skipped.
+    """The demos that load and fit ``config``; broken or unfitting ones are skipped, and
+    when some were recorded under ``config``'s own rules, only those.
 
     Args:
-        config: the player's settings.
+        config: the selected ruleset's settings.
         files: replay files to try (default: the bundled ones).
     """
     demos = []
@@ -55,4 +58,6 @@ def load_demos(config: Config, files: Iterable[Path] | None = None) -> list[Repl
             continue
         if replay.ticks > 0 and fits(replay, config):
             demos.append(replay)
-    return demos
+    rules = rules_fingerprint(config)
+    same = [d for d in demos if rules_fingerprint(d.config) == rules]
+    return same or demos

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import arcade
@@ -16,11 +17,12 @@ from arcade.types import LRBT
 
 from asteroids.app.audio import SoundBank
 from asteroids.app.demos import load_demos
-from asteroids.app.input import KeyBindings, first_gamepad
+from asteroids.app.input import KeyBindings, first_gamepad, open_gamepad
 from asteroids.app.recording import ReplaySaver
 from asteroids.app.render import LineRenderer
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.config import Config
+from asteroids.config.rulesets import Ruleset
 from asteroids.core.params import Params, params_for
 
 if TYPE_CHECKING:
@@ -45,32 +47,72 @@ class Game:
             screenshots do not unless they ask).
         record_to: save the replays to this file (later games of the session beside it,
             ``NAME-2.replay``, ...) instead of the user's replay folder.
+        rulesets: the rules the title screen offers (``asteroids.config.rulesets``); None
+            offers only ``config``, labelled "custom".
+        ruleset_index: which of ``rulesets`` is selected; its config must equal ``config``.
     """
 
     def __init__(self, window: arcade.Window, config: Config, seed: int | None = None,
                  sound: bool = True, *, record: bool = False,
-                 record_to: str | os.PathLike[str] | None = None) -> None:
+                 record_to: str | os.PathLike[str] | None = None,
+                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> None:
         self.window = window
-        self.config = config
-        self.params: Params = params_for(config)
-        self.width = float(config.world.width_px)
-        self.height = float(config.world.height_px)
+        self.rulesets: tuple[Ruleset, ...] = (tuple(rulesets) if rulesets
+                                              else (Ruleset("custom", config),))
+        """The rulesets the player can pick on the title screen."""
+        if not 0 <= ruleset_index < len(self.rulesets):
+            raise ValueError(f"ruleset_index {ruleset_index} is not in "
+                             f"[0, {len(self.rulesets)})")
+        if self.rulesets[ruleset_index].config != config:
+            raise ValueError("config must be the selected ruleset's config")
+        self.ruleset_index = ruleset_index
+        """Index of the selected ruleset in ``rulesets``. The hook for remembering the choice
+        between runs (issue 10's settings store): restore it with ``select_ruleset`` before
+        the first view is shown, save ``ruleset.label`` when it changes."""
         self.seed: int = int(seed) if seed is not None else time.time_ns() % (1 << 31)
         """Seed of the next game."""
-        self.bindings = KeyBindings(config)
-        self.gamepad = first_gamepad()
+        self.gamepad = open_gamepad(first_gamepad())
+        """The first game controller, opened once for the session (None: keyboard only)."""
         self.audio = SoundBank(config, enabled=sound)
         self.saver: ReplaySaver | None = (ReplaySaver(record_to)
                                           if record or record_to is not None else None)
         """Where played games are saved; None when games are not recorded."""
+        self.lines = LineRenderer(window.ctx)
+        self._use_config(config)
+
+    def _use_config(self, config: Config) -> None:
+        """Make ``config`` the settings of every view made from now on: world size (camera,
+        letterbox, HUD), tick rate, key bindings, the scene and which demos fit."""
+        self.config = config
+        self.params: Params = params_for(config)
+        self.width = float(config.world.width_px)
+        self.height = float(config.world.height_px)
+        self.bindings = KeyBindings(config)
         self._demos: list[Replay] | None = None
         w, h = self.width, self.height
         self.camera = arcade.Camera2D(position=(w / 2, h / 2),
                                       projection=LRBT(-w / 2, w / 2, -h / 2, h / 2),
-                                      window=window)
+                                      window=self.window)
         self.fit_camera()
-        self.lines = LineRenderer(window.ctx)
         self.scene = SceneBuilder(config)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The selected ruleset."""
+        return self.rulesets[self.ruleset_index]
+
+    def select_ruleset(self, index: int) -> Ruleset:
+        """Select ``rulesets[index]`` (wrapping around both ways) for the views made from now
+        on; the views already shown keep the config they were made with.
+
+        The player's sound settings stay as they are (every ruleset carries the player's own
+        ``[audio]``, ``[display]`` and ``[keys]``; see ``asteroids.config.rulesets``).
+        """
+        self.ruleset_index = index % len(self.rulesets)
+        chosen = self.ruleset
+        if chosen.config != self.config:
+            self._use_config(chosen.config)
+        return chosen
 
     def next_seed(self) -> int:
         """The seed for a new game (then moves on, so each game differs)."""

@@ -10,7 +10,7 @@ from asteroids.app.stepper import InputLatch
 from asteroids.config import Config
 from asteroids.core import InputFrame
 
-__all__ = ["ACTION_BITS", "KeyBindings", "PlayerInput", "first_gamepad"]
+__all__ = ["ACTION_BITS", "KeyBindings", "MenuPad", "PlayerInput", "first_gamepad", "open_gamepad"]
 
 ACTION_BITS: dict[str, int] = {
     "thrust": int(InputFrame.THRUST),
@@ -24,6 +24,11 @@ ACTION_BITS: dict[str, int] = {
 
 PAD_DEAD_ZONE = 0.4
 """Stick deflection below this counts as centred."""
+
+MENU_STICK_ON = 0.5
+"""In menus, the left stick moves once when pushed past this..."""
+MENU_STICK_OFF = 0.3
+"""...and again only after it has come back inside this (no jitter at the edge)."""
 
 
 def _codes(names: tuple[str, ...]) -> set[int]:
@@ -56,6 +61,11 @@ class KeyBindings:
         """Input bits driven by one key (0 if unbound)."""
         return self.bits.get(key, 0)
 
+    def keys_for(self, action: str) -> set[int]:
+        """Key codes bound to ``action`` (a name of ``ACTION_BITS``)."""
+        bit = ACTION_BITS[action]
+        return {code for code, bits in self.bits.items() if bits & bit}
+
 
 def first_gamepad() -> Any | None:
     """The first connected game controller, or None (always None when headless)."""
@@ -67,6 +77,28 @@ def first_gamepad() -> Any | None:
     except Exception:  # no devices, no backend: play on with the keyboard
         return None
     return pads[0] if pads else None
+
+
+def open_gamepad(pad: Any | None) -> Any | None:
+    """Open ``pad`` once for the whole session; None when there is none or it will not open.
+
+    A pyglet Controller refuses a second ``open()`` ("Device is already open"), so views
+    share the one opened here (``Game.gamepad``) and never open it themselves.
+    """
+    if pad is None:
+        return None
+    try:
+        pad.open()
+    except Exception:  # a pad that will not open is simply not used
+        return None
+    return pad
+
+
+def _safe_bits(pad: Any) -> int:
+    try:
+        return _pad_bits(pad)
+    except Exception:
+        return 0
 
 
 def _pad_bits(pad: Any) -> int:
@@ -98,7 +130,9 @@ class PlayerInput:
     Args:
         bindings: the resolved key bindings.
         latch: the latch to feed; a new one when None.
-        gamepad: a pyglet Controller, opened here; None for keyboard only.
+        gamepad: an opened pyglet Controller (``open_gamepad``); None for keyboard only.
+            Buttons already held when the view starts (the A that started the game) count
+            as held, not pressed: they act only once released and pressed again.
     """
 
     def __init__(self, bindings: KeyBindings, latch: InputLatch | None = None,
@@ -107,14 +141,8 @@ class PlayerInput:
         self.latch = latch or InputLatch()
         self.down: set[int] = set()
         """Bound keys that are down now."""
-        self.pad = None
-        self._pad_held = 0
-        if gamepad is not None:
-            try:
-                gamepad.open()
-                self.pad = gamepad
-            except Exception:  # a pad that will not open is simply not used
-                self.pad = None
+        self.pad = gamepad
+        self._pad_held = _safe_bits(gamepad) if gamepad is not None else 0
 
     def _key_bits(self) -> int:
         bits = 0
@@ -163,3 +191,49 @@ class PlayerInput:
         self.down.clear()
         self._pad_held = 0
         self.latch.clear()
+
+
+class MenuPad:
+    """Menu moves from a gamepad, read by polling once per frame like ``PlayerInput``.
+
+    ``poll()`` returns the moves that began since the last poll, each once per push:
+    ``"left"`` / ``"right"`` (d-pad, or the left stick past ``MENU_STICK_ON``) and
+    ``"start"`` (A or Start). Whatever is already held when the menu opens is not a move.
+
+    Args:
+        gamepad: an opened pyglet Controller (``open_gamepad``), or None (polls give
+            nothing).
+    """
+
+    MOVES = ("left", "right", "start")
+    """Every move ``poll`` can return, in the order it returns them."""
+
+    def __init__(self, gamepad: Any | None) -> None:
+        self.pad = gamepad
+        self._held: set[str] = set()
+        self._held = self._read()
+
+    def _read(self) -> set[str]:
+        pad = self.pad
+        if pad is None:
+            return set()
+        try:
+            x = float(getattr(pad, "leftx", 0.0) or 0.0)
+            held = set()
+            for move, sign, dpad in (("left", -1.0, "dpleft"), ("right", 1.0, "dpright")):
+                limit = MENU_STICK_OFF if move in self._held else MENU_STICK_ON
+                if x * sign > limit or getattr(pad, dpad, False):
+                    held.add(move)
+            if getattr(pad, "a", False) or getattr(pad, "start", False):
+                held.add("start")
+        except Exception:  # unplugged
+            self.pad = None
+            return set()
+        return held
+
+    def poll(self) -> list[str]:
+        """The moves begun since the last poll, in ``MOVES`` order."""
+        now = self._read()
+        began = now - self._held
+        self._held = now
+        return [m for m in self.MOVES if m in began]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from asteroids.config import Config
 
 if TYPE_CHECKING:
+    from asteroids.config.rulesets import Ruleset
     from asteroids.replay import Replay
 
 __all__ = ["EXIT_NO_DISPLAY", "run_game", "watch_replay"]
@@ -58,7 +59,8 @@ def _run_window(make_window: Callable[[], Any]) -> int:
 
 
 def run_game(config: Config, seed: int | None = None, *,
-             record_to: str | os.PathLike[str] | None = None) -> int:
+             record_to: str | os.PathLike[str] | None = None,
+             rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> int:
     """Open the game window and play until it is closed. Every game played is recorded.
 
     Args:
@@ -66,6 +68,9 @@ def run_game(config: Config, seed: int | None = None, *,
         seed: the first game's seed (later games count up); None picks one from the clock.
         record_to: save the replay to this file (later games beside it, ``NAME-2.replay``,
             ...) instead of the user's replay folder.
+        rulesets: the rules the title screen offers (``ruleset_choices``); None offers
+            only ``config``.
+        ruleset_index: the one selected at start; its config must be ``config``.
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
@@ -74,7 +79,8 @@ def run_game(config: Config, seed: int | None = None, *,
     def make() -> Any:
         from asteroids.app.window import GameWindow
 
-        return GameWindow(config, seed=seed, record=True, record_to=record_to)
+        return GameWindow(config, seed=seed, record=True, record_to=record_to,
+                          rulesets=rulesets, ruleset_index=ruleset_index)
 
     return _run_window(make)
 

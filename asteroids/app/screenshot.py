@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,12 +13,15 @@ from asteroids.config import Config
 if TYPE_CHECKING:
     import arcade
 
+    from asteroids.config.rulesets import Ruleset
+
 __all__ = ["save_screenshot"]
 
 
 def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int = 0,
                     ticks: int = 600, mode: str = "play", width: int | None = None,
-                    height: int | None = None, window: arcade.Window | None = None) -> Path:
+                    height: int | None = None, window: arcade.Window | None = None,
+                    rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> Path:
     """Run a bot game (or the attract screen) for some ticks and save the frame as a PNG.
 
     Headless (EGL) when arcade has not been imported yet; otherwise an invisible window.
@@ -31,6 +35,8 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         width: image width in px (default ``config.display.window_width_px``).
         height: image height in px (default ``config.display.window_height_px``).
         window: an existing arcade window to draw into (tests); its size wins.
+        rulesets: the rulesets the title screen lists (None: only ``config``, "custom").
+        ruleset_index: the selected one; its config must be ``config``.
 
     Returns:
         The path written.
@@ -57,7 +63,8 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         window = arcade.Window(w, h, "asteroids screenshot", visible=False, vsync=False,
                                antialiasing=False)
     try:
-        game = Game(window, config, seed, sound=False)
+        game = Game(window, config, seed, sound=False, rulesets=rulesets,
+                    ruleset_index=ruleset_index)
         view = (PlayView(game, seed, autopilot=True) if mode == "play"
                 else TitleView(game, seed))
         window.show_view(view)

@@ -19,9 +19,9 @@ import arcade
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
 from asteroids.app.hud import Hud
-from asteroids.app.input import PlayerInput
+from asteroids.app.input import MenuPad, PlayerInput
 from asteroids.app.recording import SaveResult
-from asteroids.app.scene import Segments
+from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.config import Config
 from asteroids.core import World, new_world, step
@@ -29,11 +29,17 @@ from asteroids.core import events as ev
 from asteroids.core.bot import bot_input
 from asteroids.replay import Recorder, Replay
 
-__all__ = ["PlayView", "TickSource", "TitleView", "WorldView", "show_title", "start_game"]
+__all__ = ["PlayView", "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TickSource", "TitleView",
+           "WorldView", "show_title", "start_game"]
 
 START_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
                         arcade.key.SPACE})
 """Keys that start a game from the title or game-over screen."""
+
+RULES_PREV_KEYS = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT})
+RULES_NEXT_KEYS = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT})
+"""Keys that pick the previous / next ruleset on the title screen (so do the keys bound to
+turning left / right, unless they are a start or quit key there)."""
 
 RESTART_DELAY_S = 1.0
 """After game over, start keys are ignored this long (so a held fire key does not restart)."""
@@ -78,6 +84,8 @@ class WorldView(arcade.View):
         self.world: World = new_world(self.config, seed)
         self.prev: World = self.world
         self.stepper = FixedStepper(self.config.world.tick_hz)
+        self.scene = game.scene if self.config == game.config else SceneBuilder(self.config)
+        """Draws this view's world (the game's, unless the view runs other settings)."""
         self.particles = Particles(game.width, game.height, self.config.world.tick_hz, seed)
         self.hud = Hud(game.width, game.height, self.config.display.show_fps)
         self.masks: list[int] = []
@@ -135,7 +143,7 @@ class WorldView(arcade.View):
     def build_segments(self) -> Segments:
         """This frame's segments: the playfield, then particles."""
         alpha = self.stepper.alpha
-        segs = self.game.scene.build(self.prev, self.world, alpha)
+        segs = self.scene.build(self.prev, self.world, alpha)
         self.particles.segments(alpha, segs)
         return segs
 
@@ -152,14 +160,25 @@ class TitleView(WorldView):
     """The attract screen: bundled demo replays play silently behind the title, in turn.
 
     With no usable demo (none bundled, none loads, none fits the world) the core's bot plays
-    live instead.
+    live instead. It shows the selected ruleset; Left / Right (or the pad's d-pad or stick)
+    pick another, which restarts the title in that ruleset's world.
     """
 
     sound = False
 
     def __init__(self, game: Game, seed: int = 1979) -> None:
         super().__init__(game, seed)
-        self.hud.message("ASTEROIDS", "PRESS ENTER / SPACE TO PLAY")
+        choose = len(game.rulesets) > 1
+        self.hud.message("ASTEROIDS", "ENTER / SPACE TO PLAY     LEFT / RIGHT: RULES" if choose
+                         else "PRESS ENTER / SPACE TO PLAY")
+        self.hud.note(f"RULES: {game.ruleset.label.upper()}" + ("  < >" if choose else ""))
+        self.menu = MenuPad(game.gamepad)
+        bindings = game.bindings
+        menu_keys = START_KEYS | {arcade.key.ESCAPE}
+        self.prev_keys = (RULES_PREV_KEYS | bindings.keys_for("left")) - menu_keys
+        """Keys that pick the previous ruleset."""
+        self.next_keys = (RULES_NEXT_KEYS | bindings.keys_for("right")) - menu_keys
+        """Keys that pick the next ruleset."""
         self.over_s = 0.0
         self.demos: list[Replay] = game.demos()
         """The demos it cycles through (empty: the live bot plays)."""
@@ -175,6 +194,8 @@ class TitleView(WorldView):
             self._demo_index = (self._demo_index + 1) % len(self.demos)
             self.demo = self.demos[self._demo_index]
             self.config, self.seed = self.demo.config, self.demo.seed
+            self.scene = (self.game.scene if self.config == self.game.config
+                          else SceneBuilder(self.config))
         else:
             self.seed += 1
         self.world = self.prev = new_world(self.config, self.seed)
@@ -200,8 +221,22 @@ class TitleView(WorldView):
             return self.demo.masks[len(self.masks)]
         return bot_input(self.world, self.game.width, self.game.height)
 
+    def pick_ruleset(self, step: int) -> None:
+        """Select the ruleset ``step`` places on (wrapping) and show the title in it."""
+        if len(self.game.rulesets) < 2:
+            return
+        self.game.select_ruleset(self.game.ruleset_index + step)
+        show_title(self.game)
+
     def on_update(self, delta_time: float) -> None:
-        """Run the demo; start the next one a while after it ends."""
+        """Read the pad's menu moves; run the demo; start the next one a while after it
+        ends."""
+        for move in self.menu.poll():
+            if move == "start":
+                start_game(self.game)
+                return
+            self.pick_ruleset(-1 if move == "left" else 1)
+            return
         super().on_update(delta_time)
         if self.world.game_over or self.demo_done:
             self.over_s += delta_time
@@ -214,11 +249,15 @@ class TitleView(WorldView):
         super().update_hud()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Enter or Space plays; Escape quits."""
+        """Enter or Space plays; Escape quits; Left / Right pick the rules."""
         if symbol in START_KEYS:
             start_game(self.game)
         elif symbol == arcade.key.ESCAPE:
             self.game.quit()
+        elif symbol in self.prev_keys:
+            self.pick_ruleset(-1)
+        elif symbol in self.next_keys:
+            self.pick_ruleset(1)
 
 
 class PlayView(WorldView):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import arcade
@@ -11,6 +12,7 @@ from asteroids.app.game import Game
 from asteroids.app.replay_view import ReplayView
 from asteroids.app.views import show_title
 from asteroids.config import Config
+from asteroids.config.rulesets import Ruleset
 
 if TYPE_CHECKING:
     from asteroids.replay import Replay
@@ -35,11 +37,14 @@ class GameWindow(arcade.Window):
         record_to: save replays to this file instead of the user's replay folder.
         replay: watch this replay instead of playing (nothing is recorded then).
         speed: the replay's starting speed (1, 2, 4 or 8).
+        rulesets: the rules the title screen offers (None: only ``config``).
+        ruleset_index: the selected one; its config is ``config``.
     """
 
     def __init__(self, config: Config, seed: int | None = None, sound: bool = True, *,
                  record: bool = True, record_to: str | os.PathLike[str] | None = None,
-                 replay: Replay | None = None, speed: int = 1) -> None:
+                 replay: Replay | None = None, speed: int = 1,
+                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> None:
         d = config.display
         title = "Asteroids" if replay is None else "Asteroids replay"
         super().__init__(
@@ -50,7 +55,9 @@ class GameWindow(arcade.Window):
         self.set_minimum_size(320, 240)
         recording = replay is None and (record or record_to is not None)
         self.game = Game(self, config, seed, sound=sound, record=recording,
-                         record_to=record_to if replay is None else None)
+                         record_to=record_to if replay is None else None,
+                         rulesets=rulesets if replay is None else None,
+                         ruleset_index=ruleset_index if replay is None else 0)
         if replay is None:
             show_title(self.game)
         else:

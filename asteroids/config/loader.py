@@ -26,7 +26,7 @@ from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num,
 from asteroids.config.locate import Path, Positions, find, key_positions
 from asteroids.config.schema import Config, KeysConfig, Obstacle
 
-__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "parse_override"]
+__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "load_preset", "parse_override"]
 
 MAX_FILE_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
@@ -724,3 +724,16 @@ def load_config_text(text: str, *, source: str = "<text>") -> Config:
         ConfigError: listing every problem (positions are lines of ``text``).
     """
     return load_config(_Text(source, text.encode("utf-8")))
+
+
+def load_preset(name: str, *, overrides: Sequence[str] = ()) -> Config:
+    """The bundled preset ``name`` layered with ``overrides``, validated.
+
+    Unlike ``load_config(name)``, a file of that name in the working folder does not win: this
+    always reads the copy that ships in the package.
+
+    Raises:
+        KeyError: if no preset has that name.
+        ConfigError: listing every problem (the preset with these overrides is invalid).
+    """
+    return load_config(_Text(name, preset_bytes(name)), overrides=overrides)

@@ -51,3 +51,9 @@ def test_a_quick_tap_reaches_one_tick(config):
 
 def test_no_gamepad_when_headless():
     assert first_gamepad() is None
+
+
+def test_keys_for_an_action(config):
+    keys = KeyBindings(config)
+    assert keys.keys_for("left") == {arcade.key.LEFT, arcade.key.A}
+    assert keys.keys_for("right") == {arcade.key.RIGHT, arcade.key.D}

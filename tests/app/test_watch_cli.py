@@ -37,7 +37,7 @@ def test_play_record_hands_the_file_to_run_game(monkeypatch, tmp_path, capsys):
     calls = []
     fake = types.ModuleType("asteroids.app.main")
     fake.run_game = (  # type: ignore[attr-defined]
-        lambda config, seed=None, record_to=None: calls.append((seed, record_to)))
+        lambda config, seed=None, record_to=None, **rules: calls.append((seed, record_to)))
     monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
     target = tmp_path / "best.replay"
     assert cli.main(["play", "--seed", "3", "--record", str(target)]) == 0
