@@ -13,7 +13,6 @@ from functools import lru_cache
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.geometry import wrap_delta
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import Params, params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
@@ -78,7 +77,17 @@ Bot = Callable[[World, Config], int]
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
 _HALF_TURN = HEADING_STEPS // 2
-_STEPS_PER_RADIAN = HEADING_STEPS / 6.283185307179586
+
+
+_HIT_SHARE = 0.7
+"""A shot counts as a hit when it passes this share of a target's bounding radius from its
+centre (rock outlines are jagged: the bounding circle overstates them)."""
+_DANGER_TICKS = 60
+"""How far ahead the aimer looks for collisions (about a second)."""
+_DANGER_MARGIN = 6.0
+"""Extra px of clearance that still counts as a near miss worth acting on."""
+_HYPER_TICKS = 3
+"""Hyperspace only when every escape still collides within this many ticks."""
 
 
 def idle_bot(world: World, config: Config) -> int:
@@ -98,29 +107,6 @@ def spinner_bot(world: World, config: Config) -> int:
 # --- the aimer's geometry (plain IEEE + - * / and sqrt, so its answers are the same everywhere)
 
 
-def _atan_steps(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Heading in steps (float, in [0, HEADING_STEPS)) of the vectors (x, y).
-
-    An odd polynomial for atan on [0, 1] (max error about 1e-5 rad, well under one heading
-    step of 1.5e-3 rad) and octant reflections: no libm, so the same bits on every machine.
-    """
-    ax, ay = np.abs(x), np.abs(y)
-    big = np.maximum(ax, ay)
-    z = np.minimum(ax, ay) / np.where(big > 0.0, big, 1.0)
-    z2 = z * z
-    a = z * (0.99997726 + z2 * (-0.33262347 + z2 * (0.19354346 + z2 * (
-        -0.11643287 + z2 * (0.05265332 + z2 * -0.01172120)))))
-    a = np.where(ay > ax, 1.5707963267948966 - a, a)
-    a = np.where(x < 0.0, 3.141592653589793 - a, a)
-    a = np.where(y < 0.0, 6.283185307179586 - a, a)
-    return (a * _STEPS_PER_RADIAN) % HEADING_STEPS
-
-
-def _turn_delta(target: np.ndarray, heading: int) -> np.ndarray:
-    """Signed steps from ``heading`` to each ``target`` heading, in [-half turn, half turn)."""
-    return (target - heading + _HALF_TURN) % HEADING_STEPS - _HALF_TURN
-
-
 def _fold(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Where a point moving freely to ``x`` ends up when it bounces between ``lo`` and ``hi``."""
     span = np.maximum(hi - lo, 1e-9)
@@ -128,73 +114,120 @@ def _fold(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return lo + np.where(y > span, 2.0 * span - y, y)
 
 
-def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray | float,
-             size: np.ndarray | None, chunk: float = 16.0) -> tuple[np.ndarray, np.ndarray]:
+def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
+             images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Time and distance of closest approach of relative motions ``rel + vel * t``.
 
-    ``t`` runs over [0, horizon]. In a wrapping world (``size`` given) the nearest image is
-    taken afresh every ``chunk`` ticks, so a path that crosses the seam (or is longer than half
-    the world) is followed image by image instead of measured the long way.
+    ``t`` runs over [0, horizon]. Each motion is tried against every image offset in
+    ``images`` (in a wrapping world: the nearest image now and its eight neighbours, so a
+    path that crosses the seam is followed into the next copy of the world instead of being
+    measured the long way); the nearest pass wins.
 
     Args:
-        rel: ``(..., 2)`` relative positions now.
+        rel: ``(..., 2)`` relative positions now (nearest images, when the world wraps).
         vel: ``(..., 2)`` relative velocities, px per tick.
-        horizon: ticks to look ahead (scalar or broadcastable to ``rel[..., 0]``).
-        size: ``(2,)`` world size when the relative motion wraps, else None.
-        chunk: ticks per nearest-image re-evaluation.
+        horizon: ticks to look ahead, broadcastable to ``rel[..., 0]``.
+        images: ``(I, 2)`` offsets to add to ``rel``; ``[[0, 0]]`` when nothing wraps.
 
     Returns:
         ``(t, miss)`` arrays of shape ``rel.shape[:-1]``.
     """
-    horizon = np.broadcast_to(np.asarray(horizon, dtype=np.float64), rel.shape[:-1])
-    vv = vel[..., 0] * vel[..., 0] + vel[..., 1] * vel[..., 1]
-    vv_safe = np.where(vv > 0.0, vv, 1.0)
-    best_t = np.zeros(rel.shape[:-1])
-    best_d2 = np.full(rel.shape[:-1], np.inf)
-    start = 0.0
-    top = float(horizon.max()) if horizon.size else 0.0
-    while start <= top:
-        t0 = np.minimum(start, horizon)
-        r = rel + vel * t0[..., None]
-        if size is not None:
-            r = wrap_delta(r, size)
-        span = np.clip(horizon - t0, 0.0, chunk)
-        tau = np.clip(-(r[..., 0] * vel[..., 0] + r[..., 1] * vel[..., 1]) / vv_safe, 0.0, span)
-        m = r + vel * tau[..., None]
-        d2 = m[..., 0] * m[..., 0] + m[..., 1] * m[..., 1]
-        better = d2 < best_d2
-        best_d2 = np.where(better, d2, best_d2)
-        best_t = np.where(better, t0 + tau, best_t)
-        start += chunk
-    return best_t, np.sqrt(best_d2)
+    r = rel[..., None, :] + images
+    vx, vy = vel[..., 0:1], vel[..., 1:2]
+    rx, ry = r[..., 0], r[..., 1]
+    vv = vx * vx + vy * vy
+    tau = -(rx * vx + ry * vy) / np.where(vv > 0.0, vv, 1.0)
+    tau = np.minimum(np.maximum(tau, 0.0), np.asarray(horizon)[..., None])
+    mx, my = rx + vx * tau, ry + vy * tau
+    d2 = mx * mx + my * my
+    if images.shape[0] == 1:
+        return tau[..., 0], np.sqrt(d2[..., 0])
+    best = d2.min(axis=-1)
+    return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
+
+
+class _Kit:
+    """Per-config numbers the aimer needs every tick (built once per Config)."""
+
+    __slots__ = ("coast", "half", "images", "p", "size", "steps", "turn_half_cos")
+
+    def __init__(self, config: Config) -> None:
+        p = params_for(config)
+        self.p = p
+        # Distances are wrap-aware whenever anything wraps, as in the core's collision tests.
+        self.size = p.size if p.wrap_any else None
+        self.half = 0.5 * p.size
+        if p.wrap_any:
+            self.images = np.array([(i * p.width, j * p.height)
+                                    for i in (0, -1, 1) for j in (0, -1, 1)])
+        else:
+            self.images = np.zeros((1, 2))
+        powers = [p.drag_keep]
+        for _ in range(_DANGER_TICKS - 1):
+            powers.append(powers[-1] * p.drag_keep)
+        self.coast = np.array(powers)
+        """Drag factors keep**k for k = 1.._DANGER_TICKS."""
+        self.steps = np.arange(1, _DANGER_TICKS + 1, dtype=np.int64)
+        half_steps = np.arange(p.turn_steps // 2, _HALF_TURN + p.turn_steps, p.turn_steps)
+        self.turn_half_cos = -COS[np.minimum(half_steps, _HALF_TURN)]
+        """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``."""
+
+
+@lru_cache(maxsize=8)
+def _build_kit(config: Config) -> _Kit:
+    return _Kit(config)
+
+
+_last_kit: list[tuple[Config, _Kit]] = []
+"""The last (config, kit) pair: hashing a whole Config costs more than the lookup saves."""
+
+
+def _kit(config: Config) -> _Kit:
+    """The kit of ``config`` (an identity check first, then the cache keyed on its value)."""
+    if _last_kit and _last_kit[0][0] is config:
+        return _last_kit[0][1]
+    kit = _build_kit(config)
+    _last_kit[:] = [(config, kit)]
+    return kit
+
+
+def _nearest(d: np.ndarray, kit: _Kit) -> np.ndarray:
+    """Shortest displacements (the minimum image) when the world wraps, else ``d``.
+
+    The same rule as ``geometry.wrap_delta``, without its input checks (the aimer's inputs
+    come from a valid World, and it runs several times a tick).
+    """
+    if kit.size is None:
+        return d
+    return (d + kit.half) % kit.size - kit.half
 
 
 class _Scene:
-    """What the aimer sees this tick: targets, dangers, its own shots (all as arrays)."""
+    """What the aimer sees this tick: targets (rocks, then the saucer) and dangers (targets,
+    then the saucer's shots)."""
 
-    __slots__ = ("danger_pos", "danger_rad", "danger_vel", "n_rocks", "pos", "rad", "saucer",
-                 "vel", "wraps")
+    __slots__ = ("danger_pos", "danger_rad", "danger_vel", "pos", "rad", "saucer", "vel",
+                 "wraps")
 
     def __init__(self, world: World, p: Params) -> None:
-        pos, vel, rad = [world.ast_pos], [world.ast_vel], [world.ast_radius]
         n = world.ast_id.shape[0]
-        wraps = [np.full(n, p.wrap_asteroids)]
-        self.saucer = -1
-        if world.saucer_alive:
-            self.saucer = n
-            pos.append(np.array([[world.saucer_x, world.saucer_y]]))
-            vel.append(np.array([[world.saucer_vx, world.saucer_vy]]))
-            rad.append(np.array([p.saucer_radius[1 if world.saucer_small else 0]]))
-            wraps.append(np.array([p.wrap_saucers]))
-        self.n_rocks = n
-        self.pos = np.concatenate(pos)
-        self.vel = np.concatenate(vel)
-        self.rad = np.concatenate(rad)
-        self.wraps = np.concatenate(wraps)
         enemy = world.shot_owner == SHOOTER_SAUCER
-        self.danger_pos = np.concatenate([self.pos, world.shot_pos[enemy]])
-        self.danger_vel = np.concatenate([self.vel, world.shot_vel[enemy]])
-        self.danger_rad = np.concatenate([self.rad, np.full(int(np.count_nonzero(enemy)), 1.0)])
+        n_enemy = int(np.count_nonzero(enemy))
+        self.saucer = n if world.saucer_alive else -1
+        pos, vel, rad = world.ast_pos, world.ast_vel, world.ast_radius
+        wraps = np.full(n, p.wrap_asteroids)
+        if world.saucer_alive:
+            pos = np.concatenate([pos, [[world.saucer_x, world.saucer_y]]])
+            vel = np.concatenate([vel, [[world.saucer_vx, world.saucer_vy]]])
+            rad = np.append(rad, p.saucer_radius[1 if world.saucer_small else 0])
+            wraps = np.append(wraps, p.wrap_saucers)
+        self.pos, self.vel, self.rad, self.wraps = pos, vel, rad, wraps
+        if n_enemy:
+            self.danger_pos = np.concatenate([pos, world.shot_pos[enemy]])
+            self.danger_vel = np.concatenate([vel, world.shot_vel[enemy]])
+            self.danger_rad = np.concatenate([rad, np.ones(n_enemy)])
+        else:
+            self.danger_pos, self.danger_vel, self.danger_rad = pos, vel, rad
 
 
 def _future(pos: np.ndarray, vel: np.ndarray, t: np.ndarray, rad: np.ndarray, wraps: np.ndarray,
@@ -219,48 +252,24 @@ def _shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float
     return svx, svy
 
 
-_HIT_SHARE = 0.7
-"""A shot counts as a hit when it passes this share of a target's bounding radius from its
-centre (rock outlines are jagged: the bounding circle overstates them)."""
-_DANGER_TICKS = 60
-"""How far ahead the aimer looks for collisions (about a second)."""
-_DANGER_MARGIN = 6.0
-"""Extra px of clearance that still counts as a near miss worth acting on."""
-_HYPER_TICKS = 3
-"""Hyperspace only when every escape still collides within this many ticks."""
-
-
-@lru_cache(maxsize=8)
-def _coast_table(config: Config) -> tuple[np.ndarray, np.ndarray]:
-    """Drag factors keep**k and their running sums for k = 1.._DANGER_TICKS (per config)."""
-    keep = params_for(config).drag_keep
-    powers = [keep]
-    for _ in range(_DANGER_TICKS - 1):
-        powers.append(powers[-1] * keep)
-    factors = np.array(powers)
-    sums = np.cumsum(factors)
-    return factors, sums
-
-
-def _escape(world: World, p: Params, config: Config, sc: _Scene, aim_turn: int,
-            size: np.ndarray | None) -> tuple[int, int, int]:
+def _escape(world: World, kit: _Kit, sc: _Scene, aim_turn: int) -> tuple[int, int, int]:
     """The safest (turn, thrust) for the next second, and ticks to the first contact under it.
 
     Candidates hold one choice for ``_DANGER_TICKS`` ticks: the aim turn or no turn or either
     turn, each with and without thrust; dangers fly straight. The first candidate with the
     latest first contact (then the widest clearance) wins, so without danger the aim stands.
     """
+    p = kit.p
     turns = [aim_turn] + [t for t in (0, 1, -1) if t != aim_turn]
     cands = [(t, thr) for thr in (0, 1) for t in turns]
     dirs = np.array([t for t, _ in cands], dtype=np.int64)
     thrust = np.array([thr for _, thr in cands], dtype=bool)
-    ks = np.arange(1, _DANGER_TICKS + 1, dtype=np.int64)
+    ks = kit.steps
     heads = (world.ship_heading + dirs[:, None] * p.turn_steps * ks[None, :]) % HEADING_STEPS
     acc = np.stack([COS[heads], SIN[heads]], axis=-1) * p.thrust
     v0 = np.array([world.ship_vx, world.ship_vy])
-    factors, _ = _coast_table(config)
     vel = np.where(thrust[:, None, None], v0 + np.cumsum(acc, axis=1),
-                   v0 * factors[None, :, None])
+                   v0 * kit.coast[None, :, None])
     if p.axis_speed_limit:
         vel = np.clip(vel, -p.max_speed, p.max_speed)
     path = np.array([world.ship_x, world.ship_y]) + np.cumsum(vel, axis=1)
@@ -268,12 +277,10 @@ def _escape(world: World, p: Params, config: Config, sc: _Scene, aim_turn: int,
         r = p.ship_radius
         path = _fold(path, np.full(2, r), p.size - r)
     danger = sc.danger_pos[None, :, :] + sc.danger_vel[None, :, :] * ks[:, None, None]
-    rel = danger[None, :, :, :] - path[:, :, None, :]
-    if size is not None:
-        rel = wrap_delta(rel, size)
+    rel = _nearest(danger[None, :, :, :] - path[:, :, None, :], kit)
     dist = np.sqrt(rel[..., 0] * rel[..., 0] + rel[..., 1] * rel[..., 1])
     gap = dist - (0.85 * sc.danger_rad + 0.7 * p.ship_radius)[None, None, :]
-    gap_by_tick = gap.min(axis=2) if gap.shape[2] else np.full(gap.shape[:2], np.inf)
+    gap_by_tick = gap.min(axis=2)
     hit = gap_by_tick < 0.0
     first = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, _DANGER_TICKS + 1)
     clearance = gap_by_tick.min(axis=1)
@@ -288,103 +295,122 @@ def _escape(world: World, p: Params, config: Config, sc: _Scene, aim_turn: int,
 def aimer_bot(world: World, config: Config) -> int:
     """A competent pilot: leads its shots, shoots threats first, dodges, jumps as a last resort.
 
-    Each tick it (1) marks targets its shots in flight will already hit, (2) finds for every
-    other target the heading that meets it (turning time included, the target's motion led,
-    across the wrap seam by the nearest image, bounce borders folded), (3) turns toward the
-    cheapest target, where rocks on a collision course and the saucer come first, (4) fires
-    on the press edge when a shot from the heading it will have would hit something, within
-    the shot cap, and (5) when a collision within a second is not already being shot away,
-    picks the turn and thrust that keep it clear longest, pressing hyperspace (or the shield,
-    when the rules have one) only when every escape still collides within a few ticks.
+    Each tick it (1) marks targets its shots in flight will already hit, and finds what is on
+    a collision course with the ship within a second; (2) finds for every other target the
+    heading that meets it (turning time included, the target's motion led, across the wrap
+    seam by the nearest image, bounce borders folded); (3) turns toward the cheapest target,
+    where rocks on a collision course that can be shot in time come first, then the saucer;
+    (4) fires on the press edge when a shot from the heading it will have would hit a target
+    no shot is already meant for, within the shot cap; and (5) when a collision is not being
+    shot away, picks the turn and thrust that keep it clear longest, pressing hyperspace (or
+    the shield, when the rules have one) only when every escape still collides within a few
+    ticks.
     """
     if world.ship_state != SHIP_FLYING or world.game_over:
         return 0
-    p = params_for(config)
+    kit = _kit(config)
+    p = kit.p
     sc = _Scene(world, p)
     m = sc.pos.shape[0]
-    if m == 0 and sc.danger_pos.shape[0] == 0:
+    nd = sc.danger_pos.shape[0]
+    if nd == 0:
         return 0
-    size = p.size if p.wrap_any else None
     sx, sy, vx, vy = world.ship_x, world.ship_y, world.ship_vx, world.ship_vy
-    ship = np.array([sx, sy])
-    ship_v = np.array([vx, vy])
     h = world.ship_heading % HEADING_STEPS
     hit_r = _HIT_SHARE * sc.rad
 
-    # (1) Targets already taken care of by a shot in flight, and when.
+    # (1) One query for every mover that matters: the ship's shots in flight, the shot it
+    # would fire next tick after turning left, not turning or turning right, and the ship.
     mine = world.shot_owner == SHOOTER_SHIP
-    n_mine = int(np.count_nonzero(mine))
-    taken_at = np.full(m, np.inf)
-    if n_mine and m:
-        spos, svel = world.shot_pos[mine], world.shot_vel[mine]
-        rel = sc.pos[None, :, :] - spos[:, None, :]
-        t, miss = _closest(rel, sc.vel[None, :, :] - svel[:, None, :],
-                           world.shot_ttl[mine][:, None].astype(np.float64), size)
-        t = np.where(miss < hit_r[None, :], t, np.inf)
-        taken_at = t.min(axis=0)
-    free = ~np.isfinite(taken_at)
-
-    # Dangers: anything on a collision course within the horizon.
-    rel = sc.danger_pos - ship
-    t_hit, miss = _closest(rel, sc.danger_vel - ship_v, float(_DANGER_TICKS), size)
-    threat = miss < sc.danger_rad + p.ship_radius + _DANGER_MARGIN
-    threat_t = np.where(threat, t_hit, np.inf)
+    k = int(np.count_nonzero(mine))
+    nvx, nvy = vx * p.drag_keep, vy * p.drag_keep
+    extra = []
+    for turn in (1, 0, -1):
+        h1 = (h + turn * p.turn_steps) % HEADING_STEPS
+        c, s = _COS[h1], _SIN[h1]
+        svx, svy = _shot_velocity(p, h1, nvx, nvy)
+        reach_ticks = p.shot_ticks - 1.0
+        extra.append((sx + c * 0.5 * p.ship_length, sy + s * 0.5 * p.ship_length, svx, svy,
+                      reach_ticks))
+    extra.append((sx, sy, vx, vy, float(_DANGER_TICKS)))
+    more = np.array(extra)
+    if k:
+        rows_pos_a = np.concatenate([world.shot_pos[mine], more[:, 0:2]])
+        rows_vel_a = np.concatenate([world.shot_vel[mine], more[:, 2:4]])
+        horizon = np.concatenate([world.shot_ttl[mine], more[:, 4]])
+    else:
+        rows_pos_a, rows_vel_a, horizon = more[:, 0:2], more[:, 2:4], more[:, 4]
+    t_all, miss_all = _closest(
+        _nearest(sc.danger_pos[None, :, :] - rows_pos_a[:, None, :], kit),
+        sc.danger_vel[None, :, :] - rows_vel_a[:, None, :], horizon[:, None], kit.images)
+    taken = miss_all[:k, :m] < hit_r
+    taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0) if k else np.full(m, np.inf)
+    free = ~taken.any(axis=0)
+    threat = miss_all[-1] < sc.danger_rad + p.ship_radius + _DANGER_MARGIN
+    threat_t = np.where(threat, t_all[-1], np.inf)
 
     # (2) Intercepts: turn first (n ticks), then the shot flies t ticks.
-    turn_to = np.zeros(m)
-    cost = np.full(m, np.inf)
+    mask = 0
+    aim_turn = 0
+    target = -1
     reach = np.full(m, np.inf)
     if m:
+        px, py = sc.pos[:, 0], sc.pos[:, 1]
+        tvx, tvy = sc.vel[:, 0], sc.vel[:, 1]
+        wx, wy = (tvx - vx, tvy - vy) if p.shot_inherit else (tvx, tvy)
+        a = wx * wx + wy * wy - p.shot_speed * p.shot_speed
+        slow = a < -1e-9
+        a2 = np.where(slow, 2.0 * a, 1.0)
+        hx, hy = _COS[h], _SIN[h]
+        bouncing = not sc.wraps.all()
         n = np.zeros(m)
-        w = sc.vel - ship_v if p.shot_inherit else sc.vel
-        s2 = p.shot_speed * p.shot_speed
         for _ in range(2):
-            here = ship + ship_v * n[:, None]
-            there = _future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p)
-            d = there - here
-            if size is not None:
-                d = wrap_delta(d, size)
-            a = w[:, 0] * w[:, 0] + w[:, 1] * w[:, 1] - s2
-            b = 2.0 * (d[:, 0] * w[:, 0] + d[:, 1] * w[:, 1])
-            c = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
-            disc = np.maximum(b * b - 4.0 * a * c, 0.0)
-            slow = a < -1e-9
-            t = np.where(slow, (-b - np.sqrt(disc)) / np.where(slow, 2.0 * a, 1.0),
-                         np.sqrt(c) / p.shot_speed)
-            aim = d + w * t[:, None]
-            if not sc.wraps.all():  # a bouncing target: aim where the walls will send it
+            if bouncing:
+                there = _future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p)
+                dx, dy = there[:, 0] - (sx + vx * n), there[:, 1] - (sy + vy * n)
+            else:
+                dx, dy = px - sx + (tvx - vx) * n, py - sy + (tvy - vy) * n
+            if kit.size is not None:
+                dx = (dx + kit.half[0]) % p.width - kit.half[0]
+                dy = (dy + kit.half[1]) % p.height - kit.half[1]
+            b = 2.0 * (dx * wx + dy * wy)
+            c2 = dx * dx + dy * dy
+            disc = np.maximum(b * b - 4.0 * a * c2, 0.0)
+            t = np.where(slow, (-b - np.sqrt(disc)) / a2, np.sqrt(c2) / p.shot_speed)
+            ax, ay = dx + wx * t, dy + wy * t
+            if bouncing:  # a bouncing target: aim where the walls will send it
                 later = _future(sc.pos, sc.vel, n + t, sc.rad, sc.wraps, p)
-                aim = np.where(sc.wraps[:, None], aim, later - here
-                               - (ship_v * t[:, None] if p.shot_inherit else 0.0))
-            turn_to = _turn_delta(_atan_steps(aim[:, 1], aim[:, 0]), h)
-            n = np.floor(np.abs(turn_to) / p.turn_steps)
+                lx, ly = later[:, 0] - (sx + vx * n), later[:, 1] - (sy + vy * n)
+                if p.shot_inherit:
+                    lx, ly = lx - vx * t, ly - vy * t
+                ax, ay = np.where(sc.wraps, ax, lx), np.where(sc.wraps, ay, ly)
+            # Turn ticks to face the aim point: round(angle / turn), from the cosine of the
+            # angle and the table of cos((k + 1/2) turns) (no arc tangent needed).
+            norm = np.sqrt(ax * ax + ay * ay)
+            cos_angle = (ax * hx + ay * hy) / np.where(norm > 0.0, norm, 1.0)
+            n = np.searchsorted(kit.turn_half_cos, -cos_angle).astype(np.float64)
+        left = hx * ay - hy * ax > 0.0
         reach = n + t
         cost = reach + np.where(t < p.shot_ticks - 1, 0.0, 400.0)
         if sc.saucer >= 0:
             cost[sc.saucer] -= 80.0 if world.saucer_small else 40.0
-        # (3) A rock on a collision course that can be shot first comes first, earliest first.
+        # (3) A target on a collision course that can be shot first comes first, earliest first.
         t_threat = threat_t[:m]
-        urgent = np.isfinite(t_threat) & (reach + 2.0 < t_threat) & free
+        urgent = threat[:m] & (reach + 2.0 < t_threat) & free
         cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
         cost = np.where(free, cost, cost + 2000.0)
-
-    mask = 0
-    aim_turn = 0
-    target = -1
-    if m:
-        target = int(np.argmin(cost))
-        delta = float(turn_to[target])
-        if 2.0 * abs(delta) > p.turn_steps:
-            aim_turn = 1 if delta > 0.0 else -1
+        target = int(cost.argmin())
+        if n[target] > 0.0:
+            aim_turn = 1 if left[target] else -1
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
-    handled = np.zeros(threat_t.shape[0], dtype=bool)
+    handled = np.zeros(nd, dtype=bool)
     handled[:m] = taken_at + 1.0 < threat_t[:m]
     if target >= 0:
         handled[target] |= bool(reach[target] + 2.0 < threat_t[target])
     turn, thrust = aim_turn, 0
-    if (np.isfinite(threat_t) & ~handled).any():
-        turn, thrust, first = _escape(world, p, config, sc, aim_turn, size)
+    if (threat & ~handled).any():
+        turn, thrust, first = _escape(world, kit, sc, aim_turn)
         if first <= _HYPER_TICKS:
             if p.shield_enabled and world.shield_energy > 0:
                 mask |= _SHIELD
@@ -397,17 +423,10 @@ def aimer_bot(world: World, config: Config) -> int:
     if thrust:
         mask |= _THRUST
 
-    # (4) Fire on the press edge if a shot from next tick's heading would hit a free target.
-    if m and not world.fire_held and n_mine < p.shot_max and free.any():
-        h1 = (h + turn * p.turn_steps) % HEADING_STEPS
-        c, s = _COS[h1], _SIN[h1]
-        nvx, nvy = (vx + c * p.thrust, vy + s * p.thrust) if thrust else (
-            vx * p.drag_keep, vy * p.drag_keep)
-        svx, svy = _shot_velocity(p, h1, nvx, nvy)
-        nose = np.array([sx + c * 0.5 * p.ship_length, sy + s * 0.5 * p.ship_length])
-        t, miss = _closest(sc.pos - nose, sc.vel - np.array([svx, svy]),
-                           float(p.shot_ticks - 1), size)
-        if ((miss < hit_r) & free).any():
+    # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
+    if m and not world.fire_held and k < p.shot_max:
+        row = k + 1 - turn
+        if ((miss_all[row, :m] < hit_r) & free).any():
             mask |= _FIRE
     return mask
 
