@@ -346,8 +346,16 @@ def aimer_bot(world: World, config: Config) -> int:
     taken = miss_all[:k, :m] < hit_r
     taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0) if k else np.full(m, np.inf)
     free = ~taken.any(axis=0)
-    threat = miss_all[-1] < sc.danger_rad + p.ship_radius + _DANGER_MARGIN
-    threat_t = np.where(threat, t_all[-1], np.inf)
+    # Threats: contact within the horizon; threat_t is when contact begins (not the closest
+    # approach, which for a rock flying straight at the ship is when it would be dead centre).
+    reach_r = sc.danger_rad + p.ship_radius + _DANGER_MARGIN
+    miss_ship = miss_all[-1]
+    threat = miss_ship < reach_r
+    wx_, wy_ = sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy
+    speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
+    inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
+    contact = np.maximum(t_all[-1] - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
+    threat_t = np.where(threat, contact, np.inf)
 
     # (2) Intercepts: turn first (n ticks), then the shot flies t ticks.
     mask = 0
