@@ -9,7 +9,8 @@ at game over. Reported per bot and preset:
 * the mean tick at which wave 1 was cleared (over the seeds that cleared it);
 * the mean final score, ticks survived (until game over or the budget) and lives lost;
 * the bot's own cost per tick in µs (median of ``perf_counter_ns`` samples around the bot
-  call only, not ``step()``).
+  call only), and beside it the median ``step()`` of the same games, so the ratio can be
+  read even on a busy machine.
 
 Wall times move with the machine and its load; the clear rates and scores do not (the games
 are deterministic), so those can be quoted exactly.
@@ -54,6 +55,7 @@ class GameResult:
     ticks: int
     lives_lost: int
     bot_ns: list[int]
+    step_ns: list[int]
 
 
 def play(bot_name: str, cfg: Config, seed: int, max_ticks: int, *, until_clear: bool = False,
@@ -64,23 +66,27 @@ def play(bot_name: str, cfg: Config, seed: int, max_ticks: int, *, until_clear: 
     lost = 0
     cleared_at = None
     samples: list[int] = []
+    step_samples: list[int] = []
+    clock = time.perf_counter_ns
     for _ in range(max_ticks):
         if world.game_over:
             break
-        if timed:
-            t0 = time.perf_counter_ns()
-            mask = bot(world, cfg)
-            samples.append(time.perf_counter_ns() - t0)
-        else:
-            mask = bot(world, cfg)
         before = world.lives
-        world, _ = step(world, mask, cfg)
+        if timed:
+            t0 = clock()
+            mask = bot(world, cfg)
+            t1 = clock()
+            world, _ = step(world, mask, cfg)
+            step_samples.append(clock() - t1)
+            samples.append(t1 - t0)
+        else:
+            world, _ = step(world, bot(world, cfg), cfg)
         lost += max(0, before - world.lives)
         if cleared_at is None and (world.wave > 1 or world.wave_timer >= 0):
             cleared_at = world.tick  # wave 1 is gone: the pause before wave 2 has begun
             if until_clear:
                 break
-    return GameResult(seed, cleared_at, world.score, world.tick, lost, samples)
+    return GameResult(seed, cleared_at, world.score, world.tick, lost, samples, step_samples)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -104,8 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n## Bots: {args.seeds} seeds from {args.first_seed}, up to {args.minutes:g} min of "
           "game time each\n")
     print("| bot | preset | wave 1 cleared | mean clear tick | mean score | mean ticks survived "
-          "| mean lives lost | bot µs/tick (median) |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+          "| mean lives lost | bot µs/tick | step µs/tick |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     verdicts = []
     for preset_name in args.presets:
         cfg = preset(preset_name)
@@ -121,11 +127,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate = len(cleared) / len(games)
             samples = [s for g in games for s in g.bot_ns]
             us = statistics.median(samples) / 1e3 if samples else float("nan")
+            steps = [s for g in games for s in g.step_ns]
+            step_us = statistics.median(steps) / 1e3 if steps else float("nan")
             clear_tick = f"{statistics.fmean(cleared):.0f}" if cleared else "-"
             print(f"| {name} | {preset_name} | {len(cleared)}/{len(games)} ({rate:.0%}) | "
                   f"{clear_tick} | {statistics.fmean(g.score for g in games):.0f} | "
                   f"{statistics.fmean(g.ticks for g in games):.0f} | "
-                  f"{statistics.fmean(g.lives_lost for g in games):.2f} | {us:.1f} |")
+                  f"{statistics.fmean(g.lives_lost for g in games):.2f} | {us:.1f} | "
+                  f"{step_us:.0f} |")
             if name == "aimer" and preset_name == "classic":
                 met = "met" if rate >= TARGET_CLEAR else "MISSED"
                 verdicts.append(f"aimer clears wave 1 of classic in {rate:.0%} of seeds: "

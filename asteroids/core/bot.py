@@ -340,9 +340,9 @@ def aimer_bot(world: World, config: Config) -> int:
         horizon = np.concatenate([world.shot_ttl[mine], more[:, 4]])
     else:
         rows_pos_a, rows_vel_a, horizon = more[:, 0:2], more[:, 2:4], more[:, 4]
-    t_all, miss_all = _closest(
-        _nearest(sc.danger_pos[None, :, :] - rows_pos_a[:, None, :], kit),
-        sc.danger_vel[None, :, :] - rows_vel_a[:, None, :], horizon[:, None], kit.images)
+    rel_all = _nearest(sc.danger_pos[None, :, :] - rows_pos_a[:, None, :], kit)
+    t_all, miss_all = _closest(rel_all, sc.danger_vel[None, :, :] - rows_vel_a[:, None, :],
+                               horizon[:, None], kit.images)
     taken = miss_all[:k, :m] < hit_r
     taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0) if k else np.full(m, np.inf)
     free = ~taken.any(axis=0)
@@ -351,11 +351,13 @@ def aimer_bot(world: World, config: Config) -> int:
     reach_r = sc.danger_rad + p.ship_radius + _DANGER_MARGIN
     miss_ship = miss_all[-1]
     threat = miss_ship < reach_r
-    wx_, wy_ = sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy
-    speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
-    inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
-    contact = np.maximum(t_all[-1] - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
-    threat_t = np.where(threat, contact, np.inf)
+    threat_t = np.full(nd, np.inf)
+    if threat.any():
+        wx_, wy_ = sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy
+        speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
+        inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
+        contact = np.maximum(t_all[-1] - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
+        threat_t = np.where(threat, contact, np.inf)
 
     # (2) Intercepts: turn first (n ticks), then the shot flies t ticks.
     mask = 0
@@ -363,28 +365,36 @@ def aimer_bot(world: World, config: Config) -> int:
     target = -1
     reach = np.full(m, np.inf)
     if m:
-        px, py = sc.pos[:, 0], sc.pos[:, 1]
         tvx, tvy = sc.vel[:, 0], sc.vel[:, 1]
         wx, wy = (tvx - vx, tvy - vy) if p.shot_inherit else (tvx, tvy)
         a = wx * wx + wy * wy - p.shot_speed * p.shot_speed
-        slow = a < -1e-9
-        a2 = np.where(slow, 2.0 * a, 1.0)
+        a4 = 4.0 * a
+        slow = a < -1e-9  # the shot outruns the target (always, unless the ship flies fast)
+        all_slow = bool(slow.all())
+        a2 = 2.0 * a if all_slow else np.where(slow, 2.0 * a, 1.0)
         hx, hy = _COS[h], _SIN[h]
         bouncing = not sc.wraps.all()
-        n = np.zeros(m)
+        # First guess of the turn ticks: toward where the target is now (from the query).
+        rx, ry = rel_all[-1, :m, 0], rel_all[-1, :m, 1]
+        rvx, rvy = tvx - vx, tvy - vy
+        norm = np.sqrt(rx * rx + ry * ry)
+        n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy) / np.maximum(norm, 1e-9))
         for _ in range(2):
             if bouncing:
                 there = _future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p)
                 dx, dy = there[:, 0] - (sx + vx * n), there[:, 1] - (sy + vy * n)
             else:
-                dx, dy = px - sx + (tvx - vx) * n, py - sy + (tvy - vy) * n
+                dx, dy = rx + rvx * n, ry + rvy * n
             if kit.size is not None:
                 dx = (dx + kit.half[0]) % p.width - kit.half[0]
                 dy = (dy + kit.half[1]) % p.height - kit.half[1]
             b = 2.0 * (dx * wx + dy * wy)
             c2 = dx * dx + dy * dy
-            disc = np.maximum(b * b - 4.0 * a * c2, 0.0)
-            t = np.where(slow, (-b - np.sqrt(disc)) / a2, np.sqrt(c2) / p.shot_speed)
+            root = np.sqrt(np.maximum(b * b - a4 * c2, 0.0))
+            if all_slow:
+                t = (-b - root) / a2
+            else:
+                t = np.where(slow, (-b - root) / a2, np.sqrt(c2) / p.shot_speed)
             ax, ay = dx + wx * t, dy + wy * t
             if bouncing:  # a bouncing target: aim where the walls will send it
                 later = _future(sc.pos, sc.vel, n + t, sc.rad, sc.wraps, p)
@@ -395,8 +405,7 @@ def aimer_bot(world: World, config: Config) -> int:
             # Turn ticks to face the aim point: round(angle / turn), from the cosine of the
             # angle and the table of cos((k + 1/2) turns) (no arc tangent needed).
             norm = np.sqrt(ax * ax + ay * ay)
-            cos_angle = (ax * hx + ay * hy) / np.where(norm > 0.0, norm, 1.0)
-            n = np.searchsorted(kit.turn_half_cos, -cos_angle).astype(np.float64)
+            n = np.searchsorted(kit.turn_half_cos, -(ax * hx + ay * hy) / np.maximum(norm, 1e-9))
         left = hx * ay - hy * ax > 0.0
         reach = n + t
         cost = reach + np.where(t < p.shot_ticks - 1, 0.0, 400.0)
@@ -408,7 +417,7 @@ def aimer_bot(world: World, config: Config) -> int:
         cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
         cost = np.where(free, cost, cost + 2000.0)
         target = int(cost.argmin())
-        if n[target] > 0.0:
+        if n[target] > 0:
             aim_turn = 1 if left[target] else -1
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
