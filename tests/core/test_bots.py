@@ -205,14 +205,15 @@ def test_aimer_jumps_to_hyperspace_when_hemmed_in() -> None:
     assert aimer_bot(world, QUIET) & InputFrame.HYPERSPACE
 
 
-def test_aimer_does_not_jump_with_room_to_flee() -> None:
-    """One large rock coming straight at the ship from 200 px: the aimer deals with it
-    (shoots it or steers clear) without hyperspace, and keeps its life."""
+def test_aimer_flees_instead_of_jumping_when_it_has_room() -> None:
+    """A large rock closing fast from behind: turning round to shoot it takes longer than it
+    needs to arrive, but there is room to get out of its way, so the aimer thrusts away and
+    keeps its life, without hyperspace."""
     p = params_for(QUIET)
     cx, cy = 0.5 * p.width, 0.5 * p.height
-    world = world_with(QUIET, [rock(0, cx + 200.0, cy, -3.0, 0.0, cfg=QUIET,
-                                    round_radius=30.0)],
-                       ship_x=cx, ship_y=cy, ship_heading=UP)
-    end, log = _run_aimer(world, QUIET, 150)
+    behind = rock(0, cx + 20.0, cy - 150.0, 0.0, 5.0, cfg=QUIET, round_radius=30.0)
+    world = world_with(QUIET, [behind], ship_x=cx, ship_y=cy, ship_heading=UP)
+    end, log = _run_aimer(world, QUIET, 120)
+    assert any(mask & InputFrame.THRUST for mask, _ in log[:10])
     assert not any(mask & InputFrame.HYPERSPACE for mask, _ in log)
     assert end.lives == world.lives
