@@ -88,6 +88,8 @@ _DANGER_MARGIN = 6.0
 """Extra px of clearance that still counts as a near miss worth acting on."""
 _HYPER_TICKS = 3
 """Hyperspace only when every escape still collides within this many ticks."""
+_MAX_PLAIN = 64
+"""Up to this many dangers, a shared read-only "no threat" row is sliced instead of built."""
 
 
 def idle_bot(world: World, config: Config) -> int:
@@ -149,7 +151,8 @@ def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
 class _Kit:
     """Per-config numbers the aimer needs every tick (built once per Config)."""
 
-    __slots__ = ("coast", "half", "images", "p", "size", "steps", "turn_half_cos")
+    __slots__ = ("all_wrap", "coast", "half", "images", "no_threat", "p", "size", "steps",
+                 "turn_half_cos")
 
     def __init__(self, config: Config) -> None:
         p = params_for(config)
@@ -157,6 +160,10 @@ class _Kit:
         # Distances are wrap-aware whenever anything wraps, as in the core's collision tests.
         self.size = p.size if p.wrap_any else None
         self.half = 0.5 * p.size
+        self.all_wrap = p.wrap_asteroids and p.wrap_saucers
+        """Every target wraps (nothing to fold off a wall)."""
+        self.no_threat = np.full(_MAX_PLAIN, np.inf)
+        self.no_threat.flags.writeable = False
         if p.wrap_any:
             self.images = np.array([(i * p.width, j * p.height)
                                     for i in (0, -1, 1) for j in (0, -1, 1)])
@@ -292,6 +299,19 @@ def _escape(world: World, kit: _Kit, sc: _Scene, aim_turn: int) -> tuple[int, in
     return turn, thr, int(first[best])
 
 
+def _all_handled(threat: np.ndarray, threat_t: np.ndarray, t_all: np.ndarray,
+                 taken: np.ndarray, k: int, m: int, target: int, reach: np.ndarray) -> bool:
+    """Whether every threat is being shot away in time: by a shot in flight, or by the shot
+    the aimer is turning to fire at it."""
+    handled = np.zeros(threat.shape[0], dtype=bool)
+    if k:
+        taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0)
+        handled[:m] = taken_at + 1.0 < threat_t[:m]
+    if target >= 0:
+        handled[target] |= bool(reach[target] + 2.0 < threat_t[target])
+    return not (threat & ~handled).any()
+
+
 def aimer_bot(world: World, config: Config) -> int:
     """A competent pilot: leads its shots, shoots threats first, dodges, jumps as a last resort.
 
@@ -344,15 +364,15 @@ def aimer_bot(world: World, config: Config) -> int:
     t_all, miss_all = _closest(rel_all, sc.danger_vel[None, :, :] - rows_vel_a[:, None, :],
                                horizon[:, None], kit.images)
     taken = miss_all[:k, :m] < hit_r
-    taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0) if k else np.full(m, np.inf)
-    free = ~taken.any(axis=0)
+    free = ~taken.any(axis=0) if k else np.ones(m, dtype=bool)
     # Threats: contact within the horizon; threat_t is when contact begins (not the closest
     # approach, which for a rock flying straight at the ship is when it would be dead centre).
     reach_r = sc.danger_rad + p.ship_radius + _DANGER_MARGIN
     miss_ship = miss_all[-1]
     threat = miss_ship < reach_r
-    threat_t = np.full(nd, np.inf)
-    if threat.any():
+    threat_t = kit.no_threat[:nd] if nd <= _MAX_PLAIN else np.full(nd, np.inf)
+    in_danger = bool(threat.any())
+    if in_danger:
         wx_, wy_ = sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy
         speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
         inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
@@ -363,7 +383,7 @@ def aimer_bot(world: World, config: Config) -> int:
     mask = 0
     aim_turn = 0
     target = -1
-    reach = np.full(m, np.inf)
+    reach = kit.no_threat[:0]
     if m:
         tvx, tvy = sc.vel[:, 0], sc.vel[:, 1]
         wx, wy = (tvx - vx, tvy - vy) if p.shot_inherit else (tvx, tvy)
@@ -373,7 +393,7 @@ def aimer_bot(world: World, config: Config) -> int:
         all_slow = bool(slow.all())
         a2 = 2.0 * a if all_slow else np.where(slow, 2.0 * a, 1.0)
         hx, hy = _COS[h], _SIN[h]
-        bouncing = not sc.wraps.all()
+        bouncing = not kit.all_wrap
         # First guess of the turn ticks: toward where the target is now (from the query).
         rx, ry = rel_all[-1, :m, 0], rel_all[-1, :m, 1]
         rvx, rvy = tvx - vx, tvy - vy
@@ -408,25 +428,22 @@ def aimer_bot(world: World, config: Config) -> int:
             n = np.searchsorted(kit.turn_half_cos, -(ax * hx + ay * hy) / np.maximum(norm, 1e-9))
         left = hx * ay - hy * ax > 0.0
         reach = n + t
-        cost = reach + np.where(t < p.shot_ticks - 1, 0.0, 400.0)
+        # Out of range costs 400 ticks, a target a shot is already meant for 2000.
+        cost = reach + (t >= p.shot_ticks - 1) * 400.0 + taken.any(axis=0) * 2000.0
         if sc.saucer >= 0:
             cost[sc.saucer] -= 80.0 if world.saucer_small else 40.0
         # (3) A target on a collision course that can be shot first comes first, earliest first.
-        t_threat = threat_t[:m]
-        urgent = threat[:m] & (reach + 2.0 < t_threat) & free
-        cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
-        cost = np.where(free, cost, cost + 2000.0)
+        if in_danger:
+            t_threat = threat_t[:m]
+            urgent = threat[:m] & (reach + 2.0 < t_threat) & free
+            cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
         target = int(cost.argmin())
         if n[target] > 0:
             aim_turn = 1 if left[target] else -1
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
-    handled = np.zeros(nd, dtype=bool)
-    handled[:m] = taken_at + 1.0 < threat_t[:m]
-    if target >= 0:
-        handled[target] |= bool(reach[target] + 2.0 < threat_t[target])
     turn, thrust = aim_turn, 0
-    if (threat & ~handled).any():
+    if in_danger and not _all_handled(threat, threat_t, t_all, taken, k, m, target, reach):
         turn, thrust, first = _escape(world, kit, sc, aim_turn)
         if first <= _HYPER_TICKS:
             if p.shield_enabled and world.shield_energy > 0:
