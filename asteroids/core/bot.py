@@ -151,8 +151,8 @@ def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
 class _Kit:
     """Per-config numbers the aimer needs every tick (built once per Config)."""
 
-    __slots__ = ("all_wrap", "coast", "half", "images", "no_threat", "p", "size", "steps",
-                 "turn_half_cos")
+    __slots__ = ("all_wrap", "coast", "half", "half_col", "images", "no_threat", "p", "size",
+                 "size_col", "steps", "turn_half_cos")
 
     def __init__(self, config: Config) -> None:
         p = params_for(config)
@@ -160,6 +160,8 @@ class _Kit:
         # Distances are wrap-aware whenever anything wraps, as in the core's collision tests.
         self.size = p.size if p.wrap_any else None
         self.half = 0.5 * p.size
+        self.half_col = self.half[:, None]
+        self.size_col = p.size[:, None]
         self.all_wrap = p.wrap_asteroids and p.wrap_saucers
         """Every target wraps (nothing to fold off a wall)."""
         self.no_threat = np.full(_MAX_PLAIN, np.inf)
@@ -385,47 +387,53 @@ def aimer_bot(world: World, config: Config) -> int:
     target = -1
     reach = kit.no_threat[:0]
     if m:
-        tvx, tvy = sc.vel[:, 0], sc.vel[:, 1]
-        wx, wy = (tvx - vx, tvy - vy) if p.shot_inherit else (tvx, tvy)
-        a = wx * wx + wy * wy - p.shot_speed * p.shot_speed
-        a4 = 4.0 * a
+        # Rows are x and y: (2, m) arrays, so each step is one array operation.
+        vel = sc.vel.T
+        ship_v = np.array([[vx], [vy]])
+        rv = vel - ship_v
+        w = rv if p.shot_inherit else vel
+        ww = w * w
+        a = ww[0] + ww[1] - p.shot_speed * p.shot_speed
         slow = a < -1e-9  # the shot outruns the target (always, unless the ship flies fast)
         all_slow = bool(slow.all())
-        a2 = 2.0 * a if all_slow else np.where(slow, 2.0 * a, 1.0)
+        a_safe = a if all_slow else np.where(slow, a, -1.0)
         hx, hy = _COS[h], _SIN[h]
         bouncing = not kit.all_wrap
         # First guess of the turn ticks: toward where the target is now (from the query).
-        rx, ry = rel_all[-1, :m, 0], rel_all[-1, :m, 1]
-        rvx, rvy = tvx - vx, tvy - vy
-        norm = np.sqrt(rx * rx + ry * ry)
-        n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy) / np.maximum(norm, 1e-9))
+        r = rel_all[-1, :m].T
+        rr = r * r
+        n = np.searchsorted(kit.turn_half_cos,
+                            -(r[0] * hx + r[1] * hy) / np.maximum(np.sqrt(rr[0] + rr[1]), 1e-9))
         for _ in range(2):
             if bouncing:
-                there = _future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p)
-                dx, dy = there[:, 0] - (sx + vx * n), there[:, 1] - (sy + vy * n)
+                here = np.array([[sx], [sy]]) + ship_v * n
+                d = _future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p).T - here
             else:
-                dx, dy = rx + rvx * n, ry + rvy * n
+                d = r + rv * n
             if kit.size is not None:
-                dx = (dx + kit.half[0]) % p.width - kit.half[0]
-                dy = (dy + kit.half[1]) % p.height - kit.half[1]
-            b = 2.0 * (dx * wx + dy * wy)
-            c2 = dx * dx + dy * dy
-            root = np.sqrt(np.maximum(b * b - a4 * c2, 0.0))
+                d = (d + kit.half_col) % kit.size_col - kit.half_col
+            # |d + w t| = shot speed * t, i.e. a t^2 + 2 b t + c = 0; the positive root.
+            dw = d * w
+            b = dw[0] + dw[1]
+            dd = d * d
+            c2 = dd[0] + dd[1]
+            root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
             if all_slow:
-                t = (-b - root) / a2
+                t = (-b - root) / a
             else:
-                t = np.where(slow, (-b - root) / a2, np.sqrt(c2) / p.shot_speed)
-            ax, ay = dx + wx * t, dy + wy * t
+                t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
+            aim = d + w * t
             if bouncing:  # a bouncing target: aim where the walls will send it
-                later = _future(sc.pos, sc.vel, n + t, sc.rad, sc.wraps, p)
-                lx, ly = later[:, 0] - (sx + vx * n), later[:, 1] - (sy + vy * n)
+                later = _future(sc.pos, sc.vel, n + t, sc.rad, sc.wraps, p).T - here
                 if p.shot_inherit:
-                    lx, ly = lx - vx * t, ly - vy * t
-                ax, ay = np.where(sc.wraps, ax, lx), np.where(sc.wraps, ay, ly)
+                    later = later - ship_v * t
+                aim = np.where(sc.wraps, aim, later)
             # Turn ticks to face the aim point: round(angle / turn), from the cosine of the
             # angle and the table of cos((k + 1/2) turns) (no arc tangent needed).
-            norm = np.sqrt(ax * ax + ay * ay)
-            n = np.searchsorted(kit.turn_half_cos, -(ax * hx + ay * hy) / np.maximum(norm, 1e-9))
+            aa = aim * aim
+            n = np.searchsorted(kit.turn_half_cos, -(aim[0] * hx + aim[1] * hy)
+                                / np.maximum(np.sqrt(aa[0] + aa[1]), 1e-9))
+        ax, ay = aim[0], aim[1]
         left = hx * ay - hy * ax > 0.0
         reach = n + t
         # Out of range costs 400 ticks, a target a shot is already meant for 2000.
