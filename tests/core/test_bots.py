@@ -217,3 +217,21 @@ def test_aimer_flees_instead_of_jumping_when_it_has_room() -> None:
     assert any(mask & InputFrame.THRUST for mask, _ in log[:10])
     assert not any(mask & InputFrame.HYPERSPACE for mask, _ in log)
     assert end.lives == world.lives
+
+
+def test_aimer_goes_for_the_saucer_first() -> None:
+    """A rock dead ahead and a small saucer behind, both in range: the aimer turns round for
+    the saucer (the threat that shoots back and the bigger prize) and shoots it down. (Here its
+    first shot, fired as it starts to turn, already meets the saucer through the top/bottom
+    seam; then it deals with the rock.)"""
+    p = params_for(QUIET)
+    cx, cy = 0.5 * p.width, 0.5 * p.height
+    ahead = rock(2, cx, cy + 200.0, cfg=QUIET, round_radius=10.0)
+    world = world_with(QUIET, [ahead], ship_x=cx, ship_y=cy, ship_heading=UP,
+                       saucer_alive=True, saucer_small=True, saucer_x=cx + 40.0,
+                       saucer_y=cy - 220.0, saucer_vx=0.0, saucer_vy=0.0,
+                       saucer_ticks_left=10_000, saucer_fire_timer=10_000)
+    # The saucer is down and to the right: the short way round is clockwise (RIGHT).
+    assert aimer_bot(world, QUIET) & InputFrame.RIGHT
+    end, log = _run_aimer(world, QUIET, 90)
+    assert any(isinstance(e, ev.SaucerDestroyed) for _, events in log for e in events)
