@@ -135,13 +135,14 @@ def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
         ``(t, miss)`` arrays of shape ``rel.shape[:-1]``.
     """
     r = rel[..., None, :] + images
-    vx, vy = vel[..., 0:1], vel[..., 1:2]
-    rx, ry = r[..., 0], r[..., 1]
-    vv = vx * vx + vy * vy
-    tau = -(rx * vx + ry * vy) / np.where(vv > 0.0, vv, 1.0)
-    tau = np.minimum(np.maximum(tau, 0.0), np.asarray(horizon)[..., None])
-    mx, my = rx + vx * tau, ry + vy * tau
-    d2 = mx * mx + my * my
+    v = vel[..., None, :]
+    rv = r * v
+    vv = vel * vel
+    tau = (rv[..., 0] + rv[..., 1]) / np.maximum(vv[..., 0] + vv[..., 1], 1e-300)[..., None]
+    tau = np.minimum(np.maximum(-tau, 0.0), np.asarray(horizon)[..., None])
+    m = r + v * tau[..., None]
+    mm = m * m
+    d2 = mm[..., 0] + mm[..., 1]
     if images.shape[0] == 1:
         return tau[..., 0], np.sqrt(d2[..., 0])
     best = d2.min(axis=-1)
@@ -357,9 +358,13 @@ def aimer_bot(world: World, config: Config) -> int:
     extra.append((sx, sy, vx, vy, float(_DANGER_TICKS)))
     more = np.array(extra)
     if k:
-        rows_pos_a = np.concatenate([world.shot_pos[mine], more[:, 0:2]])
-        rows_vel_a = np.concatenate([world.shot_vel[mine], more[:, 2:4]])
-        horizon = np.concatenate([world.shot_ttl[mine], more[:, 4]])
+        if k == mine.shape[0]:  # no saucer shots: take the arrays whole
+            spos, svel, sttl = world.shot_pos, world.shot_vel, world.shot_ttl
+        else:
+            spos, svel, sttl = world.shot_pos[mine], world.shot_vel[mine], world.shot_ttl[mine]
+        rows_pos_a = np.concatenate([spos, more[:, 0:2]])
+        rows_vel_a = np.concatenate([svel, more[:, 2:4]])
+        horizon = np.concatenate([sttl, more[:, 4]])
     else:
         rows_pos_a, rows_vel_a, horizon = more[:, 0:2], more[:, 2:4], more[:, 4]
     rel_all = _nearest(sc.danger_pos[None, :, :] - rows_pos_a[:, None, :], kit)
