@@ -16,7 +16,7 @@ CORE = ROOT / "asteroids" / "core"
 
 ALLOWED_MODULES = {
     "__future__", "dataclasses", "enum", "typing", "collections", "math", "struct",
-    "hashlib", "functools", "numpy", "asteroids",
+    "hashlib", "functools", "difflib", "numpy", "asteroids",
 }
 """Top-level modules the core may import (stdlib maths/data, numpy, the game itself)."""
 
