@@ -22,9 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from asteroids.config import Config, load_config
+from asteroids.config.loader import load_preset
 from asteroids.core import events as ev
-from asteroids.core.world import World
+from asteroids.core import new_world
+from asteroids.core.contacts import circle_segment_contacts
+from asteroids.core.geometry import wrap_delta
+from asteroids.core.params import params_for
+from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP, World
 from asteroids.replay.files import load_replay, save_replay
 from asteroids.replay.format import Replay, ReplayError, rules_fingerprint
 from asteroids.replay.record import get_bot, record_bot_game
@@ -38,7 +45,8 @@ GOLDEN_DIR = ROOT / "tests" / "replays"
 COVERAGE_KEYS = (
     "wave_cleared", "ship_death", "safe_respawn", "hyperspace", "hyperspace_death",
     "small_saucer_kill", "extra_life", "game_over", "classic_preset", "arena_preset",
-    "bounce_borders", "shield",
+    "bounce_borders", "shield", "rock_collision", "obstacle_bounce", "shot_ricochet",
+    "ricochet_hit",
 )
 """What the golden replays must exercise together, each counted by ``coverage``."""
 
@@ -94,14 +102,200 @@ def record_entry(entry: GoldenEntry, golden_dir: Path = GOLDEN_DIR) -> Replay:
                            entry.ticks)
 
 
+class _ArenaWatch:
+    """Counts the arena's physics from consecutive Worlds (the core sends no event for a
+    bounce): rocks colliding, bodies pushed off a pillar, shots ricocheting, and kills by
+    shots that ricocheted.
+
+    A rock or shot keeps its id for life, so a velocity that differs between the World before
+    a tick and the World after it is a turn during that tick. Rocks fly straight except at
+    the walls, the pillars, the shield and each other; ``rock_collision`` takes two rocks that
+    both turned while within touching distance of each other (the collision radius of
+    ``simulation._collide_asteroids``). ``obstacle_bounce`` takes a rock or the ship that ends
+    the tick touching a pillar with its velocity's normal part turned from approaching to
+    leaving. A shot's velocity changes only at a bouncing wall or a pillar
+    (``shot_ricochet``). A shot that leaves before its time ran out hit something; it is a
+    ricochet hit when it had turned earlier in its life, or when its straight path this tick
+    could not have reached anything destroyed this tick (so it turned first).
+    """
+
+    def __init__(self, config: Config) -> None:
+        p = params_for(config)
+        self.p = p
+        self.counts: Counter[str] = Counter()
+        self.turned: set[int] = set()  # ids of shots that ricocheted
+        self.pillars = p.obstacle_offsets.shape[0] > 1
+        self.world_size = None if p.wrap_asteroids else (p.width, p.height)
+        self.size = np.array([p.width, p.height])
+
+    def tick(self, before: World, after: World, events: tuple[ev.Event, ...]) -> None:
+        """Count what happened between ``before`` and ``after`` (one step)."""
+        self._rocks(before, after)
+        if self.pillars and after.ship_state == before.ship_state:
+            self._ship(before, after)
+        self._shots(before, after, events)
+
+    def _delta(self, d: np.ndarray, wrap: bool) -> np.ndarray:
+        return wrap_delta(d, self.size) if wrap else d
+
+    def _rocks(self, before: World, after: World) -> None:
+        common, ia, ib = np.intersect1d(before.ast_id, after.ast_id, assume_unique=True,
+                                        return_indices=True)
+        if common.shape[0] == 0:
+            return
+        vel_a, vel_b = before.ast_vel[ia], after.ast_vel[ib]
+        moved = np.flatnonzero(np.any(vel_a != vel_b, axis=1))
+        if moved.shape[0] == 0:
+            return
+        pos = after.ast_pos[ib]
+        radius = after.ast_radius[ib]
+        p = self.p
+        if p.ast_collide and moved.shape[0] > 1:
+            r = radius[moved] * (1.0 - 0.5 * p.jaggedness)
+            d = self._delta(pos[moved][:, None, :] - pos[moved][None, :, :], p.wrap_asteroids)
+            dist = np.sqrt((d * d).sum(axis=2))
+            touch = dist <= (r[:, None] + r[None, :]) * (1.0 + 1e-9) + 1e-6
+            self.counts["rock_collision"] += int(np.count_nonzero(np.triu(touch, 1)))
+        if self.pillars:
+            self.counts["obstacle_bounce"] += self._off_pillar(
+                pos[moved], radius[moved], vel_a[moved], vel_b[moved])
+
+    def _off_pillar(self, pos: np.ndarray, radius: np.ndarray, vel_a: np.ndarray,
+                    vel_b: np.ndarray) -> int:
+        """How many of these bodies touch a pillar with their velocity turned off it."""
+        c = circle_segment_contacts(pos, radius * (1.0 + 1e-9) + 1e-6, self.p.obstacle_points,
+                                    self.p.obstacle_offsets)
+        if c.circle.shape[0] == 0:
+            return 0
+        n = c.normal
+        before = (vel_a[c.circle] * n).sum(axis=1)
+        after = (vel_b[c.circle] * n).sum(axis=1)
+        return len(set(c.circle[(before < 0.0) & (after > 0.0)].tolist()))
+
+    def _ship(self, before: World, after: World) -> None:
+        va = np.array([[before.ship_vx, before.ship_vy]])
+        vb = np.array([[after.ship_vx, after.ship_vy]])
+        if (va == vb).all() or after.ship_state != SHIP_FLYING:
+            return
+        self.counts["obstacle_bounce"] += self._off_pillar(
+            np.array([[after.ship_x, after.ship_y]]), np.array([self.p.ship_radius]), va, vb)
+
+    def _shots(self, before: World, after: World, events: tuple[ev.Event, ...]) -> None:
+        common, ia, ib = np.intersect1d(before.shot_id, after.shot_id, assume_unique=True,
+                                        return_indices=True)
+        turned = common[np.any(before.shot_vel[ia] != after.shot_vel[ib], axis=1)].tolist()
+        turned += self._turned_at_birth(before, after, events)
+        self.counts["shot_ricochet"] += len(turned)
+        self.turned.update(turned)
+        kills = {owner: 0 for owner in (SHOOTER_SHIP, SHOOTER_SAUCER)}
+        for e in events:
+            if isinstance(e, (ev.AsteroidDestroyed, ev.SaucerDestroyed)):
+                if e.by == "ship-shot":
+                    kills[SHOOTER_SHIP] += 1
+                elif e.by == "saucer-shot":
+                    kills[SHOOTER_SAUCER] += 1
+        if not any(kills.values()):
+            return
+        gone = np.flatnonzero(~np.isin(before.shot_id, after.shot_id) & (before.shot_ttl > 1))
+        found = {owner: 0 for owner in kills}
+        for k in gone.tolist():
+            owner = int(before.shot_owner[k])
+            if int(before.shot_id[k]) in self.turned:
+                found[owner] += 1
+                continue
+            turn = self._turn_time(before, k)
+            if turn <= 1.0 and not self._reaches_a_wreck(before, after, k, turn, events):
+                found[owner] += 1
+        self.counts["ricochet_hit"] += sum(min(found[o], kills[o]) for o in kills)
+
+    def _turned_at_birth(self, before: World, after: World,
+                         events: tuple[ev.Event, ...]) -> list[int]:
+        """Ids of the shots fired this tick that turned already: one tick back along their
+        velocity is not where any ``ShotFired`` of their shooter launched a shot."""
+        born = np.flatnonzero(~np.isin(after.shot_id, before.shot_id))
+        if born.shape[0] == 0:
+            return []
+        launches = {SHOOTER_SHIP: [], SHOOTER_SAUCER: []}
+        for e in events:
+            if isinstance(e, ev.ShotFired):
+                owner = SHOOTER_SHIP if e.shooter == ev.SHOOTER_SHIP else SHOOTER_SAUCER
+                launches[owner].append((e.x, e.y))
+        out = []
+        for k in born.tolist():
+            fired = np.array(launches[int(after.shot_owner[k])], dtype=np.float64).reshape(-1, 2)
+            back = self._delta(after.shot_pos[k] - after.shot_vel[k] - fired, self.p.wrap_shots)
+            if not np.any(np.abs(back).max(axis=1) <= 1e-6):
+                out.append(int(after.shot_id[k]))
+        return out
+
+    def _turn_time(self, before: World, k: int) -> float:
+        """When (as a fraction of the tick) shot ``k``'s straight path first meets a pillar it
+        ricochets off or a bouncing wall; 1.0 or more when it meets neither. Where pillars
+        stop shots, a shot that vanished may have met one, which is no hit: those are not
+        turns."""
+        p = self.p
+        start, vel = before.shot_pos[k], before.shot_vel[k]
+        turn = 2.0
+        if not p.wrap_shots:
+            end = start + vel
+            for axis in (0, 1):
+                if vel[axis] and (end[axis] < 0.0 or end[axis] > self.size[axis]):
+                    wall = 0.0 if vel[axis] < 0.0 else self.size[axis]
+                    turn = min(turn, (wall - start[axis]) / vel[axis])
+        if self.pillars and p.shots_ricochet_obstacles:
+            pts, offs = p.obstacle_points, p.obstacle_offsets
+            for b in range(offs.shape[0] - 1):
+                poly = pts[offs[b]:offs[b + 1]]
+                a, e = poly, np.roll(poly, -1, axis=0)
+                edge = e - a
+                den = vel[0] * edge[:, 1] - vel[1] * edge[:, 0]
+                ok = den != 0.0
+                rel = a - start
+                safe = np.where(ok, den, 1.0)
+                t = (rel[:, 0] * edge[:, 1] - rel[:, 1] * edge[:, 0]) / safe
+                u = (rel[:, 0] * vel[1] - rel[:, 1] * vel[0]) / safe
+                hit = ok & (t >= 0.0) & (t <= 1.0) & (u >= 0.0) & (u <= 1.0)
+                if hit.any():
+                    turn = min(turn, float(t[hit].min()))
+        return turn
+
+    def _reaches_a_wreck(self, before: World, after: World, k: int, until: float,
+                         events: tuple[ev.Event, ...]) -> bool:
+        """Whether shot ``k``'s straight path this tick, up to tick time ``until`` (its first
+        turn), passes within reach of anything destroyed this tick (a rock or the saucer,
+        moving as it did), a few pixels spare: then it may have hit before turning."""
+        p = self.p
+        gone = np.flatnonzero(~np.isin(before.ast_id, after.ast_id))
+        centres = [before.ast_pos[gone]]
+        motion = [before.ast_vel[gone]]
+        reach = [before.ast_radius[gone]]
+        if before.saucer_alive and any(isinstance(e, ev.SaucerDestroyed) for e in events):
+            centres.append(np.array([[before.saucer_x, before.saucer_y]]))
+            motion.append(np.array([[before.saucer_vx, before.saucer_vy]]))
+            reach.append(np.array([p.saucer_radius[1 if before.saucer_small else 0]]))
+        c, m, r = np.concatenate(centres), np.concatenate(motion), np.concatenate(reach)
+        if c.shape[0] == 0:
+            return False
+        start = self._delta(before.shot_pos[k] - c, p.wrap_shots)
+        rel = before.shot_vel[k] - m  # the shot in each target's frame
+        speed2 = np.maximum((rel * rel).sum(axis=1), 1e-12)
+        t = np.clip(-(start * rel).sum(axis=1) / speed2, 0.0, until)
+        near = start + t[:, None] * rel
+        return bool(np.any(np.sqrt((near * near).sum(axis=1)) <= r + 3.0))
+
+
 def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
     """Verify ``replay`` and count what it exercises, from the events of the re-simulation
-    (not from what the manifest claims)."""
+    and the Worlds before and after each tick (not from what the manifest claims)."""
     counts: Counter[str] = Counter()
     dead = False
+    arena = _ArenaWatch(replay.config)
+    previous = [new_world(replay.config, replay.seed)]
 
     def on_step(world: World, events: tuple[ev.Event, ...]) -> None:
         nonlocal dead
+        arena.tick(previous[0], world, events)
+        previous[0] = world
         for e in events:
             if isinstance(e, ev.WaveCleared):
                 counts["wave_cleared"] += 1
@@ -123,9 +317,10 @@ def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
                 counts["shield"] += 1
 
     result = verify_replay(replay, on_step=on_step)
+    counts.update(arena.counts)
     fingerprint = rules_fingerprint(replay.config)
     for preset in ("classic", "arena"):
-        if fingerprint == rules_fingerprint(load_config(ROOT / "config" / f"{preset}.toml")):
+        if fingerprint == rules_fingerprint(load_preset(preset)):
             counts[f"{preset}_preset"] += 1
     borders = replay.config.borders
     if (borders.asteroids, borders.ship, borders.shots) == ("bounce",) * 3:
