@@ -1,12 +1,15 @@
-"""Re-record the golden replays after a deliberate rules change: ``python -m
-asteroids.replay.rebless [--check]``.
+"""Re-record the golden replays and the attract-mode demos after a deliberate rules change:
+``python -m asteroids.replay.rebless [--check]``.
 
-``tests/replays/manifest.toml`` lists each golden game as a bot script (settings, bot, seed,
-ticks). This records every entry again into ``tests/replays/NAME.replay``, prints which
-replays changed, and writes ``tests/replays/coverage.toml``: what each replay exercises
-(waves cleared, deaths, hyperspace deaths, small saucers shot, ...), found by re-simulating
-it and counting the core's events. ``--check`` writes nothing and exits 1 if anything would
-change (after a rules change it is the list of replays to re-bless).
+Two folders hold bot-scripted games, each listed in its ``manifest.toml`` (settings, bot,
+seed, ticks): the golden replays in ``tests/replays/`` and the title screen's demos in
+``asteroids/replay/demos/`` (package data). This records every entry of both again into
+``NAME.replay`` beside its manifest, prints which replays changed, and writes
+``tests/replays/coverage.toml``: what each golden replay exercises (waves cleared, deaths,
+hyperspace deaths, small saucers shot, rocks colliding, ricochets, ...), found by
+re-simulating it and counting the core's events and the changes between consecutive Worlds.
+``--check`` writes nothing and exits 1 if anything would change (after a rules change it is
+the list of replays to re-bless). ``--goldens`` or ``--demos`` does one folder only.
 
 A replay whose game is the same as before (same settings, inputs and hashes) is left as it
 is, so its creation time does not churn.
@@ -25,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from asteroids.config import Config, load_config
+from asteroids.config.bundled import preset_names
 from asteroids.config.loader import load_preset
 from asteroids.core import events as ev
 from asteroids.core import new_world
@@ -37,10 +41,14 @@ from asteroids.replay.format import Replay, ReplayError, rules_fingerprint
 from asteroids.replay.record import get_bot, record_bot_game
 from asteroids.replay.verify import VerifyResult, verify_replay
 
-__all__ = ["COVERAGE_KEYS", "GoldenEntry", "coverage", "load_manifest", "main", "record_entry"]
+__all__ = ["COVERAGE_KEYS", "DEMO_DIR", "GOLDEN_DIR", "REBLESS", "GoldenEntry", "coverage",
+           "load_manifest", "main", "record_entry"]
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = ROOT / "tests" / "replays"
+DEMO_DIR = Path(__file__).resolve().parent / "demos"
+REBLESS = "python -m asteroids.replay.rebless"
+"""The one command that re-records the golden replays and the demos."""
 
 COVERAGE_KEYS = (
     "wave_cleared", "ship_death", "safe_respawn", "hyperspace", "hyperspace_death",
@@ -64,19 +72,18 @@ class GoldenEntry:
     covers: str
 
     def config(self, golden_dir: Path = GOLDEN_DIR) -> Config:
-        """The settings: a preset from ``config/`` or a file beside the manifest, then the
-        overrides ("default" is the built-in defaults)."""
-        return load_config(*_preset_files(self.preset, golden_dir), overrides=self.overrides)
-
-
-def _preset_files(preset: str, golden_dir: Path) -> list[Path]:
-    if preset == "default":
-        return []
-    for folder in (ROOT / "config", golden_dir):
-        path = folder / f"{preset}.toml"
-        if path.is_file():
-            return [path]
-    raise ValueError(f"manifest: no preset {preset!r} in config/ or {golden_dir}")
+        """The settings: a file ``PRESET.toml`` beside the manifest or else the bundled
+        preset of that name, then the overrides ("default" is the built-in defaults)."""
+        if self.preset == "default":
+            return load_config(overrides=self.overrides)
+        beside = golden_dir / f"{self.preset}.toml"
+        if beside.is_file():
+            return load_config(beside, overrides=self.overrides)
+        if self.preset in preset_names():
+            return load_preset(self.preset, overrides=self.overrides)
+        raise ValueError(f"{golden_dir / 'manifest.toml'}: no preset {self.preset!r} (the "
+                         f"bundled ones are {', '.join(preset_names())}, or put "
+                         f"{self.preset}.toml beside the manifest)")
 
 
 def load_manifest(golden_dir: Path = GOLDEN_DIR) -> list[GoldenEntry]:
@@ -342,26 +349,17 @@ def _coverage_toml(rows: list[tuple[GoldenEntry, Replay, dict[str, int]]]) -> st
     return "\n".join(out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Re-record every golden replay; print which changed. Exit 0 (with ``--check``: 1 if
-    any replay or the coverage summary would change)."""
-    parser = argparse.ArgumentParser(prog="python -m asteroids.replay.rebless",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if any replay would change")
-    parser.add_argument("--dir", type=Path, default=GOLDEN_DIR,
-                        help="folder holding manifest.toml and the replays")
-    parser.add_argument("--only", action="append", default=[], metavar="NAME",
-                        help="re-record only this entry (may repeat); coverage is not written")
-    args = parser.parse_args(argv)
-    golden_dir: Path = args.dir
+def _rebless_folder(folder: Path, *, check: bool, only: Sequence[str],
+                   with_coverage: bool) -> tuple[int, dict[str, int] | None]:
+    """Re-record the entries of ``folder/manifest.toml``; print one line each. Returns how
+    many files changed (or would) and, for the goldens, the coverage totals."""
     rows = []
     changed = 0
-    for entry in load_manifest(golden_dir):
-        if args.only and entry.name not in args.only:
+    for entry in load_manifest(folder):
+        if only and entry.name not in only:
             continue
-        path = golden_dir / f"{entry.name}.replay"
-        fresh = record_entry(entry, golden_dir)
+        path = folder / f"{entry.name}.replay"
+        fresh = record_entry(entry, folder)
         old: Replay | None = None
         why = "new"
         if path.exists():
@@ -377,26 +375,64 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"{old.ticks} -> {fresh.ticks} ticks)" if old is not None
                       else why)
             keep = fresh
-            if not args.check:
+            if not check:
                 save_replay(fresh, path)
+        label = entry.name if with_coverage else f"{folder.name}/{entry.name}"
+        if not with_coverage:
+            print(f"{label}: {status}; {fresh.ticks} ticks; score {fresh.final_score}, "
+                  f"wave {fresh.final_wave}")
+            continue
         result, counts = coverage(keep)
         if not result.ok:  # pragma: no cover - a fresh recording always verifies
             raise SystemExit(f"{entry.name}: does not verify right after recording: "
                              f"{result.problem}")
         covered = ", ".join(k for k, v in counts.items() if v) or "nothing"
-        print(f"{entry.name}: {status}; {fresh.ticks} ticks; covers {covered}")
+        print(f"{label}: {status}; {fresh.ticks} ticks; covers {covered}")
         rows.append((entry, keep, counts))
-    if not args.only:
-        text = _coverage_toml(rows)
-        cov_path = golden_dir / "coverage.toml"
-        old_text = cov_path.read_text("utf-8") if cov_path.is_file() else ""
-        if old_text != text:
-            changed += 1
-            print("coverage.toml: changed")
-            if not args.check:
-                cov_path.write_text(text, "utf-8")
-        total = {k: sum(c[k] for _, _, c in rows) for k in COVERAGE_KEYS}
-        missing = [k for k, v in total.items() if not v]
+    if not with_coverage or only:
+        return changed, None
+    text = _coverage_toml(rows)
+    cov_path = folder / "coverage.toml"
+    old_text = cov_path.read_text("utf-8") if cov_path.is_file() else ""
+    if old_text != text:
+        changed += 1
+        print("coverage.toml: changed")
+        if not check:
+            cov_path.write_text(text, "utf-8")
+    return changed, {k: sum(c[k] for _, _, c in rows) for k in COVERAGE_KEYS}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Re-record every golden replay and demo; print which changed. Exit 0 (with
+    ``--check``: 1 if any replay or the coverage summary would change)."""
+    parser = argparse.ArgumentParser(prog=REBLESS, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if any replay would change")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--goldens", action="store_true",
+                       help=f"only the golden replays ({GOLDEN_DIR})")
+    which.add_argument("--demos", action="store_true",
+                       help=f"only the attract-mode demos ({DEMO_DIR})")
+    which.add_argument("--dir", type=Path, default=None,
+                       help="only this folder of golden replays (manifest.toml beside them; "
+                            "coverage.toml is written there)")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="re-record only this entry (may repeat); coverage is not written")
+    args = parser.parse_args(argv)
+    if args.dir is not None:
+        folders = [(args.dir, True)]
+    elif args.goldens:
+        folders = [(GOLDEN_DIR, True)]
+    elif args.demos:
+        folders = [(DEMO_DIR, False)]
+    else:
+        folders = [(GOLDEN_DIR, True), (DEMO_DIR, False)]
+    changed = 0
+    for folder, with_coverage in folders:
+        n, total = _rebless_folder(folder, check=args.check, only=args.only,
+                                   with_coverage=with_coverage)
+        changed += n
+        missing = [k for k, v in (total or {}).items() if not v]
         if missing:
             print(f"warning: no golden replay covers {', '.join(missing)}", file=sys.stderr)
     print(f"{changed} changed" + (" (nothing written: --check)" if args.check else ""))
