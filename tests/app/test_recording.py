@@ -198,14 +198,20 @@ def test_title_falls_back_to_the_live_bot_without_usable_demos(window, config, t
 
 
 def test_bundled_demos_are_listed_and_packaged():
-    """Whatever is bundled loads (an empty folder is fine: the bot plays), and pyproject ships
-    the folder's replays as package data."""
+    """Whatever is bundled loads and is shown under the rules it was recorded with (the
+    default rules get only their own demos), and pyproject ships the folder's replays as
+    package data."""
     import tomllib
     from pathlib import Path
 
+    from asteroids.replay import load_replay, rules_fingerprint
+
     files = demos.demo_files()
     assert all(p.suffix == ".replay" for p in files)
-    assert len(demos.load_demos(load_config(), files)) == len(files)
+    default = load_config()
+    own = [p for p in files
+           if rules_fingerprint(load_replay(p).config) == rules_fingerprint(default)]
+    assert len(demos.load_demos(default, files)) == len(own)
     pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml")
                               .read_text())
     data = pyproject["tool"]["setuptools"]["package-data"]
