@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What a player gets: build the wheel, install it in a fresh venv, and from a folder outside
-# the checkout run the game's commands on every bundled preset (headless, no display needed).
+# the checkout run the game's commands on every bundled preset and verify the bundled demo
+# replays (headless, no display needed).
 # Usage: .ci/installed.sh   (from anywhere; uses python3 on PATH, needs the package registry
 # or pip's cache for arcade, numpy and platformdirs)
 set -euo pipefail
@@ -28,4 +29,11 @@ for p in $presets; do
     "$game" screenshot --config "$p" --ticks 120 --size 320x180 "$p.png" >/dev/null
     test -s "$p.png"
 done
+# The bundled demo replays play bit for bit on the installed game.
+demos=$("$work/player/bin/python" -c "from importlib.resources import files
+print(' '.join(str(p) for p in files('asteroids.replay').joinpath('demos').iterdir()
+               if p.name.endswith('.replay')))")
+test -n "$demos" || { echo "installed: no demo replays in the wheel" >&2; exit 1; }
+# shellcheck disable=SC2086
+"$game" verify --jobs 1 $demos
 echo "installed: ok (wheel $(basename "$work"/dist/*.whl), run from $PWD)"

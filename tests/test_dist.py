@@ -56,3 +56,14 @@ def test_built_binary_rejects_an_unknown_preset_with_exit_2(exe, tmp_path):
     out = run(exe, "config", "check", "clasic", cwd=tmp_path)
     assert out.returncode == 2
     assert "did you mean 'classic'?" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_built_binary_verifies_a_demo_replay(exe, tmp_path):
+    from importlib.resources import files
+
+    demo = next(p for p in files("asteroids.replay").joinpath("demos").iterdir()
+                if p.name.endswith(".replay"))
+    (tmp_path / "demo.replay").write_bytes(demo.read_bytes())
+    out = run(exe, "verify", "--jobs", "1", "demo.replay", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "1 ok" in out.stdout
