@@ -29,7 +29,7 @@ from asteroids.core.geometry import (
     reflect,
     remaining_travel,
     segment_wall_bounce,
-    transform_outlines,
+    transform_points,
     wrap_delta,
     wrap_positions,
 )
@@ -159,14 +159,34 @@ class _Claims:
 # --- geometry of the current state ---------------------------------------------------------
 
 
-def _cos_sin(angle: np.ndarray) -> np.ndarray:
-    """(N, 2) rotation (cos, sin) of integer headings, from the committed table."""
+def _cos_sin(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation (cos, sin) of integer headings, from the committed table."""
     angle = angle % HEADING_STEPS
-    return np.stack([COS[angle], SIN[angle]], axis=1)
+    return COS[angle], SIN[angle]
+
+
+_point_body_cache: tuple[np.ndarray, np.ndarray] = (np.zeros(1, dtype=np.int64), empty_i64())
+
+
+def _point_body(offsets: np.ndarray) -> np.ndarray:
+    """(V,) asteroid index of every packed outline point. Offsets change only when rocks are
+    added or removed, and a World's arrays are never written, so the answer for the last
+    offsets array (held here, so its identity cannot be reused) is kept."""
+    global _point_body_cache
+    cached_offsets, body = _point_body_cache  # one tuple: consistent even across threads
+    if cached_offsets is offsets:
+        return body
+    counts = offsets[1:] - offsets[:-1]
+    body = np.repeat(np.arange(counts.shape[0]), counts)
+    _point_body_cache = (offsets, body)
+    return body
 
 
 def _asteroid_outlines(d: Draft) -> np.ndarray:
-    return transform_outlines(d.ast_pos, _cos_sin(d.ast_angle), d.ast_local, d.ast_offsets)
+    """World outlines of every asteroid (packed like ``ast_local``): ``transform_outlines``
+    without re-validating a World's own arrays."""
+    cos, sin = _cos_sin(d.ast_angle)
+    return transform_points(d.ast_pos, cos, sin, d.ast_local, _point_body(d.ast_offsets))
 
 
 def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,8 +194,9 @@ def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    return (transform_outlines(d.ast_pos[index], _cos_sin(d.ast_angle[index]), d.ast_local[rows],
-                               offsets), offsets)
+    cos, sin = _cos_sin(d.ast_angle)
+    return (transform_points(d.ast_pos, cos, sin, d.ast_local[rows], np.repeat(index, counts)),
+            offsets)
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from asteroids.core import new_world, state_hash, step
+from asteroids.core import new_world, simulation, state_hash, step
 from asteroids.core.bot import bot_input
+from asteroids.core.geometry import transform_outlines
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import _ARRAY_FIELDS, FIELD_NAMES, Draft, World
 
 from .bot_game import preset
@@ -44,3 +46,26 @@ def test_draft_freeze_is_the_dataclass_constructor(name: str) -> None:
             assert not getattr(fast, n).flags.writeable, n
         with pytest.raises(ValueError, match="read-only"):
             fast.ast_pos[...] = np.zeros_like(fast.ast_pos)
+
+
+@pytest.mark.parametrize("name", ["classic", "default", "arena"])
+def test_asteroid_outlines_are_transform_outlines(name: str) -> None:
+    """The step's own outline transform (no validation, cached point-to-body index) gives
+    ``transform_outlines``' bits, for all rocks and for random subsets of them."""
+    rng = np.random.default_rng(5)
+    for world in _bot_worlds(name, 11, 400)[::7]:
+        d = Draft(world)
+        n = d.ast_id.shape[0]
+        if n == 0:
+            continue
+        ang = d.ast_angle % HEADING_STEPS
+        cs = np.stack([COS[ang], SIN[ang]], axis=1)
+        general = transform_outlines(d.ast_pos, cs, d.ast_local, d.ast_offsets)
+        assert simulation._asteroid_outlines(d).tobytes() == general.tobytes()
+        index = np.flatnonzero(rng.random(n) < 0.5)
+        pts, offs = simulation._outlines_of(d, index)
+        counts = np.diff(d.ast_offsets)[index]
+        assert offs.tolist() == [0, *np.cumsum(counts).tolist()]
+        rows = np.concatenate([np.arange(d.ast_offsets[i], d.ast_offsets[i + 1])
+                               for i in index] or [np.zeros(0, dtype=np.int64)])
+        assert pts.tobytes() == general[rows].tobytes()
