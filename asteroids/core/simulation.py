@@ -239,6 +239,46 @@ def _targets(d: Draft, p: Params, owner: int,
             len(craft_motion))
 
 
+def _shots_may_hit(d: Draft, p: Params, rows: np.ndarray) -> bool:
+    """False only when no shot in ``rows`` can reach any target this tick, so the shot query
+    would find nothing; then it is skipped (most ticks of a real game: shots fly in the open).
+
+    Conservative bounding circles in a wrapping world: a shot's swept box lies within its
+    travel ``|v|`` of its start; a target's swept, padded box within ``sqrt(2) r + |motion|``
+    of its centre (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
+    radius), in the nearest image. Distances get a relative and a 1 px margin, far above the
+    broad phase's padding and any rounding here, so the answer never differs from the query.
+    Worlds with obstacles always query.
+    """
+    if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
+        return True
+    n = d.ast_id.shape[0]
+    centers, reach = d.ast_pos, 1.5 * d.ast_radius + _lengths(d.ast_vel)
+    craft = []  # both craft whenever present: a superset of what either side can hit
+    if d.saucer_alive:
+        craft.append((d.saucer_x, d.saucer_y, p.saucer_radius[1 if d.saucer_small else 0],
+                      d.saucer_vx, d.saucer_vy))
+    if d.ship_state == SHIP_FLYING and not d.game_over:
+        craft.append((d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
+    if craft:
+        extra = np.array(craft)
+        centers = np.concatenate([centers, extra[:, :2]])
+        reach = np.concatenate([reach, 1.5 * extra[:, 2] + _lengths(extra[:, 3:])])
+    elif n == 0:
+        return False
+    vel = d.shot_vel[rows]
+    delta = centers[None, :, :] - d.shot_pos[rows][:, None, :]
+    delta = delta - p.size * np.rint(delta / p.size)
+    dist2 = delta[:, :, 0] * delta[:, :, 0] + delta[:, :, 1] * delta[:, :, 1]
+    margin = 1.0 + 1e-6 * (p.width + p.height)
+    limit = (_lengths(vel)[:, None] + reach[None, :]) * (1.0 + 1e-6) + margin
+    return not bool((dist2 > limit * limit).all())  # NaN anywhere: query (it reports the NaN)
+
+
+def _lengths(v: np.ndarray) -> np.ndarray:
+    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1])
+
+
 class _ShotHits:
     """Per shot: what it hit this tick (kind 0 none, 1 asteroid, 2 saucer, 3 ship, 4 obstacle),
     which asteroid (rocks come first among the packed targets, so the body index is the
@@ -310,6 +350,8 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
             continue
+        if walls is None and not _shots_may_hit(d, p, rows):
+            continue  # nothing within reach of these shots this tick: the query finds nothing
         points, offsets, motion, n_craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue

@@ -14,8 +14,17 @@ import pytest
 from asteroids.core import new_world, simulation, state_hash, step
 from asteroids.core.bot import bot_input
 from asteroids.core.geometry import transform_outlines
+from asteroids.core.params import params_for
+from asteroids.core.shots import first_hits
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
-from asteroids.core.world import _ARRAY_FIELDS, FIELD_NAMES, Draft, World
+from asteroids.core.world import (
+    _ARRAY_FIELDS,
+    FIELD_NAMES,
+    SHOOTER_SAUCER,
+    SHOOTER_SHIP,
+    Draft,
+    World,
+)
 
 from .bot_game import preset
 
@@ -69,3 +78,49 @@ def test_asteroid_outlines_are_transform_outlines(name: str) -> None:
         rows = np.concatenate([np.arange(d.ast_offsets[i], d.ast_offsets[i + 1])
                                for i in index] or [np.zeros(0, dtype=np.int64)])
         assert pts.tobytes() == general[rows].tobytes()
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
+    """``_shots_may_hit`` lets the step skip the shot query; whenever it says no, the query
+    (``first_hits`` on the same targets) finds no hit. Shots are thrown at random around
+    rocks and craft, many just outside their reach, across the wrap seam too."""
+    cfg = preset(name)
+    p = params_for(cfg)
+    rng = np.random.default_rng(17)
+    skipped = queried = near = 0
+    for world in _bot_worlds(name, 21, 600)[::15]:
+        d = Draft(world)
+        centers = [*d.ast_pos.tolist(), [d.ship_x, d.ship_y]]
+        radii = [*d.ast_radius.tolist(), p.ship_radius]
+        for _ in range(40):
+            k = int(rng.integers(1, 3))
+            pick = rng.integers(len(centers), size=k)
+            ang = rng.uniform(0.0, 2.0 * np.pi, k)
+            dist = np.array(radii)[pick] * rng.uniform(0.5, 4.0, k) + rng.uniform(0, 12, k)
+            pos = np.array(centers)[pick] + dist[:, None] * np.stack([np.cos(ang), np.sin(ang)], 1)
+            speed = rng.uniform(0.0, 14.0, k)
+            turn = ang + np.pi + rng.normal(0.0, 0.6, k)  # mostly toward the target
+            d.shot_pos = pos % p.size
+            d.shot_vel = speed[:, None] * np.stack([np.cos(turn), np.sin(turn)], 1)
+            d.shot_owner = rng.integers(2, size=k)
+            d.saucer_alive = bool(rng.integers(2))
+            d.saucer_x, d.saucer_y = float(pos[0, 0]) + 30.0, float(pos[0, 1])
+            rows = np.arange(k)
+            may = simulation._shots_may_hit(d, p, rows)
+            any_hit = False
+            for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
+                mine = np.flatnonzero(d.shot_owner == owner)
+                if mine.shape[0] == 0:
+                    continue
+                rocks = simulation._asteroid_outlines(d)
+                points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
+                starts = d.shot_pos[mine]
+                hits = first_hits(starts, starts + d.shot_vel[mine], points, offsets,
+                                  world_size=(p.width, p.height), body_motion=motion)
+                any_hit |= bool((hits.body >= 0).any())
+            assert may or not any_hit
+            skipped += not may
+            queried += may
+            near += may and not any_hit
+    assert skipped > 250 and queried > 250 and near > 100
