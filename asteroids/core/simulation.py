@@ -239,8 +239,8 @@ def _targets(d: Draft, p: Params, owner: int,
             len(craft_motion))
 
 
-def _shots_may_hit(d: Draft, p: Params, rows: np.ndarray) -> bool:
-    """False only when no shot in ``rows`` can reach any target this tick, so the shot query
+def _shots_may_hit(d: Draft, p: Params) -> bool:
+    """False only when no shot can reach any target this tick, so the shot query
     would find nothing; then it is skipped (most ticks of a real game: shots fly in the open).
 
     Conservative bounding circles in a wrapping world: a shot's swept box lies within its
@@ -266,8 +266,8 @@ def _shots_may_hit(d: Draft, p: Params, rows: np.ndarray) -> bool:
         reach = np.concatenate([reach, 1.5 * extra[:, 2] + _lengths(extra[:, 3:])])
     elif n == 0:
         return False
-    vel = d.shot_vel[rows]
-    delta = centers[None, :, :] - d.shot_pos[rows][:, None, :]
+    vel = d.shot_vel
+    delta = centers[None, :, :] - d.shot_pos[:, None, :]
     delta = delta - p.size * np.rint(delta / p.size)
     dist2 = delta[:, :, 0] * delta[:, :, 0] + delta[:, :, 1] * delta[:, :, 1]
     margin = 1.0 + 1e-6 * (p.width + p.height)
@@ -339,6 +339,9 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     k = d.shot_id.shape[0]
     if k == 0:
         return
+    if p.wrap_shots and not _shots_may_hit(d, p):
+        _apply_shot_hits(d, p, claims, _ShotHits(k))  # nothing in reach: nothing to query
+        return
     n = d.ast_id.shape[0]
     starts = d.shot_pos
     ends = starts + d.shot_vel
@@ -350,8 +353,6 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
             continue
-        if walls is None and not _shots_may_hit(d, p, rows):
-            continue  # nothing within reach of these shots this tick: the query finds nothing
         points, offsets, motion, n_craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
@@ -593,11 +594,14 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
                 claims.asteroid(hit, _BY_SAUCER)
                 claims.saucer_by = _BY_SAUCER
         if ship_in_play and claims.saucer_by < 0 and not claims.ship_by:
-            ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
             if d.shield_on:
                 touching = _circles_touch((d.ship_x, d.ship_y), p.shield_radius,
                                           (d.saucer_x, d.saucer_y), r, p)
+            elif not _circles_touch((d.ship_x, d.ship_y), _SAFE * p.ship_radius + 1.0,
+                                    (d.saucer_x, d.saucer_y), _SAFE * r, p):
+                touching = False  # out of each other's bounding circles: the outlines cannot
             else:
+                ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
                 touching = bool(polygons_overlap(
                     ship, np.array([0, ship.shape[0]]), saucer, np.array([0, saucer.shape[0]]),
                     np.array([0]), np.array([0]), world_size=ws)[0])
@@ -605,6 +609,11 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
                 claims.saucer_by = _BY_SHIP
                 if not d.shield_on:
                     claims.ship_by = "saucer"
+
+
+_SAFE = 1.0 + 1e-6
+"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
+above the rounding of the outlines and the overlap test's EPS tolerance."""
 
 
 def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,

@@ -14,7 +14,10 @@ import pytest
 from asteroids.core import new_world, simulation, state_hash, step
 from asteroids.core.bot import bot_input
 from asteroids.core.geometry import transform_outlines
+from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import params_for
+from asteroids.core.saucer import saucer_outline
+from asteroids.core.ship import ship_outline
 from asteroids.core.shots import first_hits
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import (
@@ -106,8 +109,7 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             d.shot_owner = rng.integers(2, size=k)
             d.saucer_alive = bool(rng.integers(2))
             d.saucer_x, d.saucer_y = float(pos[0, 0]) + 30.0, float(pos[0, 1])
-            rows = np.arange(k)
-            may = simulation._shots_may_hit(d, p, rows)
+            may = simulation._shots_may_hit(d, p)
             any_hit = False
             for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
                 mine = np.flatnonzero(d.shot_owner == owner)
@@ -124,3 +126,36 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             queried += may
             near += may and not any_hit
     assert skipped > 250 and queried > 250 and near > 100
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_ship_saucer_circle_precheck_never_hides_an_overlap(name: str) -> None:
+    """The step tests the ship's and the saucer's outlines only when their (slightly grown)
+    bounding circles touch; whenever they do not, the outlines do not overlap either, at
+    every distance around the boundary, any heading, both saucer sizes, across the seam."""
+    p = params_for(preset(name))
+    rng = np.random.default_rng(23)
+    far_count = close_calls = overlaps = 0
+    for _ in range(3000):
+        small = bool(rng.integers(2))
+        r = p.saucer_radius[1 if small else 0]
+        sx, sy = rng.uniform(0.0, p.width), rng.uniform(0.0, p.height)
+        if rng.integers(4) == 0:  # straddle a border
+            sx = float(rng.choice([0.0, p.width - 1e-9])) + rng.uniform(-3.0, 3.0)
+            sx %= p.width
+        ang = rng.uniform(0.0, 2.0 * np.pi)
+        dist = (p.ship_radius + r) * rng.uniform(0.6, 1.3)
+        x = (sx + dist * np.cos(ang)) % p.width
+        y = (sy + dist * np.sin(ang)) % p.height
+        heading = int(rng.integers(HEADING_STEPS))
+        ship = ship_outline(p, x, y, heading)
+        saucer = saucer_outline(p, sx, sy, small)
+        overlap = bool(polygons_overlap(ship, [0, ship.shape[0]], saucer, [0, saucer.shape[0]],
+                                        [0], [0], world_size=(p.width, p.height))[0])
+        far = not simulation._circles_touch(
+            (x, y), simulation._SAFE * p.ship_radius + 1.0, (sx, sy), simulation._SAFE * r, p)
+        assert not (far and overlap)
+        far_count += far
+        close_calls += (not far) and not overlap
+        overlaps += overlap
+    assert far_count > 500 and close_calls > 200 and overlaps > 200
