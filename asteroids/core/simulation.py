@@ -17,6 +17,8 @@ A tick runs in this order, always:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from asteroids.config.schema import Config
@@ -38,7 +40,7 @@ from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import saucer_outline, update_saucer
-from asteroids.core.scalar import bounce1, wrap1
+from asteroids.core.scalar import bounce1, min_image1, wrap1
 from asteroids.core.ship import (
     START_HEADING,
     control_ship,
@@ -64,6 +66,10 @@ __all__ = ["new_world", "step"]
 # Causes, in the order a claim on a target is decided.
 _BY_SHIP_SHOT, _BY_SAUCER_SHOT, _BY_SHIP, _BY_SAUCER = 0, 1, 2, 3
 _CAUSE_NAMES = ("ship-shot", "saucer-shot", "ship", "saucer")
+
+_SAFE = 1.0 + 1e-6
+"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
+above the rounding of the outlines and the overlap test's EPS tolerance."""
 
 
 def new_world(config: Config, seed: int) -> World:
@@ -240,43 +246,59 @@ def _targets(d: Draft, p: Params, owner: int,
 
 
 def _shots_may_hit(d: Draft, p: Params) -> bool:
-    """False only when no shot can reach any target this tick, so the shot query
-    would find nothing; then it is skipped (most ticks of a real game: shots fly in the open).
+    """False only when no shot can reach any target this tick, so the shot query would find
+    nothing; then it is skipped (most ticks of a real game: shots fly in the open).
 
     Conservative bounding circles in a wrapping world: a shot's swept box lies within its
     travel ``|v|`` of its start; a target's swept, padded box within ``sqrt(2) r + |motion|``
     of its centre (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
     radius), in the nearest image. Distances get a relative and a 1 px margin, far above the
     broad phase's padding and any rounding here, so the answer never differs from the query.
+    Both craft count whenever present (a superset of what either side's shots can hit).
     Worlds with obstacles always query.
     """
     if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
         return True
-    n = d.ast_id.shape[0]
-    centers, reach = d.ast_pos, 1.5 * d.ast_radius + _lengths(d.ast_vel)
-    craft = []  # both craft whenever present: a superset of what either side can hit
+    starts = d.shot_pos.tolist()
+    travel = max(math.sqrt(vx * vx + vy * vy) for vx, vy in d.shot_vel.tolist())
+    margin = travel * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    craft = []
     if d.saucer_alive:
         craft.append((d.saucer_x, d.saucer_y, p.saucer_radius[1 if d.saucer_small else 0],
                       d.saucer_vx, d.saucer_vy))
     if d.ship_state == SHIP_FLYING and not d.game_over:
         craft.append((d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
-    if craft:
-        extra = np.array(craft)
-        centers = np.concatenate([centers, extra[:, :2]])
-        reach = np.concatenate([reach, 1.5 * extra[:, 2] + _lengths(extra[:, 3:])])
-    elif n == 0:
+    for cx, cy, r, vx, vy in craft:
+        limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
+        for x, y in starts:
+            dx = min_image1(cx - x, p.width)
+            dy = min_image1(cy - y, p.height)
+            if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+                return True
+    if d.ast_id.shape[0] == 0:
         return False
-    vel = d.shot_vel
-    delta = centers[None, :, :] - d.shot_pos[:, None, :]
+    delta = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
     delta = delta - p.size * np.rint(delta / p.size)
+    limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
     dist2 = delta[:, :, 0] * delta[:, :, 0] + delta[:, :, 1] * delta[:, :, 1]
-    margin = 1.0 + 1e-6 * (p.width + p.height)
-    limit = (_lengths(vel)[:, None] + reach[None, :]) * (1.0 + 1e-6) + margin
-    return not bool((dist2 > limit * limit).all())  # NaN anywhere: query (it reports the NaN)
+    return not bool((dist2 > limit * limit).all())
 
 
-def _lengths(v: np.ndarray) -> np.ndarray:
-    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1])
+_rock_reach_cache: tuple[np.ndarray, np.ndarray, np.ndarray] = (empty_f64(), empty_f64(2),
+                                                                 empty_f64())
+
+
+def _rock_reach(radius: np.ndarray, vel: np.ndarray) -> np.ndarray:
+    """(N,) how far each rock's swept box reaches from its centre this tick, with the safety
+    factor: ``(1.5 r + |v|) * _SAFE``. Kept for the last (radius, velocity) arrays, which
+    change only when rocks break, bounce or collide."""
+    global _rock_reach_cache
+    r0, v0, reach = _rock_reach_cache
+    if r0 is radius and v0 is vel:
+        return reach
+    reach = (1.5 * radius + np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])) * _SAFE
+    _rock_reach_cache = (radius, vel, reach)
+    return reach
 
 
 class _ShotHits:
@@ -609,11 +631,6 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
                 claims.saucer_by = _BY_SHIP
                 if not d.shield_on:
                     claims.ship_by = "saucer"
-
-
-_SAFE = 1.0 + 1e-6
-"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
-above the rounding of the outlines and the overlap test's EPS tolerance."""
 
 
 def _circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
