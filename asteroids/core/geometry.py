@@ -40,6 +40,7 @@ __all__ = [
     "edge_normals",
     "edge_rows",
     "inside_rows",
+    "min_image",
     "orientation_ccw",
     "point_segment_distance2",
     "candidate_rows",
@@ -221,6 +222,12 @@ def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     d = np.asarray(d, dtype=np.float64)
     size = np.asarray(size, dtype=np.float64)
     _check_finite(d, "d")
+    return min_image(d, size)
+
+
+def min_image(d: F64Array, size: F64Array) -> F64Array:
+    """The arithmetic of :func:`wrap_delta` without validation, for the simulation's hot path
+    on a World's own arrays (float64, finite: checked where they are made)."""
     return d - size * np.rint(d / size) + 0.0
 
 

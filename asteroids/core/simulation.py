@@ -28,6 +28,7 @@ from asteroids.core.geometry import (
     WallBounce,
     bounce_positions,
     edge_normals,
+    min_image,
     reflect,
     remaining_travel,
     segment_wall_bounce,
@@ -254,27 +255,31 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     of its centre (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
     radius), in the nearest image. Distances get a relative and a 1 px margin, far above the
     broad phase's padding and any rounding here, so the answer never differs from the query.
-    Both craft count whenever present (a superset of what either side's shots can hit).
-    Worlds with obstacles always query.
+    A craft counts for the other side's shots (as in ``_targets``). Worlds with obstacles
+    always query.
     """
     if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
         return True
     starts = d.shot_pos.tolist()
     travel = max(math.sqrt(vx * vx + vy * vy) for vx, vy in d.shot_vel.tolist())
     margin = travel * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
-    craft = []
+    craft = []  # (whose shots can hit it, x, y, bounding radius, vx, vy)
     if d.saucer_alive:
-        craft.append((d.saucer_x, d.saucer_y, p.saucer_radius[1 if d.saucer_small else 0],
-                      d.saucer_vx, d.saucer_vy))
+        craft.append((SHOOTER_SHIP, d.saucer_x, d.saucer_y,
+                      p.saucer_radius[1 if d.saucer_small else 0], d.saucer_vx, d.saucer_vy))
     if d.ship_state == SHIP_FLYING and not d.game_over:
-        craft.append((d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
-    for cx, cy, r, vx, vy in craft:
-        limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
-        for x, y in starts:
-            dx = min_image1(cx - x, p.width)
-            dy = min_image1(cy - y, p.height)
-            if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
-                return True
+        craft.append((SHOOTER_SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
+    if craft:
+        owners = d.shot_owner.tolist()
+        for shooter, cx, cy, r, vx, vy in craft:
+            limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
+            for (x, y), owner in zip(starts, owners, strict=True):
+                if owner != shooter:
+                    continue
+                dx = min_image1(cx - x, p.width)
+                dy = min_image1(cy - y, p.height)
+                if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+                    return True
     if d.ast_id.shape[0] == 0:
         return False
     delta = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
@@ -649,16 +654,18 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
     its boundary (circles touching exactly, across the seam) is tested directly."""
     delta = d.ast_pos - np.array(center)
     if p.wrap_any:
-        delta = wrap_delta(delta, p.size)
+        delta = min_image(delta, p.size)  # wrap_delta: ast_pos was checked when it was made
     dx, dy = delta[:, 0], delta[:, 1]
     reach = d.ast_radius + radius
-    return np.flatnonzero(dx * dx + dy * dy <= reach * reach)
+    return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
 
 
 def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
                    p: Params, claims: _Claims) -> int:
     """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
     cand = rocks_near(d, p, center, radius)
+    if cand.shape[0] == 0:
+        return -1
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1

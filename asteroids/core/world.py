@@ -216,7 +216,7 @@ class Draft:
         fields_ = self.__dict__
         for new, old in zip(_DRAFT_ARRAYS(fields_), self._shared, strict=True):
             if new is not old:
-                new.flags.writeable = False
+                new.setflags(write=False)
         world = _new_object(World)
         deque(map(_set_field, repeat(world, _N_FIELDS), FIELD_NAMES, _DRAFT_VALUES(fields_)), 0)
         return world
