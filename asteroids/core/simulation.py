@@ -18,6 +18,7 @@ A tick runs in this order, always:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -367,7 +368,7 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     if k == 0:
         return
     if p.wrap_shots and not _shots_may_hit(d, p):
-        _apply_shot_hits(d, p, claims, _ShotHits(k))  # nothing in reach: nothing to query
+        _fly_unhit_shots(d, p)  # nothing in reach: nothing to query, nothing hit
         return
     n = d.ast_id.shape[0]
     starts = d.shot_pos
@@ -417,6 +418,24 @@ def _record_piece(hits: _ShotHits, walls: WallBounce, row: int, piece: int, owne
     hits.record(one, walls.starts[row, piece][None, :], walls.ends[row, piece][None, :],
                 owner, n_rocks, n_craft, moved, offsets, motion * (t1 - t0), p,
                 t0=np.array([t0]), t1=np.array([t1]))
+
+
+def _fly_unhit_shots(d: Draft, p: Params) -> None:
+    """``_apply_shot_hits`` for a tick where no shot hit anything in a world where shots wrap:
+    the same operations on the same values (move, wrap, age, drop the expired), without the
+    empty hit bookkeeping."""
+    pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
+    ttl = d.shot_ttl - 1
+    alive = ttl > 0
+    if alive.all():
+        d.shot_pos, d.shot_ttl = pos, ttl
+        return
+    keep = alive.nonzero()[0]
+    d.shot_id = d.shot_id.take(keep)
+    d.shot_owner = d.shot_owner.take(keep)
+    d.shot_pos = pos.take(keep, axis=0)
+    d.shot_vel = d.shot_vel.take(keep, axis=0)
+    d.shot_ttl = ttl.take(keep)
 
 
 def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> None:
@@ -607,7 +626,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         if d.shield_on:
             _shield_bounce(d, p)
         else:
-            hit = _first_overlap(ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
+            hit = _first_overlap(lambda: ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
                                  (d.ship_x, d.ship_y), p.ship_radius, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SHIP)
@@ -616,7 +635,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if n:
-            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, p, claims)
+            hit = _first_overlap(lambda: saucer, (d.saucer_x, d.saucer_y), r, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SAUCER)
                 claims.saucer_by = _BY_SAUCER
@@ -660,9 +679,10 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
     return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
 
 
-def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
-                   p: Params, claims: _Claims) -> int:
-    """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
+def _first_overlap(make_outline: Callable[[], np.ndarray], center: tuple[float, float],
+                   radius: float, d: Draft, p: Params, claims: _Claims) -> int:
+    """Index of the lowest unclaimed asteroid whose outline overlaps ``make_outline()``, or -1
+    (the outline is made only when a rock is near)."""
     cand = rocks_near(d, p, center, radius)
     if cand.shape[0] == 0:
         return -1
@@ -670,6 +690,7 @@ def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: flo
     if cand.shape[0] == 0:
         return -1
     rocks, offsets = _outlines_of(d, cand)
+    outline = make_outline()
     hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
                            np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
                            world_size=_world_size(p))
@@ -703,7 +724,7 @@ def _shield_bounce(d: Draft, p: Params) -> None:
 
 def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.Event]) -> None:
     """Destroy what was claimed this tick: score it, split it, award extra lives."""
-    broken = np.flatnonzero(claims.ast_by >= 0)
+    broken = (claims.ast_by >= 0).nonzero()[0]
     kids = None
     scoring = not d.game_over  # a shot still in flight after game over scores nothing
     if broken.shape[0]:

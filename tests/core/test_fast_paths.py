@@ -159,3 +159,37 @@ def test_ship_saucer_circle_precheck_never_hides_an_overlap(name: str) -> None:
         close_calls += (not far) and not overlap
         overlaps += overlap
     assert far_count > 500 and close_calls > 200 and overlaps > 200
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_unhit_shots_fly_as_apply_shot_hits_moves_them(name: str) -> None:
+    """When nothing is in reach the step moves shots with ``_fly_unhit_shots``: the same
+    shot arrays (bit for bit) and claims as ``_apply_shot_hits`` with no hit recorded, for
+    shots about to expire, straddling the seam and fresh."""
+    cfg = preset(name)
+    p = params_for(cfg)
+    assert p.wrap_shots  # the only case the step uses it for
+    rng = np.random.default_rng(29)
+    seen = 0
+    for world in _bot_worlds(name, 5, 900):
+        k = world.shot_id.shape[0]
+        if k == 0:
+            continue
+        fast, slow = Draft(world), Draft(world)
+        if rng.integers(3) == 0:  # some shots at the last tick of their life, some on a seam
+            ttl = world.shot_ttl.copy()
+            ttl[rng.random(k) < 0.5] = 1
+            pos = world.shot_pos.copy()
+            pos[rng.random(k) < 0.3, 0] = p.width - 1e-12
+            fast.shot_ttl = slow.shot_ttl = ttl
+            fast.shot_pos = slow.shot_pos = pos
+        claims = simulation._Claims(world.ast_id.shape[0])
+        simulation._apply_shot_hits(slow, p, claims, simulation._ShotHits(k))
+        simulation._fly_unhit_shots(fast, p)
+        assert claims.ast_by.tolist() == [-1] * world.ast_id.shape[0]
+        assert claims.saucer_by < 0 and not claims.ship_by
+        for n in ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"):
+            a, b = getattr(fast, n), getattr(slow, n)
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), n
+        seen += 1
+    assert seen > 300
