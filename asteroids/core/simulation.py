@@ -42,7 +42,7 @@ from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import saucer_outline, update_saucer
-from asteroids.core.scalar import bounce1, min_image1, wrap1
+from asteroids.core.scalar import bounce1, wrap1
 from asteroids.core.ship import (
     START_HEADING,
     control_ship,
@@ -262,8 +262,12 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
         return True
     starts = d.shot_pos.tolist()
-    travel = max(math.sqrt(vx * vx + vy * vy) for vx, vy in d.shot_vel.tolist())
-    margin = travel * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    travel2 = 0.0
+    for vx, vy in d.shot_vel.tolist():
+        v2 = vx * vx + vy * vy
+        if not v2 <= travel2:  # NaN wins, so the query runs and reports it
+            travel2 = v2
+    margin = math.sqrt(travel2) * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
     craft = []  # (whose shots can hit it, x, y, bounding radius, vx, vy)
     if d.saucer_alive:
         craft.append((SHOOTER_SHIP, d.saucer_x, d.saucer_y,
@@ -272,13 +276,16 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
         craft.append((SHOOTER_SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
     if craft:
         owners = d.shot_owner.tolist()
+        w, h = p.width, p.height
         for shooter, cx, cy, r, vx, vy in craft:
             limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
             for (x, y), owner in zip(starts, owners, strict=True):
                 if owner != shooter:
                     continue
-                dx = min_image1(cx - x, p.width)
-                dy = min_image1(cy - y, p.height)
+                dx = cx - x
+                dy = cy - y
+                dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
+                dy -= h * round(dy / h, 0)
                 if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
                     return True
     if d.ast_id.shape[0] == 0:
