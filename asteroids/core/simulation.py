@@ -251,10 +251,11 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     """False only when no shot can reach any target this tick, so the shot query would find
     nothing; then it is skipped (most ticks of a real game: shots fly in the open).
 
-    Conservative bounding circles in a wrapping world: a shot's swept box lies within its
-    travel ``|v|`` of its start; a target's swept, padded box within ``sqrt(2) r + |motion|``
-    of its centre (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
-    radius), in the nearest image. Distances get a relative and a 1 px margin, far above the
+    Conservative bounds in a wrapping world, from the query's own broad phase (boxes): a
+    shot's swept box lies within its travel ``|v|`` of its start; a target's swept, padded box
+    within ``r + |motion|`` of its centre on each axis and within ``sqrt(2) r + |motion|`` in
+    distance (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
+    radius), in the nearest image. Bounds get a relative and a 1 px margin, far above the
     broad phase's padding and any rounding here, so the answer never differs from the query.
     A craft counts for the other side's shots (as in ``_targets``). Worlds with obstacles
     always query.
@@ -290,11 +291,12 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
                     return True
     if d.ast_id.shape[0] == 0:
         return False
-    delta = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
-    delta = delta - p.size * np.rint(delta / p.size)
+    # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v| of
+    # its centre on each axis, a shot's within its travel of its start.
+    gap = np.abs(d.ast_pos[None, :, :] - d.shot_pos[:, None, :])
+    gap = np.minimum(gap, p.size - gap)  # nearest image per axis (never more: conservative)
     limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
-    dist2 = delta[:, :, 0] * delta[:, :, 0] + delta[:, :, 1] * delta[:, :, 1]
-    return not bool((dist2 > limit * limit).all())
+    return not bool((gap > limit[:, None]).any(axis=2).all())
 
 
 _rock_reach_cache: tuple[np.ndarray, np.ndarray, np.ndarray] = (empty_f64(), empty_f64(2),
@@ -302,14 +304,14 @@ _rock_reach_cache: tuple[np.ndarray, np.ndarray, np.ndarray] = (empty_f64(), emp
 
 
 def _rock_reach(radius: np.ndarray, vel: np.ndarray) -> np.ndarray:
-    """(N,) how far each rock's swept box reaches from its centre this tick, with the safety
-    factor: ``(1.5 r + |v|) * _SAFE``. Kept for the last (radius, velocity) arrays, which
-    change only when rocks break, bounce or collide."""
+    """(N,) how far each rock's swept box reaches from its centre on either axis this tick,
+    with the safety factor: ``(r + |v|) * _SAFE``. Kept for the last (radius, velocity)
+    arrays, which change only when rocks break, bounce or collide."""
     global _rock_reach_cache
     r0, v0, reach = _rock_reach_cache
     if r0 is radius and v0 is vel:
         return reach
-    reach = (1.5 * radius + np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])) * _SAFE
+    reach = (radius + np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])) * _SAFE
     _rock_reach_cache = (radius, vel, reach)
     return reach
 
