@@ -262,41 +262,51 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     """
     if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
         return True
-    starts = d.shot_pos.tolist()
-    travel2 = 0.0
-    for vx, vy in d.shot_vel.tolist():
-        v2 = vx * vx + vy * vy
-        if not v2 <= travel2:  # NaN wins, so the query runs and reports it
-            travel2 = v2
+    if d.shot_id.shape[0] <= 16:
+        travel2 = 0.0
+        for vx, vy in d.shot_vel.tolist():
+            v2 = vx * vx + vy * vy
+            if not v2 <= travel2:  # NaN wins, so the query runs and reports it
+                travel2 = v2
+    else:
+        vel = d.shot_vel
+        travel2 = float((vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]).max())  # NaN wins too
     margin = math.sqrt(travel2) * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    if d.ast_id.shape[0]:
+        # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v|
+        # of its centre on each axis, a shot's within its travel of its start.
+        gap = np.abs(d.ast_pos[None, :, :] - d.shot_pos[:, None, :])
+        gap = np.minimum(gap, p.size - gap)  # nearest image per axis (never more: conservative)
+        limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
+        if not bool((gap > limit[:, None]).any(axis=2).all()):
+            return True
     craft = []  # (whose shots can hit it, x, y, bounding radius, vx, vy)
     if d.saucer_alive:
         craft.append((SHOOTER_SHIP, d.saucer_x, d.saucer_y,
                       p.saucer_radius[1 if d.saucer_small else 0], d.saucer_vx, d.saucer_vy))
     if d.ship_state == SHIP_FLYING and not d.game_over:
         craft.append((SHOOTER_SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
-    if craft:
-        owners = d.shot_owner.tolist()
-        w, h = p.width, p.height
-        for shooter, cx, cy, r, vx, vy in craft:
-            limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
-            for (x, y), owner in zip(starts, owners, strict=True):
-                if owner != shooter:
-                    continue
-                dx = cx - x
-                dy = cy - y
-                dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
-                dy -= h * round(dy / h, 0)
-                if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
-                    return True
-    if d.ast_id.shape[0] == 0:
+    if not craft:
         return False
-    # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v| of
-    # its centre on each axis, a shot's within its travel of its start.
-    gap = np.abs(d.ast_pos[None, :, :] - d.shot_pos[:, None, :])
-    gap = np.minimum(gap, p.size - gap)  # nearest image per axis (never more: conservative)
-    limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
-    return not bool((gap > limit[:, None]).any(axis=2).all())
+    owners = d.shot_owner.tolist()
+    starts = None
+    w, h = p.width, p.height
+    for shooter, cx, cy, r, vx, vy in craft:
+        if shooter not in owners:
+            continue
+        if starts is None:
+            starts = d.shot_pos.tolist()
+        limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
+        for (x, y), owner in zip(starts, owners, strict=True):
+            if owner != shooter:
+                continue
+            dx = cx - x
+            dy = cy - y
+            dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
+            dy -= h * round(dy / h, 0)
+            if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+                return True
+    return False
 
 
 _rock_reach_cache: tuple[np.ndarray, np.ndarray, np.ndarray] = (empty_f64(), empty_f64(2),

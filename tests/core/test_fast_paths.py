@@ -113,6 +113,12 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             d.saucer_alive = bool(rng.integers(2))
             d.saucer_x, d.saucer_y = float(pos[0, 0]) + 30.0, float(pos[0, 1])
             may = simulation._shots_may_hit(d, p)
+            many = Draft(d.freeze())  # the same shots 17 times: the many-shot branch agrees
+            many.shot_pos = np.tile(d.shot_pos, (17, 1))
+            many.shot_vel = np.tile(d.shot_vel, (17, 1))
+            many.shot_owner = np.tile(d.shot_owner, 17)
+            many.shot_id = np.arange(17 * k)
+            assert simulation._shots_may_hit(many, p) == may
             any_hit = False
             for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
                 mine = np.flatnonzero(d.shot_owner == owner)
