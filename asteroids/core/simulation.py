@@ -202,9 +202,9 @@ def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    cos, sin = _cos_sin(d.ast_angle)
-    return (transform_points(d.ast_pos, cos, sin, d.ast_local[rows], np.repeat(index, counts)),
-            offsets)
+    cos, sin = _cos_sin(d.ast_angle[index])
+    body = np.repeat(np.arange(index.shape[0]), counts)
+    return transform_points(d.ast_pos[index], cos, sin, d.ast_local[rows], body), offsets
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:
@@ -247,6 +247,11 @@ def _targets(d: Draft, p: Params, owner: int,
             len(craft_motion))
 
 
+_REACH_MAX_PAIRS = 512
+"""``_shots_may_hit`` answers up to this many (shot, rock) pairs (a classic game has at most
+~6 x 27); beyond it the check would cost more than it saves."""
+
+
 def _shots_may_hit(d: Draft, p: Params) -> bool:
     """False only when no shot can reach any target this tick, so the shot query would find
     nothing; then it is skipped (most ticks of a real game: shots fly in the open).
@@ -257,11 +262,13 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     distance (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
     radius), in the nearest image. Bounds get a relative and a 1 px margin, far above the
     broad phase's padding and any rounding here, so the answer never differs from the query.
-    A craft counts for the other side's shots (as in ``_targets``). Worlds with obstacles
-    always query.
+    A craft counts for the other side's shots (as in ``_targets``). Worlds with obstacles,
+    and crowds of more than ``_REACH_MAX_PAIRS`` (shot, rock) pairs, always query.
     """
     if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
         return True
+    if d.shot_id.shape[0] * d.ast_id.shape[0] > _REACH_MAX_PAIRS:
+        return True  # a crowd: something is near anyway, and the query's grid is cheaper
     if d.shot_id.shape[0] <= 16:
         travel2 = 0.0
         for vx, vy in d.shot_vel.tolist():

@@ -118,7 +118,8 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             many.shot_vel = np.tile(d.shot_vel, (17, 1))
             many.shot_owner = np.tile(d.shot_owner, 17)
             many.shot_id = np.arange(17 * k)
-            assert simulation._shots_may_hit(many, p) == may
+            crowd = 17 * k * d.ast_id.shape[0] > simulation._REACH_MAX_PAIRS
+            assert simulation._shots_may_hit(many, p) == (may or crowd)  # crowds always query
             any_hit = False
             for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
                 mine = np.flatnonzero(d.shot_owner == owner)
