@@ -10,10 +10,8 @@ so the order itself is deterministic and part of the state.
 
 from __future__ import annotations
 
-import operator
 from collections import deque
 from dataclasses import dataclass, fields
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -181,10 +179,6 @@ class World:
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
 _ARRAY_FIELDS = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 
-# One C call each: every field of a World (attributes) or of a Draft (its __dict__), in order.
-_WORLD_VALUES = operator.attrgetter(*FIELD_NAMES)
-_DRAFT_VALUES = operator.itemgetter(*FIELD_NAMES)
-_DRAFT_ARRAYS = operator.itemgetter(*_ARRAY_FIELDS)
 _N_FIELDS = len(FIELD_NAMES)
 _set_field = object.__setattr__
 _new_object = object.__new__
@@ -202,8 +196,10 @@ class Draft:
 
     def __init__(self, world: World) -> None:
         fields_ = self.__dict__
-        fields_.update(zip(FIELD_NAMES, _WORLD_VALUES(world), strict=True))
-        self._shared = _DRAFT_ARRAYS(fields_)  # the old World's arrays, already read-only
+        fields_.update(zip(FIELD_NAMES, map(getattr, [world] * _N_FIELDS, FIELD_NAMES),
+                           strict=True))
+        # The old World's arrays, already read-only.
+        self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
 
     def freeze(self) -> World:
         """The new World.
@@ -214,11 +210,12 @@ class Draft:
         ``object.__setattr__`` lookup per field there).
         """
         fields_ = self.__dict__
-        for new, old in zip(_DRAFT_ARRAYS(fields_), self._shared, strict=True):
+        for new, old in zip(map(fields_.__getitem__, _ARRAY_FIELDS), self._shared, strict=True):
             if new is not old:
                 new.setflags(write=False)
         world = _new_object(World)
-        deque(map(_set_field, repeat(world, _N_FIELDS), FIELD_NAMES, _DRAFT_VALUES(fields_)), 0)
+        deque(map(_set_field, [world] * _N_FIELDS, FIELD_NAMES,
+                  map(fields_.__getitem__, FIELD_NAMES)), 0)
         return world
 
     if TYPE_CHECKING:  # every World field, readable and writable
