@@ -40,6 +40,7 @@ __all__ = [
     "edge_normals",
     "edge_rows",
     "inside_rows",
+    "min_image",
     "orientation_ccw",
     "point_segment_distance2",
     "candidate_rows",
@@ -52,6 +53,7 @@ __all__ = [
     "segment_kernel",
     "segment_wall_bounce",
     "transform_outlines",
+    "transform_points",
     "wrap_delta",
     "wrap_positions",
 ]
@@ -220,6 +222,12 @@ def wrap_delta(d: ArrayLike, size: ArrayLike) -> F64Array:
     d = np.asarray(d, dtype=np.float64)
     size = np.asarray(size, dtype=np.float64)
     _check_finite(d, "d")
+    return min_image(d, size)
+
+
+def min_image(d: F64Array, size: F64Array) -> F64Array:
+    """The arithmetic of :func:`wrap_delta` without validation, for the simulation's hot path
+    on a World's own arrays (float64, finite: checked where they are made)."""
     return d - size * np.rint(d / size) + 0.0
 
 
@@ -523,13 +531,33 @@ def transform_outlines(
     cs = as_vec2(cos_sin, "cos_sin", b)
     counts = offs[1:] - offs[:-1]
     body = np.repeat(np.arange(b), counts)
-    cos = cs[body, 0]
-    sin = cs[body, 1]
+    return transform_points(c, cs[:, 0], cs[:, 1], local, body)
+
+
+def transform_points(
+    centers: F64Array, cos: F64Array, sin: F64Array, local: F64Array, body: I64Array
+) -> F64Array:
+    """The arithmetic of :func:`transform_outlines`, without validation: for the simulation's
+    hot path, whose arrays come from a World (finite ``(N, 2)`` float64, valid offsets).
+
+    Args:
+        centers: ``(B, 2)`` body positions.
+        cos: ``(B,)`` cosine of each body's rotation.
+        sin: ``(B,)`` sine of each body's rotation.
+        local: ``(V, 2)`` points relative to their body's center.
+        body: ``(V,)`` int index of each point's body (any body may be left out or repeated).
+
+    Returns:
+        ``(V, 2)`` world-coordinate points: ``centers[body] + R(body) local``.
+    """
+    c = centers[body]
+    co = cos[body]
+    si = sin[body]
     lx = local[:, 0]
     ly = local[:, 1]
-    out = np.empty_like(local)
-    out[:, 0] = c[body, 0] + (cos * lx - sin * ly)
-    out[:, 1] = c[body, 1] + (sin * lx + cos * ly)
+    out = np.empty((local.shape[0], 2))
+    out[:, 0] = c[:, 0] + (co * lx - si * ly)
+    out[:, 1] = c[:, 1] + (si * lx + co * ly)
     return out
 
 

@@ -19,6 +19,9 @@ A tick runs in this order, always:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 
 from asteroids.config.schema import Config
@@ -27,10 +30,11 @@ from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry import (
     bounce_positions,
     edge_normals,
+    min_image,
     reflect,
     remaining_travel,
     segment_wall_bounce,
-    transform_outlines,
+    transform_points,
     wrap_delta,
     wrap_positions,
 )
@@ -65,6 +69,10 @@ __all__ = ["MAX_SHOT_PIECES", "new_world", "step"]
 # Causes, in the order a claim on a target is decided.
 _BY_SHIP_SHOT, _BY_SAUCER_SHOT, _BY_SHIP, _BY_SAUCER = 0, 1, 2, 3
 _CAUSE_NAMES = ("ship-shot", "saucer-shot", "ship", "saucer")
+
+_SAFE = 1.0 + 1e-6
+"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
+above the rounding of the outlines and the overlap test's EPS tolerance."""
 
 
 def new_world(config: Config, seed: int) -> World:
@@ -160,14 +168,34 @@ class _Claims:
 # --- geometry of the current state ---------------------------------------------------------
 
 
-def _cos_sin(angle: np.ndarray) -> np.ndarray:
-    """(N, 2) rotation (cos, sin) of integer headings, from the committed table."""
+def _cos_sin(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation (cos, sin) of integer headings, from the committed table."""
     angle = angle % HEADING_STEPS
-    return np.stack([COS[angle], SIN[angle]], axis=1)
+    return COS[angle], SIN[angle]
+
+
+_point_body_cache: tuple[np.ndarray, np.ndarray] = (np.zeros(1, dtype=np.int64), empty_i64())
+
+
+def _point_body(offsets: np.ndarray) -> np.ndarray:
+    """(V,) asteroid index of every packed outline point. Offsets change only when rocks are
+    added or removed, and a World's arrays are never written, so the answer for the last
+    offsets array (held here, so its identity cannot be reused) is kept."""
+    global _point_body_cache
+    cached_offsets, body = _point_body_cache  # one tuple: consistent even across threads
+    if cached_offsets is offsets:
+        return body
+    counts = offsets[1:] - offsets[:-1]
+    body = np.repeat(np.arange(counts.shape[0]), counts)
+    _point_body_cache = (offsets, body)
+    return body
 
 
 def _asteroid_outlines(d: Draft) -> np.ndarray:
-    return transform_outlines(d.ast_pos, _cos_sin(d.ast_angle), d.ast_local, d.ast_offsets)
+    """World outlines of every asteroid (packed like ``ast_local``): ``transform_outlines``
+    without re-validating a World's own arrays."""
+    cos, sin = _cos_sin(d.ast_angle)
+    return transform_points(d.ast_pos, cos, sin, d.ast_local, _point_body(d.ast_offsets))
 
 
 def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -175,8 +203,9 @@ def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    return (transform_outlines(d.ast_pos[index], _cos_sin(d.ast_angle[index]), d.ast_local[rows],
-                               offsets), offsets)
+    cos, sin = _cos_sin(d.ast_angle[index])
+    body = np.repeat(np.arange(index.shape[0]), counts)
+    return transform_points(d.ast_pos[index], cos, sin, d.ast_local[rows], body), offsets
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:
@@ -226,6 +255,92 @@ pieces: up to two ricochets a tick, off the border or obstacles in any order. Sh
 shot still ends the tick as its ricochets take it (folded at the walls, reflected at the
 last obstacle met), but the rest of that tick's travel is not tested: it may pass a rock or a
 pillar there, and is tested again from the next tick on."""
+
+
+_REACH_MAX_PAIRS = 512
+"""``_shots_may_hit`` answers up to this many (shot, rock) pairs (a classic game has at most
+~6 x 27); beyond it the check would cost more than it saves."""
+
+
+def _shots_may_hit(d: Draft, p: Params) -> bool:
+    """False only when no shot can reach any target this tick, so the shot query would find
+    nothing; then it is skipped (most ticks of a real game: shots fly in the open).
+
+    Conservative bounds in a wrapping world, from the query's own broad phase (boxes): a
+    shot's swept box lies within its travel ``|v|`` of its start; a target's swept, padded box
+    within ``r + |motion|`` of its centre on each axis and within ``sqrt(2) r + |motion|`` in
+    distance (``r`` its bounding radius: ``ast_radius``, ``ship_radius``, the saucer's
+    radius), in the nearest image. Bounds get a relative and a 1 px margin, far above the
+    broad phase's padding and any rounding here, so the answer never differs from the query.
+    A craft counts for the other side's shots (as in ``_targets``). Worlds with obstacles,
+    and crowds of more than ``_REACH_MAX_PAIRS`` (shot, rock) pairs, always query.
+    """
+    if p.obstacle_offsets.shape[0] > 1 or not p.wrap_any:
+        return True
+    if d.shot_id.shape[0] * d.ast_id.shape[0] > _REACH_MAX_PAIRS:
+        return True  # a crowd: something is near anyway, and the query's grid is cheaper
+    if d.shot_id.shape[0] <= 16:
+        travel2 = 0.0
+        for vx, vy in d.shot_vel.tolist():
+            v2 = vx * vx + vy * vy
+            if not v2 <= travel2:  # NaN wins, so the query runs and reports it
+                travel2 = v2
+    else:
+        vel = d.shot_vel
+        travel2 = float((vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]).max())  # NaN wins too
+    margin = math.sqrt(travel2) * _SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    if d.ast_id.shape[0]:
+        # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v|
+        # of its centre on each axis, a shot's within its travel of its start.
+        gap = np.abs(d.ast_pos[None, :, :] - d.shot_pos[:, None, :])
+        gap = np.minimum(gap, p.size - gap)  # nearest image per axis (never more: conservative)
+        limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
+        if not bool((gap > limit[:, None]).any(axis=2).all()):
+            return True
+    craft = []  # (whose shots can hit it, x, y, bounding radius, vx, vy)
+    if d.saucer_alive:
+        craft.append((SHOOTER_SHIP, d.saucer_x, d.saucer_y,
+                      p.saucer_radius[1 if d.saucer_small else 0], d.saucer_vx, d.saucer_vy))
+    if d.ship_state == SHIP_FLYING and not d.game_over:
+        craft.append((SHOOTER_SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
+    if not craft:
+        return False
+    owners = d.shot_owner.tolist()
+    starts = None
+    w, h = p.width, p.height
+    for shooter, cx, cy, r, vx, vy in craft:
+        if shooter not in owners:
+            continue
+        if starts is None:
+            starts = d.shot_pos.tolist()
+        limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * _SAFE + margin
+        for (x, y), owner in zip(starts, owners, strict=True):
+            if owner != shooter:
+                continue
+            dx = cx - x
+            dy = cy - y
+            dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
+            dy -= h * round(dy / h, 0)
+            if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+                return True
+    return False
+
+
+_rock_reach_cache: tuple[np.ndarray, np.ndarray, np.ndarray] = (empty_f64(), empty_f64(2),
+                                                                 empty_f64())
+
+
+def _rock_reach(radius: np.ndarray, vel: np.ndarray) -> np.ndarray:
+    """(N,) how far each rock's swept box reaches from its centre on either axis this tick,
+    with the safety factor: ``(r + |v|) * _SAFE``. Kept for the last (radius, velocity)
+    arrays, which change only when rocks break, bounce or collide."""
+    global _rock_reach_cache
+    r0, v0, reach = _rock_reach_cache
+    if r0 is radius and v0 is vel:
+        return reach
+    reach = (radius + np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])) * _SAFE
+    _rock_reach_cache = (radius, vel, reach)
+    return reach
 
 
 class _Targets:
@@ -392,6 +507,9 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     k = d.shot_id.shape[0]
     if k == 0:
         return
+    if p.wrap_shots and not _shots_may_hit(d, p):
+        _fly_unhit_shots(d, p)  # nothing in reach: nothing to query, nothing hit
+        return
     n = d.ast_id.shape[0]
     starts = d.shot_pos
     ends = starts + d.shot_vel
@@ -459,6 +577,24 @@ def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: P
             return
         else:
             leg.next = piece + 1
+
+
+def _fly_unhit_shots(d: Draft, p: Params) -> None:
+    """``_apply_shot_hits`` for a tick where no shot hit anything in a world where shots wrap:
+    the same operations on the same values (move, wrap, age, drop the expired), without the
+    empty hit bookkeeping."""
+    pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
+    ttl = d.shot_ttl - 1
+    alive = ttl > 0
+    if alive.all():
+        d.shot_pos, d.shot_ttl = pos, ttl
+        return
+    keep = alive.nonzero()[0]
+    d.shot_id = d.shot_id.take(keep)
+    d.shot_owner = d.shot_owner.take(keep)
+    d.shot_pos = pos.take(keep, axis=0)
+    d.shot_vel = d.shot_vel.take(keep, axis=0)
+    d.shot_ttl = ttl.take(keep)
 
 
 def _apply_shot_hits(d: Draft, p: Params, claims: _Claims, hits: _ShotHits) -> None:
@@ -647,7 +783,7 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         if d.shield_on:
             _shield_bounce(d, p)
         else:
-            hit = _first_overlap(ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
+            hit = _first_overlap(lambda: ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
                                  (d.ship_x, d.ship_y), p.ship_radius, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SHIP)
@@ -656,16 +792,19 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
         saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
         r = p.saucer_radius[1 if d.saucer_small else 0]
         if n:
-            hit = _first_overlap(saucer, (d.saucer_x, d.saucer_y), r, d, p, claims)
+            hit = _first_overlap(lambda: saucer, (d.saucer_x, d.saucer_y), r, d, p, claims)
             if hit >= 0:
                 claims.asteroid(hit, _BY_SAUCER)
                 claims.saucer_by = _BY_SAUCER
         if ship_in_play and claims.saucer_by < 0 and not claims.ship_by:
-            ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
             if d.shield_on:
                 touching = _circles_touch((d.ship_x, d.ship_y), p.shield_radius,
                                           (d.saucer_x, d.saucer_y), r, p)
+            elif not _circles_touch((d.ship_x, d.ship_y), _SAFE * p.ship_radius + 1.0,
+                                    (d.saucer_x, d.saucer_y), _SAFE * r, p):
+                touching = False  # out of each other's bounding circles: the outlines cannot
             else:
+                ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
                 touching = bool(polygons_overlap(
                     ship, np.array([0, ship.shape[0]]), saucer, np.array([0, saucer.shape[0]]),
                     np.array([0]), np.array([0]), world_size=ws)[0])
@@ -691,20 +830,24 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
     its boundary (circles touching exactly, across the seam) is tested directly."""
     delta = d.ast_pos - np.array(center)
     if p.wrap_any:
-        delta = wrap_delta(delta, p.size)
+        delta = min_image(delta, p.size)  # wrap_delta: ast_pos was checked when it was made
     dx, dy = delta[:, 0], delta[:, 1]
     reach = d.ast_radius + radius
-    return np.flatnonzero(dx * dx + dy * dy <= reach * reach)
+    return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
 
 
-def _first_overlap(outline: np.ndarray, center: tuple[float, float], radius: float, d: Draft,
-                   p: Params, claims: _Claims) -> int:
-    """Index of the lowest unclaimed asteroid whose outline overlaps ``outline``, or -1."""
+def _first_overlap(make_outline: Callable[[], np.ndarray], center: tuple[float, float],
+                   radius: float, d: Draft, p: Params, claims: _Claims) -> int:
+    """Index of the lowest unclaimed asteroid whose outline overlaps ``make_outline()``, or -1
+    (the outline is made only when a rock is near)."""
     cand = rocks_near(d, p, center, radius)
+    if cand.shape[0] == 0:
+        return -1
     cand = cand[claims.ast_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
     rocks, offsets = _outlines_of(d, cand)
+    outline = make_outline()
     hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
                            np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
                            world_size=_world_size(p))
@@ -738,7 +881,7 @@ def _shield_bounce(d: Draft, p: Params) -> None:
 
 def _resolve(d: Draft, p: Params, rng: Pcg32, claims: _Claims, events: list[ev.Event]) -> None:
     """Destroy what was claimed this tick: score it, split it, award extra lives."""
-    broken = np.flatnonzero(claims.ast_by >= 0)
+    broken = (claims.ast_by >= 0).nonzero()[0]
     kids = None
     scoring = not d.game_over  # a shot still in flight after game over scores nothing
     if broken.shape[0]:

@@ -10,6 +10,7 @@ so the order itself is deterministic and part of the state.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -178,21 +179,44 @@ class World:
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
 _ARRAY_FIELDS = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 
+_N_FIELDS = len(FIELD_NAMES)
+_set_field = object.__setattr__
+_new_object = object.__new__
+
 
 class Draft:
     """A mutable copy of a World's fields while one step computes the next.
 
     Arrays are shared with the old World, which keeps them read-only: rules replace arrays
     (``d.ast_pos = d.ast_pos + d.ast_vel``) and never write into them.
+
+    Copying in and out is on every tick's path, so both are single C-level passes over the
+    fields instead of a ``getattr``/``setattr`` per field.
     """
 
     def __init__(self, world: World) -> None:
-        for name in FIELD_NAMES:
-            setattr(self, name, getattr(world, name))
+        fields_ = self.__dict__
+        fields_.update(zip(FIELD_NAMES, map(getattr, [world] * _N_FIELDS, FIELD_NAMES),
+                           strict=True))
+        # The old World's arrays, already read-only.
+        self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
 
     def freeze(self) -> World:
-        """The new World."""
-        return World(**{name: getattr(self, name) for name in FIELD_NAMES})
+        """The new World.
+
+        Equivalent to ``World(**fields)``: arrays the step replaced are made read-only
+        (those still shared with the old World already are), and the fields are stored
+        without going through the dataclass ``__init__`` (a frozen dataclass pays an
+        ``object.__setattr__`` lookup per field there).
+        """
+        fields_ = self.__dict__
+        for new, old in zip(map(fields_.__getitem__, _ARRAY_FIELDS), self._shared, strict=True):
+            if new is not old:
+                new.setflags(write=False)
+        world = _new_object(World)
+        deque(map(_set_field, [world] * _N_FIELDS, FIELD_NAMES,
+                  map(fields_.__getitem__, FIELD_NAMES)), 0)
+        return world
 
     if TYPE_CHECKING:  # every World field, readable and writable
 

@@ -1,0 +1,205 @@
+"""The hot path's shortcuts give exactly what the general code gives.
+
+``step`` runs tens of thousands of times per replay verification, so a few of its pieces skip
+work the general functions do (validation the caller already guarantees, copies of unchanged
+fields). Each shortcut is compared here with the general function it stands for, on many
+random scenes, bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from asteroids.core import new_world, simulation, state_hash, step
+from asteroids.core.bot import bot_input
+from asteroids.core.geometry import transform_outlines
+from asteroids.core.overlap import polygons_overlap
+from asteroids.core.params import params_for
+from asteroids.core.saucer import saucer_outline
+from asteroids.core.ship import ship_outline
+from asteroids.core.shots import first_hits
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.world import (
+    _ARRAY_FIELDS,
+    FIELD_NAMES,
+    SHOOTER_SAUCER,
+    SHOOTER_SHIP,
+    Draft,
+    World,
+)
+
+from .bot_game import preset
+
+
+def _bot_worlds(name: str, seed: int, ticks: int) -> list[World]:
+    cfg = preset(name)
+    w = new_world(cfg, seed)
+    out = [w]
+    for _ in range(ticks):
+        w, _ = step(w, bot_input(w, cfg.world.width_px, cfg.world.height_px), cfg)
+        out.append(w)
+    return out
+
+
+@pytest.mark.parametrize("name", ["classic", "arena"])
+def test_draft_freeze_is_the_dataclass_constructor(name: str) -> None:
+    """``Draft.freeze`` stores fields without the dataclass ``__init__``: the World it builds
+    has the same fields (same objects) as ``World(**fields)`` and every array read-only, so a
+    rule that wrote into an old state would still fail loudly."""
+    for world in _bot_worlds(name, 3, 300):
+        d = Draft(world)
+        d.ast_pos = d.ast_pos + 0.0  # one replaced (writeable) array, the rest shared
+        fast = d.freeze()
+        slow = World(**{n: getattr(d, n) for n in FIELD_NAMES})
+        assert all(getattr(fast, n) is getattr(slow, n) for n in FIELD_NAMES)
+        assert state_hash(fast) == state_hash(slow)
+        for n in _ARRAY_FIELDS:
+            assert not getattr(fast, n).flags.writeable, n
+        with pytest.raises(ValueError, match="read-only"):
+            fast.ast_pos[...] = np.zeros_like(fast.ast_pos)
+
+
+@pytest.mark.parametrize("name", ["classic", "default", "arena"])
+def test_asteroid_outlines_are_transform_outlines(name: str) -> None:
+    """The step's own outline transform (no validation, cached point-to-body index) gives
+    ``transform_outlines``' bits, for all rocks and for random subsets of them."""
+    rng = np.random.default_rng(5)
+    for world in _bot_worlds(name, 11, 400)[::7]:
+        d = Draft(world)
+        n = d.ast_id.shape[0]
+        if n == 0:
+            continue
+        ang = d.ast_angle % HEADING_STEPS
+        cs = np.stack([COS[ang], SIN[ang]], axis=1)
+        general = transform_outlines(d.ast_pos, cs, d.ast_local, d.ast_offsets)
+        assert simulation._asteroid_outlines(d).tobytes() == general.tobytes()
+        index = np.flatnonzero(rng.random(n) < 0.5)
+        pts, offs = simulation._outlines_of(d, index)
+        counts = np.diff(d.ast_offsets)[index]
+        assert offs.tolist() == [0, *np.cumsum(counts).tolist()]
+        rows = np.concatenate([np.arange(d.ast_offsets[i], d.ast_offsets[i + 1])
+                               for i in index] or [np.zeros(0, dtype=np.int64)])
+        assert pts.tobytes() == general[rows].tobytes()
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
+    """``_shots_may_hit`` lets the step skip the shot query; whenever it says no, the query
+    (``first_hits`` on the same targets) finds no hit. Shots are thrown at random around
+    rocks and craft, many just outside their reach, across the wrap seam too."""
+    cfg = preset(name)
+    p = params_for(cfg)
+    rng = np.random.default_rng(17)
+    skipped = queried = near = 0
+    for world in _bot_worlds(name, 21, 900)[::10]:
+        d = Draft(world)
+        centers = [*d.ast_pos.tolist(), [d.ship_x, d.ship_y]]
+        radii = [*d.ast_radius.tolist(), p.ship_radius]
+        for _ in range(60):
+            k = int(rng.integers(1, 3))
+            pick = rng.integers(len(centers), size=k)
+            ang = rng.uniform(0.0, 2.0 * np.pi, k)
+            dist = np.array(radii)[pick] * rng.uniform(0.5, 4.0, k) + rng.uniform(0, 12, k)
+            if rng.integers(2):  # along an axis, just around the reach of the rock's box
+                ang = rng.integers(4, size=k) * (0.5 * np.pi) + rng.normal(0.0, 0.02, k)
+                dist = np.array(radii)[pick] * rng.uniform(0.95, 1.1, k) + rng.uniform(0, 16, k)
+            pos = np.array(centers)[pick] + dist[:, None] * np.stack([np.cos(ang), np.sin(ang)], 1)
+            speed = rng.uniform(0.0, 14.0, k)
+            turn = ang + np.pi + rng.normal(0.0, 0.6, k)  # mostly toward the target
+            d.shot_pos = pos % p.size
+            d.shot_vel = speed[:, None] * np.stack([np.cos(turn), np.sin(turn)], 1)
+            d.shot_owner = rng.integers(2, size=k)
+            d.saucer_alive = bool(rng.integers(2))
+            d.saucer_x, d.saucer_y = float(pos[0, 0]) + 30.0, float(pos[0, 1])
+            may = simulation._shots_may_hit(d, p)
+            many = Draft(d.freeze())  # the same shots 17 times: the many-shot branch agrees
+            many.shot_pos = np.tile(d.shot_pos, (17, 1))
+            many.shot_vel = np.tile(d.shot_vel, (17, 1))
+            many.shot_owner = np.tile(d.shot_owner, 17)
+            many.shot_id = np.arange(17 * k)
+            crowd = 17 * k * d.ast_id.shape[0] > simulation._REACH_MAX_PAIRS
+            assert simulation._shots_may_hit(many, p) == (may or crowd)  # crowds always query
+            any_hit = False
+            for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
+                mine = np.flatnonzero(d.shot_owner == owner)
+                if mine.shape[0] == 0:
+                    continue
+                rocks = simulation._asteroid_outlines(d)
+                points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
+                starts = d.shot_pos[mine]
+                hits = first_hits(starts, starts + d.shot_vel[mine], points, offsets,
+                                  world_size=(p.width, p.height), body_motion=motion)
+                any_hit |= bool((hits.body >= 0).any())
+            assert may or not any_hit
+            skipped += not may
+            queried += may
+            near += may and not any_hit
+    assert skipped > 1000 and queried > 1000 and near > 500
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_ship_saucer_circle_precheck_never_hides_an_overlap(name: str) -> None:
+    """The step tests the ship's and the saucer's outlines only when their (slightly grown)
+    bounding circles touch; whenever they do not, the outlines do not overlap either, at
+    every distance around the boundary, any heading, both saucer sizes, across the seam."""
+    p = params_for(preset(name))
+    rng = np.random.default_rng(23)
+    far_count = close_calls = overlaps = 0
+    for _ in range(3000):
+        small = bool(rng.integers(2))
+        r = p.saucer_radius[1 if small else 0]
+        sx, sy = rng.uniform(0.0, p.width), rng.uniform(0.0, p.height)
+        if rng.integers(4) == 0:  # straddle a border
+            sx = float(rng.choice([0.0, p.width - 1e-9])) + rng.uniform(-3.0, 3.0)
+            sx %= p.width
+        ang = rng.uniform(0.0, 2.0 * np.pi)
+        dist = (p.ship_radius + r) * rng.uniform(0.6, 1.3)
+        x = (sx + dist * np.cos(ang)) % p.width
+        y = (sy + dist * np.sin(ang)) % p.height
+        heading = int(rng.integers(HEADING_STEPS))
+        ship = ship_outline(p, x, y, heading)
+        saucer = saucer_outline(p, sx, sy, small)
+        overlap = bool(polygons_overlap(ship, [0, ship.shape[0]], saucer, [0, saucer.shape[0]],
+                                        [0], [0], world_size=(p.width, p.height))[0])
+        far = not simulation._circles_touch(
+            (x, y), simulation._SAFE * p.ship_radius + 1.0, (sx, sy), simulation._SAFE * r, p)
+        assert not (far and overlap)
+        far_count += far
+        close_calls += (not far) and not overlap
+        overlaps += overlap
+    assert far_count > 500 and close_calls > 200 and overlaps > 200
+
+
+@pytest.mark.parametrize("name", ["classic", "default"])
+def test_unhit_shots_fly_as_apply_shot_hits_moves_them(name: str) -> None:
+    """When nothing is in reach the step moves shots with ``_fly_unhit_shots``: the same
+    shot arrays (bit for bit) and claims as ``_apply_shot_hits`` with no hit recorded, for
+    shots about to expire, straddling the seam and fresh."""
+    cfg = preset(name)
+    p = params_for(cfg)
+    assert p.wrap_shots  # the only case the step uses it for
+    rng = np.random.default_rng(29)
+    seen = 0
+    for world in _bot_worlds(name, 5, 900):
+        k = world.shot_id.shape[0]
+        if k == 0:
+            continue
+        fast, slow = Draft(world), Draft(world)
+        if rng.integers(3) == 0:  # some shots at the last tick of their life, some on a seam
+            ttl = world.shot_ttl.copy()
+            ttl[rng.random(k) < 0.5] = 1
+            pos = world.shot_pos.copy()
+            pos[rng.random(k) < 0.3, 0] = p.width - 1e-12
+            fast.shot_ttl = slow.shot_ttl = ttl
+            fast.shot_pos = slow.shot_pos = pos
+        claims = simulation._Claims(world.ast_id.shape[0])
+        simulation._apply_shot_hits(slow, p, claims, simulation._ShotHits(k))
+        simulation._fly_unhit_shots(fast, p)
+        assert claims.ast_by.tolist() == [-1] * world.ast_id.shape[0]
+        assert claims.saucer_by < 0 and not claims.ship_by
+        for n in ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"):
+            a, b = getattr(fast, n), getattr(slow, n)
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), n
+        seen += 1
+    assert seen > 300
