@@ -27,6 +27,7 @@ from asteroids.config.schema import (
     ShieldConfig,
     ShipConfig,
     ShotsConfig,
+    StorageConfig,
     WorldConfig,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "ShieldConfig",
     "ShipConfig",
     "ShotsConfig",
+    "StorageConfig",
     "WorldConfig",
     "load_config",
     "load_config_text",

@@ -12,8 +12,8 @@
 - Then each bundled preset, in ``preset_names()`` order, with every ``--set`` applied on top
   (an override is the player's last word, whichever rules are picked). A preset that the
   overrides make invalid is left out; ``ruleset_choices`` says which and why.
-- The player's ``[display]``, ``[audio]`` and ``[keys]`` come from their own layered settings
-  in every choice: picking other rules never rebinds keys or changes the window.
+- The player's ``[display]``, ``[audio]``, ``[keys]`` and ``[storage]`` come from their own
+  layered settings in every choice: picking other rules never rebinds keys or changes the window.
 
 No arcade here.
 """
@@ -33,7 +33,7 @@ from asteroids.config.schema import Config
 __all__ = ["PLAYER_SECTIONS", "Ruleset", "RulesetChoices", "player_label", "ruleset_choices",
            "with_player_sections"]
 
-PLAYER_SECTIONS = ("display", "audio", "keys")
+PLAYER_SECTIONS = ("display", "audio", "keys", "storage")
 """Config tables that belong to the player, not to the rules: kept from the player's own
 settings whichever ruleset is picked."""
 
@@ -43,7 +43,7 @@ class Ruleset(NamedTuple):
 
     label: str
     """What the title shows (upper-cased there): a preset name, file names, or ``custom``;
-    ``(+N --set)`` follows when N overrides of rules (not display, audio or keys) apply."""
+    ``(+N --set)`` follows when N overrides of rules (not display, audio, keys or storage) apply."""
     config: Config
     """The settings a game under this ruleset runs with."""
 
@@ -83,7 +83,7 @@ def _set_suffix(overrides: Sequence[str]) -> str:
 
 
 def with_player_sections(rules: Config, player: Config) -> Config:
-    """``rules`` with the player's display, audio and keys tables."""
+    """``rules`` with the player's display, audio, keys and storage tables."""
     return dataclasses.replace(rules, **{name: getattr(player, name) for name in PLAYER_SECTIONS})
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "ShieldConfig",
     "ShipConfig",
     "ShotsConfig",
+    "StorageConfig",
     "WorldConfig",
     "knob",
 ]
@@ -361,6 +362,17 @@ class KeysConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class StorageConfig:
+    """The player's files in the data folder. Never affects the simulation."""
+
+    keep_replays: int = knob(
+        200, "recorded games kept besides high-score replays (the oldest go first; "
+        "a high-score entry's replay is never deleted)",
+        lo=1, hi=1_000_000,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """Everything the game can be tuned by. Immutable; build one with ``load_config``."""
 
@@ -376,3 +388,4 @@ class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keys: KeysConfig = field(default_factory=KeysConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from asteroids.replay.format import (
@@ -13,6 +12,7 @@ from asteroids.replay.format import (
     decode_replay,
     encode_replay,
 )
+from asteroids.storage import atomic_write
 
 __all__ = ["load_replay", "save_replay"]
 
@@ -23,39 +23,12 @@ def save_replay(replay: Replay, path: str | os.PathLike[str]) -> Path:
     The bytes go to a temporary file in the same folder, which is flushed and fsynced, then
     renamed over ``path`` (``os.replace``), and the folder is fsynced. A failure at any point
     leaves no partial file and keeps an existing file as it was. The folder is created if
-    needed.
+    needed (``asteroids.storage.atomic_write``).
 
     Raises:
         OSError: when the folder cannot be created or written.
     """
-    target = Path(path)
-    data = encode_replay(replay)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        # mkstemp makes the file private (0600); a replay is an ordinary file the player
-        # may share, so give it the mode an existing one had, or rw-r--r--.
-        try:
-            mode = target.stat().st_mode & 0o777
-        except OSError:
-            mode = 0o644
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    if os.name == "posix":
-        dir_fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    return target
+    return atomic_write(path, encode_replay(replay))
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:

@@ -73,7 +73,7 @@ MAX_CHECKPOINT_EVERY = 1_000_000
 RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
                "obstacles")
 """Config tables that change how the game plays: they go into the rules fingerprint."""
-NON_RULE_TABLES = ("audio", "display", "keys")
+NON_RULE_TABLES = ("audio", "display", "keys", "storage")
 """Config tables that never touch the simulation (a test keeps the two lists complete)."""
 
 _CHECKSUM_PREFIX = "checksum blake2b-128 "

@@ -1,0 +1,179 @@
+"""Writing the player's files so that nothing is ever lost or half-written.
+
+One helper for every file the game writes into the data folder (replays, high scores,
+settings):
+
+- ``atomic_write``: the bytes go to a temporary file in the same folder (``.NAME.PID.XXXX.tmp``),
+  which is flushed and fsynced, then renamed over the target with ``os.replace`` and the
+  folder is fsynced. A crash at any moment leaves either the old file or the new one, never a
+  mix; a failure leaves the old file as it was and removes the temporary file.
+- ``remove_stale_temps``: temporary files left by a write that was killed half way (the
+  process is gone) are removed at the next load.
+- ``quarantine``: a file the game cannot use is moved aside as ``NAME.corrupt-<UTC time>``,
+  never deleted, so the player (or a later version) can still recover it.
+- ``read_limited``: reads a file whole, refusing one over a size limit before reading it.
+
+No arcade here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+__all__ = ["FileTooLarge", "atomic_write", "describe_os_error", "quarantine", "read_limited",
+           "remove_stale_temps"]
+
+_TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp")
+"""Temporary files made by ``atomic_write``: ``.NAME.PID.RANDOM.tmp``."""
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes, *, mode: int | None = None) -> Path:
+    """Write ``data`` to ``path`` atomically; create the folder if needed; return the path.
+
+    Args:
+        path: the file to write (replaced if it exists).
+        data: its new bytes.
+        mode: permission bits for a new file; default: an existing file's, else rw-r--r--
+            (``mkstemp`` alone would make it private).
+
+    Raises:
+        OSError: when the folder cannot be created or written (full disk, read-only
+            folder, no permission, the folder is a file). The old file is then unchanged
+            and no temporary file remains.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.",
+                               suffix=".tmp")
+    try:
+        if mode is None:
+            try:
+                mode = target.stat().st_mode & 0o777
+            except OSError:
+                mode = 0o644
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_folder(target.parent)
+    return target
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename durable (POSIX; Windows has no folder handles to fsync)."""
+    if os.name != "posix":
+        return
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (another game may be writing that temp file)."""
+    if pid == os.getpid() or pid <= 0:
+        return False  # ours: writes are synchronous, so a leftover of ours is stale
+    if os.name != "posix":
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], name: str | None = None) -> list[Path]:
+    """Remove temporary files of interrupted ``atomic_write`` calls in ``folder``.
+
+    Args:
+        folder: where to look (a missing folder is fine).
+        name: only the temporaries of this file name (e.g. ``"scores.json"``); None: all.
+
+    Returns:
+        The files removed. A temporary file of a process that still runs is left alone (it
+        may be another game's write in progress); errors are ignored (the next load tries
+        again).
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMP.fullmatch(entry.name)
+        if not match or (name is not None and match["name"] != name):
+            continue
+        if _alive(int(match["pid"])):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
+
+
+class FileTooLarge(OSError):
+    """``read_limited``: the file is over the limit (it was not read)."""
+
+
+def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The whole file, refusing one over ``limit`` bytes before reading it.
+
+    Raises:
+        FileNotFoundError: no such file.
+        FileTooLarge: over the limit.
+        OSError: unreadable (permission, a folder, an I/O error).
+    """
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise FileTooLarge(f"the file is too large ({size} bytes; the limit is {limit})")
+        data = fh.read(limit + 1)
+    if len(data) > limit:  # grew meanwhile, or not a regular file
+        raise FileTooLarge(f"the file is too large (over {limit} bytes)")
+    return data
+
+
+def quarantine(path: str | os.PathLike[str], *, copy: bool = False,
+               now: datetime | None = None) -> Path:
+    """Move (or copy) ``path`` aside as ``NAME.corrupt-YYYYMMDDTHHMMSSZ`` and return the new
+    path; ``-2``, ``-3``, ... are added if that name is taken. Never deletes anything.
+
+    Raises:
+        OSError: when the file cannot be moved or copied.
+    """
+    source = Path(path)
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = source.with_name(f"{source.name}.corrupt-{stamp}")
+    candidate, n = base, 2
+    while candidate.exists():
+        candidate = base.with_name(f"{base.name}-{n}")
+        n += 1
+    if copy:
+        shutil.copy2(source, candidate)
+    else:
+        os.replace(source, candidate)
+    return candidate
+
+
+def describe_os_error(exc: BaseException) -> str:
+    """A few words for a failed read or write: ``No space left on device``."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
