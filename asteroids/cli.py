@@ -1,4 +1,4 @@
-"""Command line: ``asteroids [play|config|bench|watch|verify|record|screenshot] ...``.
+"""Command line: ``asteroids [play|config|bench|watch|verify|record|screenshot|scores] ...``.
 
 Used by the ``asteroids`` console script and by ``python -m asteroids``. Bad input (a broken
 config, a missing file, a malformed ``--set``) becomes a readable message and exit code 2,
@@ -26,7 +26,7 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
 
-COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot")
+COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores")
 """Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
 EXIT_MISMATCH = 1
@@ -151,6 +151,27 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--ticks", type=int, required=True, metavar="N",
                         help="the most ticks to record")
     record.add_argument("--out", required=True, metavar="FILE", help="the replay file to write")
+
+    scores = sub.add_parser(
+        "scores", help="show, export, import or clear the high-score tables",
+        description="Print the high-score tables (top 10 per ruleset) kept in the data folder "
+        "(scores.json; ASTEROIDS_DATA_DIR overrides the folder). --export/--import move them "
+        "between machines (import merges: repeated entries are kept once and each table keeps "
+        "its top 10); --clear empties them after asking (--yes to skip the question).",
+    )
+    scores.add_argument("--ruleset", metavar="NAME", default=None,
+                        help="only this table: a key or label as printed (classic, "
+                        "custom-1a2b3c4d, 'CLASSIC (ASSISTED)')")
+    scores.add_argument("--json", action="store_true", help="print the tables as JSON")
+    action = scores.add_mutually_exclusive_group()
+    action.add_argument("--export", metavar="FILE", default=None,
+                        help="write the tables (or the --ruleset one) to FILE ('-': stdout)")
+    action.add_argument("--import", dest="import_file", metavar="FILE", default=None,
+                        help="merge the tables of FILE (an --export) into yours")
+    action.add_argument("--clear", action="store_true",
+                        help="delete the tables (or the --ruleset one); asks first")
+    scores.add_argument("--yes", "-y", action="store_true",
+                        help="with --clear: do not ask (for scripts)")
 
     return parser
 
@@ -426,6 +447,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_record(args)
         if args.command == "watch":
             return _cmd_watch(args)
+        if args.command == "scores":
+            from asteroids.profile.cli import run_scores
+
+            return run_scores(args)
         raise AssertionError(f"unhandled command {args.command!r}")  # argparse forbids it
     except ConfigError as exc:
         print(exc, file=sys.stderr)

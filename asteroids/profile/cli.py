@@ -1,0 +1,195 @@
+"""``asteroids scores``: print, export, import and clear the high-score tables.
+
+Bad input (an unknown ruleset, a damaged import file, a refused ``--clear``) is one paragraph
+on stderr and exit code 2, never a traceback. Notes about the scores file itself (set aside
+as corrupt, from a newer version) go to stderr as ``asteroids: note: ...``. No arcade here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from asteroids.paths import replays_dir
+from asteroids.profile.rulesets import is_ruleset_key, ruleset_label
+from asteroids.profile.scores import (
+    MAX_FILE_BYTES,
+    ScoreBook,
+    ScoreEntry,
+    ScoreFileError,
+    dump_scores,
+    entry_to_json,
+    parse_scores,
+)
+from asteroids.storage import FileTooLarge, atomic_write, describe_os_error, read_limited
+
+__all__ = ["format_tables", "run_scores"]
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> int:
+    print(f"asteroids: scores: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _resolve(book: ScoreBook, name: str) -> str | None:
+    """The key for ``name``: a key (``classic``) or a label (``CLASSIC (ASSISTED)``)."""
+    text = name.strip()
+    for key in book.keys():
+        if text.lower() == key or text.upper() == ruleset_label(key):
+            return key
+    lowered = text.lower()
+    return lowered if is_ruleset_key(lowered) else None
+
+
+def _duration(seconds: float) -> str:
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def _replay_cell(entry: ScoreEntry, folder: Path) -> str:
+    if entry.replay is None:
+        return "-"
+    return entry.replay if (folder / entry.replay).is_file() else f"{entry.replay} (missing)"
+
+
+def format_tables(tables: dict[str, list[ScoreEntry]], folder: Path | None = None) -> str:
+    """The tables as readable text: a heading per ruleset, then rank, initials, score, wave,
+    date (UTC), play time and replay file columns."""
+    folder = folder if folder is not None else replays_dir()
+    out: list[str] = []
+    for key, entries in tables.items():
+        if out:
+            out.append("")
+        out.append(f"{ruleset_label(key)}  ({key})")
+        if not entries:
+            out.append("  (no entries yet)")
+            continue
+        out.append(f"  {'RANK':>4}  {'NAME':<4}  {'SCORE':>11}  {'WAVE':>4}  "
+                   f"{'DATE (UTC)':<16}  {'TIME':>7}  REPLAY")
+        for rank, e in enumerate(entries, 1):
+            date = e.date[:16].replace("T", " ")
+            out.append(f"  {rank:>4}  {e.initials:<4}  {e.score:>11,}  {e.wave:>4}  "
+                       f"{date:<16}  {_duration(e.play_seconds):>7}  {_replay_cell(e, folder)}")
+    return "\n".join(out)
+
+
+def _as_json(book: ScoreBook, tables: dict[str, list[ScoreEntry]]) -> dict[str, Any]:
+    return {
+        "file": str(book.path),
+        "tables": {key: {"label": ruleset_label(key),
+                         "entries": [entry_to_json(e) for e in entries]}
+                   for key, entries in tables.items()},
+        "warnings": list(book.warnings),
+    }
+
+
+def run_scores(args: argparse.Namespace) -> int:
+    """Run ``asteroids scores`` with parsed ``args``; return the exit code."""
+    book = ScoreBook.load()
+    for line in book.warnings:
+        print(f"asteroids: note: {line}", file=sys.stderr)
+    key: str | None = None
+    if args.ruleset is not None:
+        key = _resolve(book, args.ruleset)
+        if key is None:
+            known = ", ".join(book.keys()) or "none yet"
+            return _fail(f"--ruleset {args.ruleset!r} is not a ruleset name (a preset name "
+                         f"such as classic, or custom-XXXXXXXX, optionally with :assisted); "
+                         f"tables with entries: {known}.")
+    if args.yes and not args.clear:
+        return _fail("--yes only goes with --clear.")
+    if args.import_file is not None:
+        return _import(book, args.import_file, key)
+    if args.clear:
+        return _clear(book, key, args.yes)
+    tables = book.tables()
+    if key is not None:
+        tables = {key: tables.get(key, [])}
+    if args.export is not None:
+        return _export(tables, args.export)
+    if args.json:
+        print(json.dumps(_as_json(book, tables), indent=2))
+    elif not any(tables.values()) and key is None:
+        print(f"No high scores yet ({book.path}).")
+    else:
+        print(format_tables(tables))
+    return 0
+
+
+def _export(tables: dict[str, list[ScoreEntry]], target: str) -> int:
+    data = dump_scores(tables)
+    count = sum(len(v) for v in tables.values())
+    if target == "-":
+        sys.stdout.write(data.decode("utf-8"))
+        return 0
+    try:
+        path = atomic_write(target, data)
+    except OSError as exc:
+        return _fail(f"--export {target}: cannot write the file: {describe_os_error(exc)}.")
+    print(f"asteroids: exported {count} entr{'y' if count == 1 else 'ies'} in "
+          f"{sum(1 for v in tables.values() if v)} table(s) to {path}")
+    return 0
+
+
+def _import(book: ScoreBook, source: str, key: str | None) -> int:
+    try:
+        data = read_limited(source, MAX_FILE_BYTES)
+    except FileTooLarge as exc:
+        return _fail(f"--import {source}: {exc}; nothing was imported.")
+    except OSError as exc:
+        return _fail(f"--import {source}: cannot read the file: {describe_os_error(exc)}; "
+                     "nothing was imported.")
+    try:
+        parsed = parse_scores(data, source)
+    except ScoreFileError as exc:
+        return _fail(f"--import {exc} Nothing was imported; give a file written by "
+                     "'asteroids scores --export'.")
+    if parsed.dropped:
+        more = f" (and {len(parsed.dropped) - 1} more)" if len(parsed.dropped) > 1 else ""
+        return _fail(f"--import {source}: {parsed.dropped[0]}{more}. Nothing was imported; "
+                     "fix or remove the bad entries and try again.")
+    tables = parsed.tables if key is None else {key: parsed.tables.get(key, [])}
+    if book.read_only is not None:
+        return _fail(f"--import {source}: {book.read_only}; nothing was imported.")
+    added = book.merge(tables)
+    problem = book.save()
+    if problem is not None:
+        return _fail(f"--import {source}: {problem}; nothing was imported.")
+    total = sum(len(v) for v in tables.values())
+    print(f"asteroids: imported {added} new entr{'y' if added == 1 else 'ies'} of {total} "
+          f"from {source} into {book.path}")
+    return 0
+
+
+def _clear(book: ScoreBook, key: str | None, yes: bool) -> int:
+    tables = book.tables() if key is None else {key: book.table(key)}
+    count = sum(len(v) for v in tables.values())
+    if count == 0:
+        print("asteroids: no high scores to clear")
+        return 0
+    what = (f"{count} entr{'y' if count == 1 else 'ies'} in "
+            + (f"the {ruleset_label(key)} table" if key is not None
+               else f"{len(tables)} table{'s' if len(tables) != 1 else ''}"))
+    if not yes:
+        if not sys.stdin.isatty():
+            return _fail(f"--clear would delete {what} and cannot ask here (no terminal); "
+                         "add --yes to clear without asking.")
+        try:
+            answer = input(f"Delete {what} from {book.path}? This cannot be undone. [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("asteroids: nothing was cleared")
+            return 0
+    book.clear(key)
+    problem = book.save()
+    if problem is not None:
+        return _fail(f"--clear: {problem}.")
+    print(f"asteroids: cleared {what}")
+    return 0
