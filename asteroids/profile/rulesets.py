@@ -39,12 +39,13 @@ import dataclasses
 import functools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from asteroids.config.bundled import preset_names
-from asteroids.config.loader import load_preset
-from asteroids.config.schema import Config
-from asteroids.replay.format import RULE_TABLES, rules_fingerprint
+if TYPE_CHECKING:
+    from asteroids.config.schema import Config
+
+# The config loader and the replay format (numpy) are imported where they are used, so that
+# reading or printing the score tables starts fast.
 
 __all__ = ["ASSISTED_SUFFIX", "ASSIST_RULES", "KEY_PATTERN", "closest_preset", "is_assisted",
            "is_ruleset_key", "ruleset_key", "ruleset_label"]
@@ -97,6 +98,8 @@ ASSIST_RULES: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
 
 def _knobs(config: Config) -> dict[str, Any]:
     """Every rule knob of ``config`` by dotted name (obstacles as one value)."""
+    from asteroids.replay.format import RULE_TABLES
+
     out: dict[str, Any] = {}
 
     def walk(prefix: str, value: Any) -> None:
@@ -114,6 +117,10 @@ def _knobs(config: Config) -> dict[str, Any]:
 @functools.lru_cache(maxsize=1)
 def _presets() -> tuple[tuple[str, str, dict[str, Any]], ...]:
     """(name, fingerprint, knobs) of each bundled preset, loaded once."""
+    from asteroids.config.bundled import preset_names
+    from asteroids.config.loader import load_preset
+    from asteroids.replay.format import rules_fingerprint
+
     found = []
     for name in preset_names():
         config = load_preset(name)
@@ -149,6 +156,8 @@ def is_assisted(config: Config) -> bool:
 def ruleset_key(config: Config) -> str:
     """The high-score table of a game played with ``config``: ``"classic"``,
     ``"custom-1a2b3c4d"``, ``"custom-1a2b3c4d:assisted"``..."""
+    from asteroids.replay.format import rules_fingerprint
+
     fingerprint = rules_fingerprint(config)
     for name, preset_fingerprint, _ in _presets():
         if fingerprint == preset_fingerprint:
