@@ -145,8 +145,10 @@ def test_add_refuses_malformed_entries(tmp_path: Path) -> None:
         book.add("classic", entry(10, "abc"))
     with pytest.raises(ValueError):
         book.add("Not A Key", entry(10))
-    with pytest.raises(ValueError):
-        book.add("classic", entry(10, replay="../x.replay"))
+    assert book.add("classic", entry(10, replay="../x.replay")) == 0   # a path: no link
+    assert book.table("classic")[0].replay is None
+    assert book.add("classic", entry(9, replay="My game 2.replay")) == 1
+    assert book.referenced_replays() == {"My game 2.replay"}
 
 
 def test_bad_entries_are_dropped_and_the_original_kept(tmp_path: Path) -> None:

@@ -55,7 +55,11 @@ def _duration(seconds: float) -> str:
 def _replay_cell(entry: ScoreEntry, folder: Path) -> str:
     if entry.replay is None:
         return "-"
-    return entry.replay if (folder / entry.replay).is_file() else f"{entry.replay} (missing)"
+    try:
+        present = (folder / entry.replay).is_file()
+    except OSError:  # e.g. a name too long for this file system
+        present = False
+    return entry.replay if present else f"{entry.replay} (missing)"
 
 
 def format_tables(tables: dict[str, list[ScoreEntry]], folder: Path | None = None) -> str:

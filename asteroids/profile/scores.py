@@ -41,7 +41,7 @@ from asteroids.storage import (
 
 __all__ = ["MAX_ENTRIES", "MAX_FILE_BYTES", "SCHEMA_VERSION", "SCORES_FILE", "ScoreBook",
            "ScoreEntry", "ScoreFileError", "entry_from_json", "entry_to_json", "now_iso",
-           "parse_scores", "valid_initials"]
+           "parse_scores", "valid_initials", "valid_replay_name"]
 
 MAX_ENTRIES = 10
 """Entries kept per table."""
@@ -57,7 +57,8 @@ MAX_PLAY_SECONDS = 10_000_000.0
 """About 116 days: longer than any replay may last."""
 
 _INITIALS = re.compile(r"[A-Z?]{3}")
-_REPLAY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,200}\.replay")
+_REPLAY_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,255}")
+"""A replay is named by one plain file name (no folder part, no control characters)."""
 _DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]00:00)")
 _ENTRY_KEYS = ("initials", "score", "wave", "date", "play_seconds", "replay")
 
@@ -74,6 +75,13 @@ class ScoreFileError(ValueError):
 def valid_initials(text: object) -> bool:
     """Three characters, each ``A``-``Z`` or ``?`` (``???`` when entry timed out)."""
     return isinstance(text, str) and _INITIALS.fullmatch(text) is not None
+
+
+def valid_replay_name(text: object) -> bool:
+    """A plain file name: no folder part (``/``, ``\\``), not ``.`` or ``..``, no control
+    characters, at most 255 characters."""
+    return (isinstance(text, str) and text not in (".", "..")
+            and _REPLAY_NAME.fullmatch(text) is not None)
 
 
 def now_iso() -> str:
@@ -125,8 +133,8 @@ def entry_from_json(raw: object) -> ScoreEntry:
             or not math.isfinite(seconds) or not 0 <= seconds <= MAX_PLAY_SECONDS):
         raise ValueError(f"play_seconds must be a number in [0, {MAX_PLAY_SECONDS:.0f}]; "
                          f"got {_short(seconds)}")
-    if replay is not None and (not isinstance(replay, str) or not _REPLAY_NAME.fullmatch(replay)):
-        raise ValueError(f"replay must be null or a file name ending in .replay; "
+    if replay is not None and not valid_replay_name(replay):
+        raise ValueError(f"replay must be null or a file name without a folder; "
                          f"got {_short(replay)}")
     return ScoreEntry(initials, score, wave, date, float(seconds), replay)
 
@@ -363,11 +371,18 @@ class ScoreBook:
         """Put ``entry`` into the table for ``key``; return its 0-based rank, or -1 when it
         did not make the table (see ``qualifies``). Does not save.
 
+        A ``replay`` that is not a plain file name (a path) is stored as None.
+
         Raises:
             ValueError: a malformed key or entry (a bug in the caller).
         """
         if not is_ruleset_key(key):
             raise ValueError(f"not a ruleset key: {key!r}")
+        if entry.replay is not None and not valid_replay_name(entry.replay):
+            # A replay saved outside replays_dir() (``--record FILE``): keep the score,
+            # without a link the table could not follow.
+            entry = ScoreEntry(entry.initials, entry.score, entry.wave, entry.date,
+                               entry.play_seconds, None)
         entry_from_json(entry_to_json(entry))  # the same checks as a loaded entry
         if not self.qualifies(key, entry.score):
             return -1
