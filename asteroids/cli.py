@@ -19,7 +19,8 @@ from pathlib import Path
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
-from asteroids.config.rulesets import RulesetChoices, ruleset_choices
+from asteroids.config.loader import parse_override
+from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
@@ -191,6 +192,21 @@ def _choices(args: argparse.Namespace) -> RulesetChoices:
     return choices
 
 
+def _pinned(args: argparse.Namespace) -> set[str]:
+    """What this command line chose explicitly, so the remembered settings do not replace
+    it: each ``--set`` key (``display.fullscreen``), and ``ruleset`` when ``--config`` or a
+    ``--set`` outside ``[display]``, ``[audio]`` and ``[keys]`` chose the rules."""
+    keys = set()
+    for text in args.overrides:
+        try:
+            keys.add(parse_override(text)[0])
+        except ValueError:
+            continue
+    if args.config or any(k.split(".")[0] not in PLAYER_SECTIONS for k in keys):
+        keys.add("ruleset")
+    return keys
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     """Validate the settings, then hand them to ``asteroids.app.main.run_game(config, seed=,
     rulesets=, ruleset_index=)``: the title screen offers the player's settings and every
@@ -213,7 +229,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
     result = run_game(config, seed=args.seed, record_to=args.record,
-                      rulesets=choices.rulesets, ruleset_index=choices.selected)
+                      rulesets=choices.rulesets, ruleset_index=choices.selected,
+                      pinned=_pinned(args))
     return int(result or 0)
 
 

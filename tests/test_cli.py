@@ -128,14 +128,34 @@ def test_play_validates_then_says_the_window_is_not_built(monkeypatch, capsys):
     assert "error[range]: game.lives" in capsys.readouterr().err
 
 
+PINNED: list[set[str]] = []
+"""The ``pinned`` argument of each faked ``run_game`` call."""
+
+
 def _fake_run_game(monkeypatch):
     calls = []
+    PINNED.clear()
     fake = types.ModuleType("asteroids.app.main")
     fake.run_game = (  # type: ignore[attr-defined]
-        lambda config, seed=None, record_to=None, rulesets=None, ruleset_index=0:
-        calls.append((config, seed, record_to, rulesets, ruleset_index)))
+        lambda config, seed=None, record_to=None, rulesets=None, ruleset_index=0, pinned=():
+        calls.append((config, seed, record_to, rulesets, ruleset_index))
+        or PINNED.append(set(pinned)))
     monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
     return calls
+
+
+@pytest.mark.parametrize(("argv", "pinned"), [
+    ([], set()),
+    (["--set", "display.fullscreen=true", "--set", "audio.volume=0.2"],
+     {"display.fullscreen", "audio.volume"}),
+    (["--set", "game.lives=5"], {"game.lives", "ruleset"}),
+    (["--config", "classic"], {"ruleset"}),
+])
+def test_play_pins_what_the_command_line_set_over_the_remembered_settings(
+        monkeypatch, argv, pinned):
+    _fake_run_game(monkeypatch)
+    assert cli.main(argv) == 0
+    assert PINNED == [pinned]
 
 
 def test_play_hands_config_and_seed_to_run_game(monkeypatch):

@@ -41,6 +41,10 @@ class SoundBank:
     def __init__(self, config: Config, enabled: bool = True) -> None:
         audio = config.audio
         self.muted: bool = audio.muted
+        self._effects_share = audio.effects_volume
+        self._heartbeat_share = audio.heartbeat_volume
+        self.master_volume = audio.volume
+        """The master volume, 0..1 (``set_volume`` changes it)."""
         self.effects_volume = audio.volume * audio.effects_volume
         self.heartbeat_volume = audio.volume * audio.heartbeat_volume
         self.sources: dict[str, Any] = {}
@@ -123,6 +127,19 @@ class SoundBank:
         self.muted = muted
         if muted:
             self.stop_all()
+
+    def set_volume(self, master: float) -> float:
+        """Set the master volume (clamped to 0..1; effects and heartbeat keep their share of
+        it) and return it. Looping sounds follow at once."""
+        self.master_volume = min(max(float(master), 0.0), 1.0)
+        self.effects_volume = self.master_volume * self._effects_share
+        self.heartbeat_volume = self.master_volume * self._heartbeat_share
+        for player in self._loops.values():
+            try:
+                player.volume = self.effects_volume
+            except Exception:
+                pass
+        return self.master_volume
 
     def on_event(self, event: ev.Event) -> None:
         """Play whatever one core event sounds like."""

@@ -8,8 +8,10 @@ one way: ``window -> views -> game``, never back.
 from __future__ import annotations
 
 import os
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import arcade
@@ -24,12 +26,35 @@ from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
 from asteroids.core.params import Params, params_for
+from asteroids.paths import replays_dir
+from asteroids.profile import ScoreBook, ScoreEntry, Settings, prune_replays, ruleset_key
 
 if TYPE_CHECKING:
     from asteroids.app.hud import Hud
+    from asteroids.core import World
     from asteroids.replay import Replay
 
-__all__ = ["Game"]
+__all__ = ["KEEP_REPLAYS", "VOLUME_STEP", "Game", "ScoreSlot"]
+
+KEEP_REPLAYS = 200
+"""Recorded games kept in the replay folder beyond those the high-score tables refer to;
+older unreferenced ones are pruned after each save (``asteroids.profile.prune_replays``)."""
+
+VOLUME_STEP = 0.1
+"""How much one volume key changes the master volume."""
+
+
+class ScoreSlot:
+    """A finished game's place in a high-score table, while its initials are entered."""
+
+    def __init__(self, key: str, rank: int, score: int, error: str | None) -> None:
+        self.key = key
+        """The table (``asteroids.profile.ruleset_key``)."""
+        self.rank = rank
+        """0-based place in it."""
+        self.score = score
+        self.error = error
+        """Why the table could not be saved (None: saved, with initials "???" for now)."""
 
 
 class Game:
@@ -50,12 +75,26 @@ class Game:
         rulesets: the rules the title screen offers (``asteroids.config.rulesets``); None
             offers only ``config``, labelled "custom".
         ruleset_index: which of ``rulesets`` is selected; its config must equal ``config``.
+        profile: keep the player's high scores and remembered settings in the user data
+            folder (``asteroids.profile``): load them now, apply the remembered mute, volume
+            and ruleset, and save them as they change. The desktop window does; tests do
+            when they ask.
+        pinned: settings the command line gave explicitly (dotted keys such as
+            ``audio.volume``, and ``ruleset`` when ``--config`` or a rules ``--set`` chose
+            the rules): the remembered value does not replace them at start.
+        keep_replays: unreferenced recorded games to keep (``KEEP_REPLAYS``); None never
+            prunes.
+        settings: the remembered settings, when the caller has loaded them already (the
+            window does, for its size); None loads them (with ``profile``).
     """
 
     def __init__(self, window: arcade.Window, config: Config, seed: int | None = None,
                  sound: bool = True, *, record: bool = False,
                  record_to: str | os.PathLike[str] | None = None,
-                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> None:
+                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
+                 profile: bool = False, pinned: Collection[str] = (),
+                 keep_replays: int | None = KEEP_REPLAYS,
+                 settings: Settings | None = None) -> None:
         self.window = window
         self.rulesets: tuple[Ruleset, ...] = (tuple(rulesets) if rulesets
                                               else (Ruleset("custom", config),))
@@ -78,7 +117,167 @@ class Game:
                                           if record or record_to is not None else None)
         """Where played games are saved; None when games are not recorded."""
         self.lines = LineRenderer(window.ctx)
+        self._keys: dict[int, tuple[Config, str]] = {}
         self._use_config(config)
+        self.pinned = frozenset(pinned)
+        self.keep_replays = keep_replays
+        self.notices: list[str] = []
+        """One-line messages for the player (a corrupt file moved aside, a failed save); the
+        next title screen shows them once and empties the list."""
+        self.scores: ScoreBook | None = None
+        """The high-score tables (None: this session keeps none)."""
+        self.settings: Settings | None = None
+        """The remembered settings (None: this session remembers nothing)."""
+        if profile:
+            self.scores = ScoreBook.load()
+            self.settings = settings if settings is not None else Settings.load()
+            self.notices += [*self.scores.warnings, *self.settings.warnings]
+            self._restore()
+
+    def _restore(self) -> None:
+        """Apply the remembered mute, volume and ruleset, unless the command line pinned
+        them (window size, position and full screen are the window's: ``GameWindow``)."""
+        s = self.settings
+        if s is None:
+            return
+        if s.muted is not None and "audio.muted" not in self.pinned:
+            self.audio.set_muted(bool(s.muted))
+        if s.master_volume is not None and "audio.volume" not in self.pinned:
+            self.audio.set_volume(float(s.master_volume))
+        if s.ruleset is not None and "ruleset" not in self.pinned:
+            labels = [r.label for r in self.rulesets]
+            if s.ruleset in labels:
+                self.select_ruleset(labels.index(s.ruleset))
+
+    def remember(self, **changes: object) -> str | None:
+        """Set remembered settings (``Settings`` field names) and save them at once.
+
+        Returns None when saved (or nothing changed, or nothing is remembered), else the
+        one-line error, which is also printed to stderr and queued in ``notices``; the
+        values stay in memory and the next save retries.
+        """
+        s = self.settings
+        if s is None:
+            return None
+        changed = False
+        for name, value in changes.items():
+            if getattr(s, name) != value:
+                setattr(s, name, value)
+                changed = True
+        return self.save_settings() if changed else None
+
+    def save_settings(self) -> str | None:
+        """Save the remembered settings now (see ``remember``)."""
+        if self.settings is None:
+            return None
+        error = self.settings.save()
+        if error is not None:
+            self._tell(error)
+        return error
+
+    def _tell(self, line: str) -> None:
+        print(f"asteroids: {line}", file=sys.stderr)
+        if line not in self.notices:
+            self.notices.append(line)
+
+    def toggle_mute(self) -> bool:
+        """Mute or unmute, and remember it; returns the new state."""
+        self.audio.set_muted(not self.audio.muted)
+        self.remember(muted=self.audio.muted)
+        return self.audio.muted
+
+    def change_volume(self, steps: int) -> float:
+        """Turn the master volume up (or down, negative) by ``steps`` of ``VOLUME_STEP``,
+        and remember it; returns the new volume."""
+        volume = self.audio.set_volume(round(self.audio.master_volume + steps * VOLUME_STEP, 2))
+        self.remember(master_volume=volume)
+        return volume
+
+    def toggle_fullscreen(self) -> bool:
+        """Switch the window between full screen and windowed, and remember it; returns
+        whether it is full screen now (unchanged when the window refuses)."""
+        want = not self.window.fullscreen
+        try:
+            self.window.set_fullscreen(want)
+        except Exception as exc:  # no such mode, headless, ...: stay as we are
+            print(f"asteroids: full screen not changed: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return bool(self.window.fullscreen)
+        self.fit_camera()
+        self.remember(fullscreen=bool(self.window.fullscreen))
+        return bool(self.window.fullscreen)
+
+    def score_key(self, config: Config | None = None) -> str:
+        """The high-score table of ``config`` (default: the selected rules)."""
+        config = config if config is not None else self.config
+        cached = self._keys.get(id(config))
+        if cached is None or cached[0] is not config:
+            cached = (config, ruleset_key(config))
+            self._keys[id(config)] = cached
+        return cached[1]
+
+    def best_score(self, config: Config | None = None) -> int | None:
+        """The best score in ``config``'s table (None when no tables are kept)."""
+        if self.scores is None:
+            return None
+        return self.scores.best(self.score_key(config))
+
+    def enter_score(self, world: World, config: Config, replay: str | None) -> ScoreSlot | None:
+        """Put a finished game in its table with initials "???" and save the tables.
+
+        The entry is saved before the initials are asked for, so leaving, a timeout or a
+        crash during the entry never loses it. Returns None when no tables are kept or the
+        score does not make the table.
+
+        Args:
+            world: the world at game over.
+            config: the rules it was played with.
+            replay: the game's replay file name in ``replays_dir()`` (None: not saved).
+        """
+        if self.scores is None:
+            return None
+        key = self.score_key(config)
+        if not self.scores.qualifies(key, world.score):
+            return None
+        entry = ScoreEntry(initials="???", score=int(world.score), wave=max(int(world.wave), 1),
+                           date=datetime.now(UTC).isoformat(timespec="seconds"),
+                           play_seconds=round(world.tick / config.world.tick_hz, 2),
+                           replay=replay)
+        rank = self.scores.add(key, entry)
+        if rank < 0:
+            return None
+        return ScoreSlot(key, rank, entry.score, self.save_scores())
+
+    def set_initials(self, slot: ScoreSlot, initials: str) -> str | None:
+        """Give ``slot``'s entry its initials and save the tables (None: saved; else the
+        one-line error, also queued in ``notices``)."""
+        if self.scores is None:
+            return None
+        self.scores.set_initials(slot.key, slot.rank, initials)
+        return self.save_scores()
+
+    def save_scores(self) -> str | None:
+        """Save the tables now; a failure is printed, queued in ``notices`` and returned
+        (the tables stay in memory and the next save retries)."""
+        if self.scores is None:
+            return None
+        error = self.scores.save()
+        if error is not None:
+            self._tell(error)
+        return error
+
+    def prune_replays(self) -> list[os.PathLike[str]]:
+        """Delete the oldest recorded games beyond ``keep_replays`` that no table refers to
+        (never when no tables are kept: then nothing says which ones matter)."""
+        if self.scores is None or self.keep_replays is None:
+            return []
+        try:
+            return list(prune_replays(replays_dir(), self.keep_replays,
+                                      self.scores.referenced_replays()))
+        except Exception as exc:  # pruning is housekeeping: never stop the game for it
+            print(f"asteroids: replays not pruned: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return []
 
     def _use_config(self, config: Config) -> None:
         """Make ``config`` the settings of every view made from now on: world size (camera,
@@ -106,12 +305,14 @@ class Game:
         on; the views already shown keep the config they were made with.
 
         The player's sound settings stay as they are (every ruleset carries the player's own
-        ``[audio]``, ``[display]`` and ``[keys]``; see ``asteroids.config.rulesets``).
+        ``[audio]``, ``[display]`` and ``[keys]``; see ``asteroids.config.rulesets``). The
+        choice is remembered for the next run (``remember``).
         """
         self.ruleset_index = index % len(self.rulesets)
         chosen = self.ruleset
         if chosen.config != self.config:
             self._use_config(chosen.config)
+        self.remember(ruleset=chosen.label)
         return chosen
 
     def next_seed(self) -> int:

@@ -11,7 +11,13 @@ import pyglet
 
 from asteroids.core.world import World
 
-__all__ = ["FONT", "Hud", "load_fonts"]
+TABLE_ROWS = 10
+"""Rows of the title screen's high-score table (the profile keeps the top 10)."""
+
+SELECTED = (255, 220, 60, 255)
+"""Colour of the selected table row (and the letter being entered)."""
+
+__all__ = ["FONT", "Hud", "ScoreTable", "TABLE_ROWS", "load_fonts"]
 
 FONT: tuple[str, ...] = ("Kenney Future", "arial", "calibri")
 """Preferred font names, first found wins (Kenney Future ships with arcade)."""
@@ -71,7 +77,13 @@ class Hud:
             "note": label("note", width / 2, height * 0.30, small * 0.8, anchor_x="center",
                           anchor_y="center"),
             "status": label("status", margin * 1.5, margin, small * 0.8, anchor_y="bottom"),
+            "best": label("best", width / 2, top, small, anchor_x="center"),
         }
+        for i in range(3):
+            self.labels[f"letter{i}"] = label(f"letter{i}", width * (0.45 + 0.05 * i),
+                                              height * 0.52, big, anchor_x="center",
+                                              anchor_y="center")
+        self._cursor: int | None = None
         self.lives_xy = (margin * 1.5 + height * 0.012, top - mid * 1.9)
         """Where the first spare-ship icon goes (world units)."""
 
@@ -85,6 +97,22 @@ class Hud:
         """Score and wave of a game in progress."""
         self.set("score", f"{world.score:02d}")
         self.set("wave", f"WAVE {max(world.wave, 1)}")
+
+    def best(self, score: int | None) -> None:
+        """The high score of the rules being played, top centre as in the 1979 game (None
+        hides it)."""
+        self.set("best", "" if score is None else f"{score:02d}")
+
+    def initials(self, letters: list[str], cursor: int | None) -> None:
+        """The three letters of the initials entry, the one at ``cursor`` in ``SELECTED``
+        (empty letters hide them)."""
+        for i, letter in enumerate(letters[:3]):
+            self.set(f"letter{i}", letter)
+        if cursor != self._cursor:
+            self._cursor = cursor
+            for i in range(3):
+                self.labels[f"letter{i}"].color = (SELECTED if i == cursor
+                                                   else arcade.color.WHITE)
 
     def message(self, title: str = "", hint: str = "") -> None:
         """The big centred message and the line under it (empty strings hide them)."""
@@ -105,4 +133,73 @@ class Hud:
 
     def draw(self) -> None:
         """Draw every label in one batch."""
+        self.batch.draw()
+
+
+class ScoreTable:
+    """The title screen's high-score table: a heading, ``TABLE_ROWS`` rows of rank, initials,
+    score, wave and date, and a footer; the selected row is drawn in ``SELECTED``.
+
+    Labels are made once (in their own batch) and only changed text is re-laid out.
+
+    Args:
+        width: world width.
+        height: world height.
+    """
+
+    def __init__(self, width: float, height: float) -> None:
+        load_fonts()
+        self.batch = pyglet.graphics.Batch()
+        size = height * 0.030
+        white = arcade.color.WHITE
+        self.values: dict[str, str] = {}
+        """Text of every label, by name (``heading``, ``footer``, ``r0c0`` ...): what tests
+        read."""
+
+        def label(name: str, x: float, y: float, anchor_x: str, scale: float = 1.0) -> arcade.Text:
+            self.values[name] = ""
+            return arcade.Text("", x, y, white, size * scale, font_name=FONT,
+                               anchor_x=anchor_x, anchor_y="center", batch=self.batch)
+
+        self.labels: dict[str, arcade.Text] = {
+            "heading": label("heading", width / 2, height * 0.86, "center", 1.4),
+            "footer": label("footer", width / 2, height * 0.20, "center", 0.8),
+        }
+        columns = ((0.27, "right"), (0.30, "left"), (0.55, "right"), (0.65, "right"),
+                   (0.69, "left"))
+        for row in range(TABLE_ROWS):
+            y = height * (0.77 - 0.045 * row)
+            for col, (fx, anchor) in enumerate(columns):
+                name = f"r{row}c{col}"
+                self.labels[name] = label(name, width * fx, y, anchor)
+        self.selected: int | None = None
+
+    def set(self, name: str, text: str) -> None:
+        """Show ``text`` in one label; a no-op when it already does."""
+        if self.values[name] != text:
+            self.values[name] = text
+            self.labels[name].text = text
+
+    def show(self, heading: str, rows: list[tuple[str, str, str, str, str]],
+             selected: int | None, footer: str) -> None:
+        """Fill the table: ``rows`` (at most ``TABLE_ROWS``) of five column texts."""
+        self.set("heading", heading)
+        self.set("footer", footer)
+        for r in range(TABLE_ROWS):
+            cells = rows[r] if r < len(rows) else ("",) * 5
+            for c, text in enumerate(cells):
+                self.set(f"r{r}c{c}", text)
+        if selected != self.selected:
+            self.selected = selected
+            for r in range(TABLE_ROWS):
+                colour = SELECTED if r == selected else arcade.color.WHITE
+                for c in range(5):
+                    self.labels[f"r{r}c{c}"].color = colour
+
+    def row(self, r: int) -> tuple[str, ...]:
+        """The texts of row ``r`` (for tests)."""
+        return tuple(self.values[f"r{r}c{c}"] for c in range(5))
+
+    def draw(self) -> None:
+        """Draw the table in one batch."""
         self.batch.draw()

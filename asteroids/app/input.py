@@ -197,16 +197,21 @@ class MenuPad:
     """Menu moves from a gamepad, read by polling once per frame like ``PlayerInput``.
 
     ``poll()`` returns the moves that began since the last poll, each once per push:
-    ``"left"`` / ``"right"`` (d-pad, or the left stick past ``MENU_STICK_ON``) and
-    ``"start"`` (A or Start). Whatever is already held when the menu opens is not a move.
+    ``"left"`` / ``"right"`` / ``"up"`` / ``"down"`` (d-pad, or the left stick past
+    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start) and ``"back"`` (B). Whatever is
+    already held when the menu opens is not a move.
 
     Args:
         gamepad: an opened pyglet Controller (``open_gamepad``), or None (polls give
             nothing).
     """
 
-    MOVES = ("left", "right", "start")
+    MOVES = ("left", "right", "up", "down", "fire", "start", "back")
     """Every move ``poll`` can return, in the order it returns them."""
+
+    _AXES = (("left", "leftx", -1.0, "dpleft"), ("right", "leftx", 1.0, "dpright"),
+             ("up", "lefty", 1.0, "dpup"), ("down", "lefty", -1.0, "dpdown"))
+    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"))
 
     def __init__(self, gamepad: Any | None) -> None:
         self.pad = gamepad
@@ -218,14 +223,15 @@ class MenuPad:
         if pad is None:
             return set()
         try:
-            x = float(getattr(pad, "leftx", 0.0) or 0.0)
             held = set()
-            for move, sign, dpad in (("left", -1.0, "dpleft"), ("right", 1.0, "dpright")):
+            for move, axis, sign, dpad in self._AXES:
+                value = float(getattr(pad, axis, 0.0) or 0.0)
                 limit = MENU_STICK_OFF if move in self._held else MENU_STICK_ON
-                if x * sign > limit or getattr(pad, dpad, False):
+                if value * sign > limit or getattr(pad, dpad, False):
                     held.add(move)
-            if getattr(pad, "a", False) or getattr(pad, "start", False):
-                held.add("start")
+            for move, button in self._BUTTONS:
+                if getattr(pad, button, False):
+                    held.add(move)
         except Exception:  # unplugged
             self.pad = None
             return set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from asteroids.config import Config
@@ -60,7 +60,8 @@ def _run_window(make_window: Callable[[], Any]) -> int:
 
 def run_game(config: Config, seed: int | None = None, *,
              record_to: str | os.PathLike[str] | None = None,
-             rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> int:
+             rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
+             pinned: Collection[str] = ()) -> int:
     """Open the game window and play until it is closed. Every game played is recorded.
 
     Args:
@@ -71,6 +72,10 @@ def run_game(config: Config, seed: int | None = None, *,
         rulesets: the rules the title screen offers (``ruleset_choices``); None offers
             only ``config``.
         ruleset_index: the one selected at start; its config must be ``config``.
+        pinned: what the command line set explicitly (dotted ``--set`` keys, and
+            ``ruleset`` when ``--config`` or a rules ``--set`` chose the rules): the
+            settings remembered from the last run (size, full screen, mute, volume, rules)
+            do not replace these at start.
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
@@ -80,7 +85,7 @@ def run_game(config: Config, seed: int | None = None, *,
         from asteroids.app.window import GameWindow
 
         return GameWindow(config, seed=seed, record=True, record_to=record_to,
-                          rulesets=rulesets, ruleset_index=ruleset_index)
+                          rulesets=rulesets, ruleset_index=ruleset_index, pinned=pinned)
 
     return _run_window(make)
 

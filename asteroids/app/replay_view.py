@@ -10,11 +10,13 @@ a replay that no longer matches the rules says so on screen. No game rule lives 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import arcade
 
 from asteroids.app.game import Game
 from asteroids.app.scene import Segments
-from asteroids.app.views import WorldView
+from asteroids.app.views import WorldView, common_key
 from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
 
@@ -56,16 +58,21 @@ class ReplayView(WorldView):
         game: the shared services (its config should be the replay's, display aside).
         replay: the recording.
         speed: the starting speed, one of ``SPEEDS``.
+        back: what Escape / Q do (back to the title's high-score table); None closes the
+            window (``asteroids watch``).
 
     Raises:
         ValueError: for a speed not in ``SPEEDS``.
     """
 
-    def __init__(self, game: Game, replay: Replay, speed: int = 1) -> None:
+    def __init__(self, game: Game, replay: Replay, speed: int = 1,
+                 back: Callable[[], None] | None = None) -> None:
         if speed not in SPEEDS:
             raise ValueError(f"speed must be one of {SPEEDS}, got {speed!r}")
         super().__init__(game, replay.seed, config=replay.config)
         self.replay = replay
+        self.back = back
+        """Called by Escape / Q instead of closing the window (None: close)."""
         self.speed = speed
         self.paused = False
         self.tick = 0
@@ -177,10 +184,11 @@ class ReplayView(WorldView):
         hz, total = self.config.world.tick_hz, self.replay.ticks
         self.hud.status(f"TICK {self.tick} / {total}   {clock_text(self.tick, hz)} / "
                         f"{clock_text(total, hz)}   {self.speed}X")
+        hint = HINT if self.back is None else HINT.replace("ESC QUIT", "ESC BACK")
         if self.at_end:
-            self.hud.message("END", HINT)
+            self.hud.message("END", hint)
         elif self.paused:
-            self.hud.message("PAUSED", HINT)
+            self.hud.message("PAUSED", hint)
         else:
             self.hud.message()
         self.hud.note("" if self.out_of_step is None else
@@ -216,9 +224,12 @@ class ReplayView(WorldView):
         elif symbol in _SLOWER:
             self.set_speed(self.speed // 2)
         elif symbol in _QUIT:
-            self.game.quit()
-        elif symbol == arcade.key.M:
-            self.game.audio.set_muted(not self.game.audio.muted)
+            if self.back is not None:
+                self.back()
+            else:
+                self.game.quit()
+        else:
+            common_key(self.game, symbol)
 
     def on_hide_view(self) -> None:
         """Stop sounds when the viewer closes."""

@@ -1,5 +1,9 @@
 """The screens: a title / attract view and the play view, and the moves between them.
 
+With the player's profile on (``Game.scores``), the title's attract cycle alternates the demo
+with the high-score table of the selected rules, and a game that makes the table goes on to
+the initials entry (``asteroids.app.initials``) before the title shows its place.
+
 Each view owns a World and advances it with the core's ``step`` from its own FixedStepper in
 ``on_update`` (headless ``arcade.run`` never dispatches ``on_fixed_update``, and arcade's
 fixed clock neither clamps nor drops a backlog). Every tick takes exactly one input mask from
@@ -13,12 +17,13 @@ Imports go one way: views receive the shared ``Game`` and switch screens with
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import arcade
 
 from asteroids.app.effects import Particles
-from asteroids.app.game import Game
-from asteroids.app.hud import Hud
+from asteroids.app.game import Game, ScoreSlot
+from asteroids.app.hud import Hud, ScoreTable
 from asteroids.app.input import MenuPad, PlayerInput
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder, Segments
@@ -27,10 +32,13 @@ from asteroids.config import Config
 from asteroids.core import World, new_world, step
 from asteroids.core import events as ev
 from asteroids.core.bot import bot_input
-from asteroids.replay import Recorder, Replay
+from asteroids.paths import replays_dir
+from asteroids.profile import ScoreEntry, ruleset_label
+from asteroids.replay import Recorder, Replay, ReplayError, load_replay
 
-__all__ = ["PlayView", "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TickSource", "TitleView",
-           "WorldView", "show_title", "start_game"]
+__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "ENTRY_DELAY_S", "PlayView", "RULES_NEXT_KEYS",
+           "RULES_PREV_KEYS", "TickSource", "TitleView", "WorldView", "common_key", "show_title",
+           "start_game"]
 
 START_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
                         arcade.key.SPACE})
@@ -45,23 +53,70 @@ RESTART_DELAY_S = 1.0
 """After game over, start keys are ignored this long (so a held fire key does not restart)."""
 
 DEMO_PAUSE_S = 3.0
-"""The attract mode shows a finished demo game this long before the next one."""
+"""The attract mode shows a finished demo game this long before the next one (without a
+high-score table to show instead)."""
+
+ATTRACT_DEMO_S = 15.0
+"""With high scores kept, the attract cycle shows a demo this long (or to its end)..."""
+ATTRACT_TABLE_S = 10.0
+"""...then the selected rules' high-score table this long, then the next demo. Browsing the
+table (up / down) holds it on screen."""
+
+ENTRY_DELAY_S = 2.0
+"""A game that made the table shows GAME OVER this long before the initials entry (a start
+key goes there at once, after ``RESTART_DELAY_S``)."""
+
+TABLE_UP_KEYS = frozenset({arcade.key.UP, arcade.key.NUM_UP, arcade.key.W})
+TABLE_DOWN_KEYS = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN, arcade.key.S})
+"""Keys that move the selection in the title screen's high-score table."""
+
+WATCH_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
+"""Keys that watch the selected table entry's replay (with no entry selected they play)."""
+
+MUTE_KEYS = frozenset({arcade.key.M})
+VOLUME_DOWN_KEYS = frozenset({arcade.key.BRACKETLEFT})
+VOLUME_UP_KEYS = frozenset({arcade.key.BRACKETRIGHT})
+FULLSCREEN_KEYS = frozenset({arcade.key.F11})
+"""Keys that work on every screen but the initials entry: mute, master volume down / up,
+full screen. Each change is remembered for the next run."""
 
 TickSource = Callable[[World], int]
 """Gives the input mask for the next tick from the world about to be stepped (a bot, a
 script in tests). Called exactly once per tick."""
 
 
-def show_title(game: Game) -> None:
-    """Switch to the title / attract screen."""
+def show_title(game: Game, *, table: bool = False, pick: int | None = None) -> None:
+    """Switch to the title / attract screen; ``table`` opens it on the high-score table
+    with row ``pick`` selected (the place a game just took)."""
     game.audio.stop_all()
-    game.window.show_view(TitleView(game))
+    game.window.show_view(TitleView(game, table=table, pick=pick))
 
 
 def start_game(game: Game) -> None:
     """Start a new game with the next seed."""
     game.audio.stop_all()
     game.window.show_view(PlayView(game, game.next_seed()))
+
+
+def common_key(game: Game, symbol: int) -> bool:
+    """Mute, volume and full-screen keys (``MUTE_KEYS`` ...); True when ``symbol`` was one."""
+    if symbol in MUTE_KEYS:
+        game.toggle_mute()
+    elif symbol in VOLUME_DOWN_KEYS:
+        game.change_volume(-1)
+    elif symbol in VOLUME_UP_KEYS:
+        game.change_volume(1)
+    elif symbol in FULLSCREEN_KEYS:
+        game.toggle_fullscreen()
+    else:
+        return False
+    return True
+
+
+def _table_rows(entries: list[ScoreEntry]) -> list[tuple[str, str, str, str, str]]:
+    """Column texts of a high-score table: rank, initials, score, wave, date."""
+    return [(f"{i + 1}.", e.initials, f"{e.score}", f"WAVE {e.wave}", e.date[:10])
+            for i, e in enumerate(entries)]
 
 
 class WorldView(arcade.View):
@@ -162,16 +217,26 @@ class TitleView(WorldView):
     With no usable demo (none bundled, none loads, none fits the world) the core's bot plays
     live instead. It shows the selected ruleset; Left / Right (or the pad's d-pad or stick)
     pick another, which restarts the title in that ruleset's world.
+
+    With high scores kept (``game.scores``) the cycle alternates a demo (``ATTRACT_DEMO_S``)
+    with the selected rules' table (``ATTRACT_TABLE_S``); Up / Down (or the pad) select an
+    entry, and Enter (or A) on an entry with a replay watches it, then comes back here. The
+    best score of the selected rules is at the top centre, and messages waiting in
+    ``game.notices`` (a corrupt file moved aside, a failed save) are shown once, bottom left.
+
+    Args:
+        game: the shared services.
+        seed: the first live bot game's seed (without demos).
+        table: start on the high-score table (after an initials entry).
+        pick: the selected row of the table (None: none).
     """
 
     sound = False
 
-    def __init__(self, game: Game, seed: int = 1979) -> None:
+    def __init__(self, game: Game, seed: int = 1979, *, table: bool = False,
+                 pick: int | None = None) -> None:
         super().__init__(game, seed)
-        choose = len(game.rulesets) > 1
-        self.hud.message("ASTEROIDS", "ENTER / SPACE TO PLAY     LEFT / RIGHT: RULES" if choose
-                         else "PRESS ENTER / SPACE TO PLAY")
-        self.hud.note(f"RULES: {game.ruleset.label.upper()}" + ("  < >" if choose else ""))
+        self.choose = len(game.rulesets) > 1
         self.menu = MenuPad(game.gamepad)
         bindings = game.bindings
         menu_keys = START_KEYS | {arcade.key.ESCAPE}
@@ -185,8 +250,120 @@ class TitleView(WorldView):
         self.demo: Replay | None = None
         """The demo playing now (None: the live bot)."""
         self._demo_index = -1
+        self.score_key = game.score_key() if game.scores is not None else None
+        """The selected rules' high-score table (None: no tables kept)."""
+        self.entries: list[ScoreEntry] = (game.scores.table(self.score_key)
+                                          if game.scores is not None and self.score_key
+                                          else [])
+        """The entries of that table, best first."""
+        self.table: ScoreTable | None = (ScoreTable(game.width, game.height)
+                                         if self.score_key is not None else None)
+        """The table's labels (None: no tables kept)."""
+        self.showing_table = False
+        """True while the table is on screen instead of the demo."""
+        self.phase_s = 0.0
+        """Seconds the demo or the table has been on screen."""
+        self.pick: int | None = None
+        """The selected table row (None: none)."""
+        self.notice = "   ".join(game.notices)
+        """The messages shown once on this title (taken from ``game.notices``)."""
+        game.notices.clear()
+        self.hud.status(self.notice)
         if self.demos:
             self.next_game()
+        if table and self.table is not None:
+            self.show_table(pick)
+        else:
+            self._show_texts()
+
+    def _show_texts(self) -> None:
+        """The title, hint and rules line of the current phase."""
+        choose = self.choose
+        if self.showing_table:
+            self.hud.message()
+            self.hud.note("")
+            return
+        scores = "     UP / DOWN: SCORES" if self.table is not None else ""
+        self.hud.message("ASTEROIDS", ("ENTER / SPACE TO PLAY     LEFT / RIGHT: RULES" if choose
+                                       else "PRESS ENTER / SPACE TO PLAY") + scores)
+        self.hud.note(f"RULES: {self.game.ruleset.label.upper()}" + ("  < >" if choose else ""))
+
+    def show_table(self, pick: int | None = None) -> None:
+        """Put the high-score table on screen (with row ``pick`` selected)."""
+        if self.table is None:
+            return
+        self.showing_table = True
+        self.phase_s = 0.0
+        self.pick = pick if pick is not None and 0 <= pick < len(self.entries) else None
+        self._show_texts()
+        self._fill_table()
+
+    def show_demo(self) -> None:
+        """Back from the table to the attract game (the next demo)."""
+        self.showing_table = False
+        self.pick = None
+        self.phase_s = 0.0
+        self.next_game()
+        self._show_texts()
+
+    def _fill_table(self) -> None:
+        if self.table is None or self.score_key is None:
+            return
+        rows = _table_rows(self.entries) or [("", "", "NO SCORES YET", "", "")]
+        if self.pick is None:
+            footer = ("UP / DOWN: PICK A GAME     ENTER / SPACE: PLAY" if self.entries
+                      else "ENTER / SPACE TO PLAY")
+        elif self.entries[self.pick].replay:
+            footer = "ENTER: WATCH THIS GAME     SPACE: PLAY     ESC: BACK"
+        else:
+            footer = "NO REPLAY OF THIS GAME     SPACE: PLAY     ESC: BACK"
+        rules = ruleset_label(self.score_key)
+        arrows = "  < >" if self.choose else ""
+        self.table.show(f"HIGH SCORES  {rules}{arrows}", rows, self.pick, footer)
+
+    def move_pick(self, step: int) -> None:
+        """Select the entry ``step`` rows down (up when negative), showing the table."""
+        if self.table is None:
+            return
+        if not self.showing_table:
+            self.show_table()
+        if self.entries:
+            if self.pick is None:
+                self.pick = 0 if step > 0 else len(self.entries) - 1
+            else:
+                self.pick = (self.pick + step) % len(self.entries)
+        self.phase_s = 0.0
+        self._fill_table()
+
+    def watch_pick(self) -> bool:
+        """Watch the selected entry's replay (then come back to this table); False when no
+        entry with a replay is selected. A replay that will not load says so in the footer."""
+        if not self.showing_table or self.pick is None or self.score_key is None:
+            return False
+        entry = self.entries[self.pick]
+        if not entry.replay:
+            return False
+        path = replays_dir() / Path(entry.replay).name
+        try:
+            replay = load_replay(path)
+        except (ReplayError, OSError) as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            self.hud.status(f"REPLAY NOT LOADED: {reason}"[:120].upper())
+            return True
+        from asteroids.app.replay_view import ReplayView
+
+        game, key, pick = self.game, self.score_key, self.pick
+
+        def back() -> None:
+            # The same rules are selected still; come back to the same row.
+            if game.score_key() == key:
+                show_title(game, table=True, pick=pick)
+            else:
+                show_title(game)
+
+        self.game.audio.stop_all()
+        self.game.window.show_view(ReplayView(self.game, replay, back=back))
+        return True
 
     def next_game(self) -> None:
         """Start the next demo (or, without demos, a new bot game with the next seed)."""
@@ -209,8 +386,10 @@ class TitleView(WorldView):
         return self.demo is not None and len(self.masks) >= self.demo.ticks
 
     def owed_ticks(self, delta_time: float) -> int:
-        """Stop at the last recorded tick of a demo."""
+        """Stop at the last recorded tick of a demo; nothing runs behind the table."""
         n = super().owed_ticks(delta_time)
+        if self.showing_table:
+            return 0
         if self.demo is not None:
             n = min(n, self.demo.ticks - len(self.masks))
         return n
@@ -222,42 +401,91 @@ class TitleView(WorldView):
         return bot_input(self.world, self.game.width, self.game.height)
 
     def pick_ruleset(self, step: int) -> None:
-        """Select the ruleset ``step`` places on (wrapping) and show the title in it."""
+        """Select the ruleset ``step`` places on (wrapping) and show the title in it (on
+        the table, if the table was showing)."""
         if len(self.game.rulesets) < 2:
             return
         self.game.select_ruleset(self.game.ruleset_index + step)
-        show_title(self.game)
+        show_title(self.game, table=self.showing_table)
+
+    def start(self) -> None:
+        """Enter / A: watch the selected entry, else play."""
+        if not self.watch_pick():
+            start_game(self.game)
 
     def on_update(self, delta_time: float) -> None:
-        """Read the pad's menu moves; run the demo; start the next one a while after it
-        ends."""
+        """Read the pad's menu moves; run the demo; alternate it with the table."""
         for move in self.menu.poll():
-            if move == "start":
-                start_game(self.game)
+            if move in ("fire", "start"):
+                self.start()
                 return
-            self.pick_ruleset(-1 if move == "left" else 1)
-            return
+            if move == "back" and self.pick is not None:
+                self.show_table(None)
+                continue
+            if move in ("up", "down"):
+                self.move_pick(-1 if move == "up" else 1)
+                continue
+            if move in ("left", "right"):
+                self.pick_ruleset(-1 if move == "left" else 1)
+                return
         super().on_update(delta_time)
+        self.phase_s += delta_time
+        if self.showing_table:
+            if self.phase_s > ATTRACT_TABLE_S and self.pick is None:
+                self.show_demo()
+            return
         if self.world.game_over or self.demo_done:
             self.over_s += delta_time
-        if self.over_s > DEMO_PAUSE_S:
+        if self.table is not None:
+            if self.phase_s > ATTRACT_DEMO_S or self.over_s > 0.5:
+                self.show_table()
+        elif self.over_s > DEMO_PAUSE_S:
             self.next_game()
 
     def update_hud(self) -> None:
-        """Score of the demo game, plus the FPS counter."""
-        self.hud.show_world(self.world)
+        """Score of the demo game and the best score of the rules, plus the FPS counter."""
+        if self.showing_table:
+            self.hud.set("score", "")
+            self.hud.set("wave", "")
+        else:
+            self.hud.show_world(self.world)
+        self.hud.best(self.game.best_score())
         super().update_hud()
 
+    def build_segments(self) -> Segments:
+        """The attract game, or nothing behind the table."""
+        if self.showing_table:
+            return Segments()
+        return super().build_segments()
+
+    def on_draw(self) -> None:
+        """The attract game and the HUD, or the table."""
+        super().on_draw()
+        if self.showing_table and self.table is not None:
+            self.table.draw()
+
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Enter or Space plays; Escape quits; Left / Right pick the rules."""
+        """Enter or Space plays (Enter on a table entry watches it); Escape leaves the
+        table's selection, else quits; Left / Right pick the rules; Up / Down the entry."""
+        if symbol in WATCH_KEYS and self.watch_pick():
+            return
         if symbol in START_KEYS:
             start_game(self.game)
         elif symbol == arcade.key.ESCAPE:
-            self.game.quit()
+            if self.pick is not None:
+                self.show_table(None)
+            else:
+                self.game.quit()
         elif symbol in self.prev_keys:
             self.pick_ruleset(-1)
         elif symbol in self.next_keys:
             self.pick_ruleset(1)
+        elif self.table is not None and symbol in TABLE_UP_KEYS:
+            self.move_pick(-1)
+        elif self.table is not None and symbol in TABLE_DOWN_KEYS:
+            self.move_pick(1)
+        else:
+            common_key(self.game, symbol)
 
 
 class PlayView(WorldView):
@@ -266,6 +494,12 @@ class PlayView(WorldView):
     When the game records (``game.saver`` is set), every tick's mask and the world after it
     go to a ``Recorder``; the replay is saved on game over, or unfinished when the player
     leaves the game (quit to title, window closed).
+
+    With high scores kept (``game.scores``), the best score of the rules is at the top centre,
+    and a finished game that makes the table is entered at once (initials "???", with its
+    saved replay's name), then after ``ENTRY_DELAY_S`` (or a start key) the initials entry
+    asks for the initials. Escape at game over goes to the title and keeps "???". A game
+    left unfinished is not entered.
 
     Args:
         game: the shared services.
@@ -291,6 +525,12 @@ class PlayView(WorldView):
         """Ticks handed to the recorder so far."""
         self.saved: SaveResult | None = None
         """The outcome of saving the replay (None until it is saved or fails)."""
+        self.best = game.best_score(self.config)
+        """The best score of these rules when the game began (None: no tables kept)."""
+        self.finished = False
+        """True once game over has been handled (replay saved, score entered)."""
+        self.slot: ScoreSlot | None = None
+        """This game's place in the high-score table (None: it did not make it)."""
 
     def tick_mask(self) -> int:
         """The latched player input for one tick (or the source's, or the bot's)."""
@@ -302,13 +542,36 @@ class PlayView(WorldView):
         return mask
 
     def on_tick(self, mask: int) -> None:
-        """Record the tick; on game over, save the replay."""
-        if self.recorder is None or self.saved is not None:
-            return
-        self.recorder.add(mask, self.world)
-        self.recorded_ticks += 1
-        if self.world.game_over:
-            self.save_replay()
+        """Record the tick; on game over, save the replay and enter the score."""
+        if self.recorder is not None and self.saved is None:
+            self.recorder.add(mask, self.world)
+            self.recorded_ticks += 1
+        if self.world.game_over and not self.finished:
+            self.game_over()
+
+    def game_over(self) -> None:
+        """Save the replay first, so the score's entry can name it, then enter the score."""
+        self.finished = True
+        saved = self.save_replay()
+        name = None
+        if saved is not None and saved.ok and saved.path is not None:
+            try:
+                if saved.path.parent.resolve() == replays_dir().resolve():
+                    name = saved.path.name
+            except OSError:
+                name = None
+        self.slot = self.game.enter_score(self.world, self.config, name)
+        if saved is not None and saved.ok:
+            self.game.prune_replays()
+        self.update_hud()
+
+    def enter_initials(self) -> None:
+        """Go to the initials entry of this game's table place."""
+        from asteroids.app.initials import InitialsView
+
+        if self.slot is not None:
+            self.game.audio.stop_all()
+            self.game.window.show_view(InitialsView(self.game, self, self.slot))
 
     def save_replay(self) -> SaveResult | None:
         """Save the game recorded so far (once; later calls return the first outcome).
@@ -332,17 +595,25 @@ class PlayView(WorldView):
         super().on_update(delta_time)
         if self.world.game_over:
             self.over_s += delta_time
+            if self.slot is not None and self.over_s >= ENTRY_DELAY_S:
+                self.enter_initials()
 
     def update_hud(self) -> None:
         """Score, wave, the message of the moment and what became of the replay."""
         self.hud.show_world(self.world)
+        self.hud.best(self.best)
         if self.paused:
             self.hud.message("PAUSED", "P / ESC TO RESUME     Q TO QUIT TO TITLE")
+        elif self.world.game_over and self.slot is not None:
+            self.hud.message("GAME OVER", f"A HIGH SCORE: NUMBER {self.slot.rank + 1}!")
         elif self.world.game_over:
             self.hud.message("GAME OVER", "PRESS ENTER / SPACE TO PLAY AGAIN     ESC FOR TITLE")
         else:
             self.hud.message()
-        self.hud.note(self.saved.hud_text() if self.saved is not None else "")
+        notes = [self.saved.hud_text()] if self.saved is not None else []
+        if self.slot is not None and self.slot.error:
+            notes.append(self.slot.error.upper())
+        self.hud.note("     ".join(notes))
         super().update_hud()
 
     def build_segments(self) -> Segments:
@@ -367,9 +638,15 @@ class PlayView(WorldView):
         """Game keys to the latch; pause, restart and quit keys to the view."""
         if self.world.game_over:
             if symbol in START_KEYS and self.over_s >= RESTART_DELAY_S:
-                start_game(self.game)
+                if self.slot is not None:
+                    self.enter_initials()
+                else:
+                    start_game(self.game)
             elif symbol == arcade.key.ESCAPE:
-                show_title(self.game)
+                show_title(self.game, table=self.slot is not None,
+                           pick=self.slot.rank if self.slot is not None else None)
+            else:
+                common_key(self.game, symbol)
             return
         if symbol in self.game.bindings.pause:
             self.set_paused(not self.paused)
@@ -378,8 +655,8 @@ class PlayView(WorldView):
             if symbol == arcade.key.Q:
                 show_title(self.game)
             return
-        if not self.input.key_press(symbol) and symbol == arcade.key.M:
-            self.game.audio.set_muted(not self.game.audio.muted)
+        if not self.input.key_press(symbol):
+            common_key(self.game, symbol)
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         """Release game keys."""

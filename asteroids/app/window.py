@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 import arcade
@@ -13,14 +13,45 @@ from asteroids.app.replay_view import ReplayView
 from asteroids.app.views import show_title
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
+from asteroids.profile import Settings
 
 if TYPE_CHECKING:
     from asteroids.replay import Replay
 
-__all__ = ["FRAME_RATE", "GameWindow"]
+__all__ = ["FRAME_RATE", "GameWindow", "window_geometry"]
 
 FRAME_RATE = 120.0
 """Frames per second the window asks pyglet for (vsync may hold it to the display's)."""
+
+MIN_SIZE = (320, 240)
+"""The smallest window, in pixels."""
+
+
+def window_geometry(config: Config, settings: Settings | None,
+                    pinned: Collection[str] = ()) -> tuple[int, int, bool]:
+    """The window's starting width, height and full screen.
+
+    The player's ``[display]`` is the default; what the window remembers from the last run
+    (``Settings``) wins over it, except for a value the command line gave (``pinned``, e.g.
+    ``display.fullscreen`` from ``--set``), which wins for this run.
+
+    >>> from asteroids.config import load_config
+    >>> window_geometry(load_config(), Settings(window_width=900, window_height=600))
+    (900, 600, False)
+    >>> window_geometry(load_config(), Settings(window_width=900, fullscreen=True),
+    ...                 pinned={"display.window_width_px"})
+    (1280, 720, True)
+    """
+    d = config.display
+    width, height, full = d.window_width_px, d.window_height_px, d.fullscreen
+    if settings is not None:
+        if settings.window_width is not None and "display.window_width_px" not in pinned:
+            width = max(int(settings.window_width), MIN_SIZE[0])
+        if settings.window_height is not None and "display.window_height_px" not in pinned:
+            height = max(int(settings.window_height), MIN_SIZE[1])
+        if settings.fullscreen is not None and "display.fullscreen" not in pinned:
+            full = bool(settings.fullscreen)
+    return width, height, full
 
 
 class GameWindow(arcade.Window):
@@ -28,6 +59,11 @@ class GameWindow(arcade.Window):
 
     Shows the title screen, or with ``replay`` the replay viewer. Closing the window, however
     it happens, hides the current view first, so a game in progress saves its replay.
+
+    Playing (not watching), the window keeps the player's profile (``Game(profile=True)``):
+    high scores, and the remembered size, position, full screen, mute, volume and rules. It
+    opens at the remembered size and position (``window_geometry``; a position off every
+    screen is ignored), notes every resize and move, and saves them when it closes.
 
     Args:
         config: the settings.
@@ -39,37 +75,73 @@ class GameWindow(arcade.Window):
         speed: the replay's starting speed (1, 2, 4 or 8).
         rulesets: the rules the title screen offers (None: only ``config``).
         ruleset_index: the selected one; its config is ``config``.
+        pinned: settings the command line gave (``Game``'s ``pinned``): remembered values
+            do not replace them at start.
     """
 
     def __init__(self, config: Config, seed: int | None = None, sound: bool = True, *,
                  record: bool = True, record_to: str | os.PathLike[str] | None = None,
                  replay: Replay | None = None, speed: int = 1,
-                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0) -> None:
+                 rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
+                 pinned: Collection[str] = ()) -> None:
         d = config.display
         title = "Asteroids" if replay is None else "Asteroids replay"
+        playing = replay is None
+        settings = Settings.load() if playing else None
+        width, height, full = window_geometry(config, settings, pinned)
+        placed = (settings is not None and not full and settings.window_x is not None
+                  and settings.window_y is not None)
         super().__init__(
-            d.window_width_px, d.window_height_px, title, fullscreen=d.fullscreen,
+            width, height, title, fullscreen=full,
             resizable=True, vsync=d.vsync, update_rate=1 / FRAME_RATE,
-            draw_rate=1 / FRAME_RATE, center_window=not d.fullscreen,
+            draw_rate=1 / FRAME_RATE, center_window=not full and not placed,
         )
-        self.set_minimum_size(320, 240)
-        recording = replay is None and (record or record_to is not None)
+        self.set_minimum_size(*MIN_SIZE)
+        if placed and settings is not None:
+            self._place(int(settings.window_x or 0), int(settings.window_y or 0))
+        recording = playing and (record or record_to is not None)
         self.game = Game(self, config, seed, sound=sound, record=recording,
-                         record_to=record_to if replay is None else None,
-                         rulesets=rulesets if replay is None else None,
-                         ruleset_index=ruleset_index if replay is None else 0)
+                         record_to=record_to if playing else None,
+                         rulesets=rulesets if playing else None,
+                         ruleset_index=ruleset_index if playing else 0,
+                         profile=playing, pinned=pinned, settings=settings)
         if replay is None:
             show_title(self.game)
         else:
             self.show_view(ReplayView(self.game, replay, speed=speed))
 
+    def _place(self, x: int, y: int) -> None:
+        """Move the window to ``(x, y)`` when that corner is on a screen (a remembered
+        position from a monitor no longer attached is ignored: the window stays centred)."""
+        try:
+            screens = self.display.get_screens()
+            if any(s.x <= x < s.x + s.width - 40 and s.y <= y < s.y + s.height - 40
+                   for s in screens):
+                self.set_location(x, y)
+            else:
+                self.center_window()
+        except Exception:  # a platform that cannot place windows: leave it where it is
+            pass
+
     def on_resize(self, width: int, height: int) -> None:
-        """Refit the letterbox to the new window size."""
+        """Refit the letterbox to the new window size; remember a windowed size."""
         if hasattr(self, "game"):
             self.game.fit_camera()
+            settings = self.game.settings
+            if settings is not None and not self.fullscreen:
+                settings.window_width, settings.window_height = self.width, self.height
+
+    def on_move(self, x: int, y: int) -> None:
+        """Remember where a windowed window is (saved when it closes)."""
+        settings = getattr(getattr(self, "game", None), "settings", None)
+        if settings is not None and not self.fullscreen:
+            settings.window_x, settings.window_y = x, y
 
     def close(self) -> None:
-        """Hide the current view (a game saves its replay), then close."""
+        """Hide the current view (a game saves its replay), save the remembered settings,
+        then close."""
         if not self.closed:
             self.hide_view()
+            if hasattr(self, "game"):
+                self.game.save_settings()
         super().close()
