@@ -120,10 +120,11 @@ class InitialsView(WorldView):
             elif move in ("left", "back"):
                 self.move(-1)
             self._pressed()
-        super().on_update(delta_time)
         self.idle_s += delta_time
         if self.idle_s >= INITIALS_TIMEOUT_S:
             self.finish()
+            return
+        super().on_update(delta_time)
 
     def update_hud(self) -> None:
         """The score, the letters with the cursor, the time left and the key help."""

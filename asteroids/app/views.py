@@ -275,6 +275,7 @@ class TitleView(WorldView):
             self.show_table(pick)
         else:
             self._show_texts()
+        self.update_hud()
 
     def _show_texts(self) -> None:
         """The title, hint and rules line of the current phase."""
@@ -337,12 +338,12 @@ class TitleView(WorldView):
 
     def watch_pick(self) -> bool:
         """Watch the selected entry's replay (then come back to this table); False when no
-        entry with a replay is selected. A replay that will not load says so in the footer."""
+        entry is selected. A replay that will not load says so bottom left."""
         if not self.showing_table or self.pick is None or self.score_key is None:
             return False
         entry = self.entries[self.pick]
         if not entry.replay:
-            return False
+            return True  # the footer says there is none; Space still plays
         path = replays_dir() / Path(entry.replay).name
         try:
             replay = load_replay(path)
