@@ -81,7 +81,7 @@ class Hud:
         }
         for i in range(3):
             self.labels[f"letter{i}"] = label(f"letter{i}", width * (0.45 + 0.05 * i),
-                                              height * 0.52, big, anchor_x="center",
+                                              height * 0.495, big, anchor_x="center",
                                               anchor_y="center")
         self._cursor: int | None = None
         self.lives_xy = (margin * 1.5 + height * 0.012, top - mid * 1.9)
@@ -165,8 +165,8 @@ class ScoreTable:
             "heading": label("heading", width / 2, height * 0.86, "center", 1.4),
             "footer": label("footer", width / 2, height * 0.20, "center", 0.8),
         }
-        columns = ((0.27, "right"), (0.30, "left"), (0.55, "right"), (0.65, "right"),
-                   (0.69, "left"))
+        columns = ((0.24, "right"), (0.27, "left"), (0.50, "right"), (0.54, "left"),
+                   (0.70, "left"))
         for row in range(TABLE_ROWS):
             y = height * (0.77 - 0.045 * row)
             for col, (fx, anchor) in enumerate(columns):
