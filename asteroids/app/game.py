@@ -11,7 +11,6 @@ import os
 import sys
 import time
 from collections.abc import Collection, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import arcade
@@ -27,18 +26,21 @@ from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
 from asteroids.core.params import Params, params_for
 from asteroids.paths import replays_dir
-from asteroids.profile import ScoreBook, ScoreEntry, Settings, prune_replays, ruleset_key
+from asteroids.profile import (
+    ScoreBook,
+    ScoreEntry,
+    Settings,
+    now_iso,
+    prune_replays,
+    ruleset_key,
+)
 
 if TYPE_CHECKING:
     from asteroids.app.hud import Hud
     from asteroids.core import World
     from asteroids.replay import Replay
 
-__all__ = ["KEEP_REPLAYS", "VOLUME_STEP", "Game", "ScoreSlot"]
-
-KEEP_REPLAYS = 200
-"""Recorded games kept in the replay folder beyond those the high-score tables refer to;
-older unreferenced ones are pruned after each save (``asteroids.profile.prune_replays``)."""
+__all__ = ["VOLUME_STEP", "Game", "ScoreSlot"]
 
 VOLUME_STEP = 0.1
 """How much one volume key changes the master volume."""
@@ -82,8 +84,6 @@ class Game:
         pinned: settings the command line gave explicitly (dotted keys such as
             ``audio.volume``, and ``ruleset`` when ``--config`` or a rules ``--set`` chose
             the rules): the remembered value does not replace them at start.
-        keep_replays: unreferenced recorded games to keep (``KEEP_REPLAYS``); None never
-            prunes.
         settings: the remembered settings, when the caller has loaded them already (the
             window does, for its size); None loads them (with ``profile``).
     """
@@ -93,7 +93,6 @@ class Game:
                  record_to: str | os.PathLike[str] | None = None,
                  rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
                  profile: bool = False, pinned: Collection[str] = (),
-                 keep_replays: int | None = KEEP_REPLAYS,
                  settings: Settings | None = None) -> None:
         self.window = window
         self.rulesets: tuple[Ruleset, ...] = (tuple(rulesets) if rulesets
@@ -120,7 +119,6 @@ class Game:
         self._keys: dict[int, tuple[Config, str]] = {}
         self._use_config(config)
         self.pinned = frozenset(pinned)
-        self.keep_replays = keep_replays
         self.notices: list[str] = []
         """One-line messages for the player (a corrupt file moved aside, a failed save); the
         next title screen shows them once and empties the list."""
@@ -240,7 +238,7 @@ class Game:
         if not self.scores.qualifies(key, world.score):
             return None
         entry = ScoreEntry(initials="???", score=int(world.score), wave=max(int(world.wave), 1),
-                           date=datetime.now(UTC).isoformat(timespec="seconds"),
+                           date=now_iso(),
                            play_seconds=round(world.tick / config.world.tick_hz, 2),
                            replay=replay)
         rank = self.scores.add(key, entry)
@@ -267,12 +265,12 @@ class Game:
         return error
 
     def prune_replays(self) -> list[os.PathLike[str]]:
-        """Delete the oldest recorded games beyond ``keep_replays`` that no table refers to
-        (never when no tables are kept: then nothing says which ones matter)."""
-        if self.scores is None or self.keep_replays is None:
+        """Delete the oldest recorded games beyond ``[storage] keep_replays`` that no table
+        refers to (never when no tables are kept: then nothing says which ones matter)."""
+        if self.scores is None:
             return []
         try:
-            return list(prune_replays(replays_dir(), self.keep_replays,
+            return list(prune_replays(replays_dir(), self.config.storage.keep_replays,
                                       self.scores.referenced_replays()))
         except Exception as exc:  # pruning is housekeeping: never stop the game for it
             print(f"asteroids: replays not pruned: {type(exc).__name__}: {exc}",
