@@ -351,3 +351,39 @@ def test_without_a_profile_nothing_is_kept(window, one_life, data_dir):
         view.on_update(1 / 60)
     assert view.slot is None and view.hud.values["best"] == ""
     assert not (data_dir / "scores.json").exists()
+
+
+def test_the_pad_browses_the_title_table(window, config):
+    fill_table(config, [700, 300])
+    pad = StubPad()
+    game = Game(window, config, seed=3, sound=False, profile=True)
+    game.gamepad = open_gamepad(pad)
+    show_title(game)
+    title = window.current_view
+
+    def press(attr):
+        setattr(pad, attr, True)
+        title.on_update(1 / 60)
+        setattr(pad, attr, False)
+        title.on_update(1 / 60)
+
+    press("dpdown")
+    assert title.showing_table and title.pick == 0
+    press("dpdown")
+    assert title.pick == 1
+    press("b")
+    assert title.pick is None and title.showing_table
+    press("a")                                   # nothing selected: A plays
+    assert isinstance(window.current_view, PlayView)
+
+
+def test_window_geometry_remembered_wins_over_toml_but_not_over_the_command_line(config):
+    from asteroids.app.window import window_geometry
+
+    assert window_geometry(config, None) == (1280, 720, False)
+    remembered = Settings(window_width=900, window_height=500, fullscreen=True)
+    assert window_geometry(config, remembered) == (900, 500, True)
+    assert window_geometry(config, remembered, {"display.fullscreen"}) == (900, 500, False)
+    assert window_geometry(config, remembered,
+                           {"display.window_width_px", "display.window_height_px"}) == (
+        1280, 720, True)
