@@ -129,7 +129,8 @@ class GameWindow(arcade.Window):
             self.game.fit_camera()
             settings = self.game.settings
             if settings is not None and not self.fullscreen:
-                settings.window_width, settings.window_height = self.width, self.height
+                settings.window_width = max(int(width), MIN_SIZE[0])
+                settings.window_height = max(int(height), MIN_SIZE[1])
 
     def on_move(self, x: int, y: int) -> None:
         """Remember where a windowed window is (saved when it closes)."""

@@ -6,6 +6,8 @@ tests/app/conftest.py)."""
 
 from __future__ import annotations
 
+import json
+
 import arcade
 import pytest
 
@@ -387,3 +389,44 @@ def test_window_geometry_remembered_wins_over_toml_but_not_over_the_command_line
     assert window_geometry(config, remembered,
                            {"display.window_width_px", "display.window_height_px"}) == (
         1280, 720, True)
+
+
+GAME_WINDOW_SCRIPT = """
+import json, sys
+from asteroids.config.rulesets import ruleset_choices
+from asteroids.app.window import GameWindow
+c = ruleset_choices()
+w = GameWindow(c.rulesets[c.selected].config, seed=1, sound=False, rulesets=c.rulesets,
+               ruleset_index=c.selected, pinned=set(sys.argv[1:]))
+print(json.dumps([list(w.get_size()), w.game.audio.muted, w.game.ruleset.label,
+                  type(w.current_view).__name__]))
+w.on_resize(1000, 600)
+w.on_move(33, 44)
+w.close()
+"""
+
+
+def test_the_game_window_opens_as_remembered_and_saves_at_close(data_dir):
+    """The real GameWindow, in a process of its own (the test window stays arcade's one)."""
+    import os
+    import subprocess
+    import sys
+
+    s = Settings.load()
+    s.window_width, s.window_height, s.muted, s.ruleset = 900, 500, True, "arena"
+    assert s.save() is None
+    env = {**os.environ, "ASTEROIDS_DATA_DIR": str(data_dir), "ARCADE_HEADLESS": "1",
+           "ARCADE_SOUND_BACKENDS": "silent"}
+
+    def run(*pinned: str) -> list:
+        out = subprocess.run([sys.executable, "-c", GAME_WINDOW_SCRIPT, *pinned], env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    assert run() == [[900, 500], True, "arena", "TitleView"]
+    saved = Settings.load()
+    assert (saved.window_width, saved.window_height, saved.window_x, saved.window_y) == (
+        1000, 600, 33, 44)
+    assert run("audio.muted", "ruleset", "display.window_width_px") == [
+        [1280, 600], False, "default", "TitleView"]
