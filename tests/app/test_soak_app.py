@@ -127,7 +127,8 @@ def report(preset: str, r: SoakResult) -> str:
             f"{r.seconds:.0f} s ({r.ticks / max(r.seconds, 1e-9):.0f} ticks/s); RSS "
             f"{r.rss[1] * mb:.1f} -> {r.rss[-1] * mb:.1f} MB (max {max(r.rss) * mb:.1f}, "
             f"growth {growth(r.rss) * mb:+.2f} MB); traced {r.traced[1] * mb:.2f} -> "
-            f"{r.traced[-1] * mb:.2f} MB (growth {growth(r.traced) * mb:+.2f} MB)")
+            f"{r.traced[-1] * mb:.2f} MB (growth {growth(r.traced) * mb:+.2f} MB); RSS every "
+            f"10 000 ticks: {' '.join(f'{x * mb:.0f}' for x in r.rss[::10])} MB")
 
 
 def test_soak_smoke(window):
