@@ -3,22 +3,22 @@
 The score is already in the table with initials "???" (``Game.enter_score``) when this view
 opens, so nothing the player does here, or fails to do, can lose it: confirming sets the
 initials and saves; a timeout or Escape keeps whatever is entered ("???" when nothing was).
-Then the title shows the table with the new entry selected. The finished game's rocks keep
-drifting behind the letters. No game rule lives here.
+Then the title shows the table with the new entry selected (through the ``done`` callback:
+this module never imports the title's). The finished game's rocks keep drifting behind the
+letters. No game rule lives here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import arcade
 
 from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.input import MenuPad
-from asteroids.app.views import WorldView, show_title
-
-if TYPE_CHECKING:
-    from asteroids.app.views import PlayView
+from asteroids.app.world_view import WorldView
+from asteroids.config import Config
+from asteroids.core import World
 
 __all__ = ["ALPHABET", "INITIALS_TIMEOUT_S", "InitialsView"]
 
@@ -48,17 +48,22 @@ class InitialsView(WorldView):
 
     Args:
         game: the shared services.
-        play: the finished game (its world keeps drifting behind the entry).
         slot: the game's place in its table (from ``Game.enter_score``).
+        world: the finished game's world (it keeps drifting behind the entry).
+        config: the rules it was played with.
+        seed: its seed.
+        done: what comes next, once the initials are set (the title's table).
     """
 
     sound = False
 
-    def __init__(self, game: Game, play: PlayView, slot: ScoreSlot) -> None:
-        super().__init__(game, play.seed, config=play.config)
-        self.world = self.prev = play.world
-        self.scene = play.scene
+    def __init__(self, game: Game, slot: ScoreSlot, world: World, config: Config, seed: int,
+                 done: Callable[[], None]) -> None:
+        super().__init__(game, seed, config=config)
+        self.world = self.prev = world
         self.slot = slot
+        self.done_next = done
+        """Called once the initials are set."""
         self.letters = ["?", "?", "?"]
         """The initials as entered so far."""
         self.cursor = 0
@@ -94,12 +99,13 @@ class InitialsView(WorldView):
         self.move(1)
 
     def finish(self) -> None:
-        """Set the initials in the table, save, and show the table with this entry."""
+        """Set the initials in the table, save, and go on (``done``); a failed save is
+        queued in ``game.notices`` for the title to show."""
         if self.done:
             return
         self.done = True
         self.game.set_initials(self.slot, self.initials)
-        show_title(self.game, table=True, pick=self.slot.rank)
+        self.done_next()
 
     def _pressed(self) -> None:
         self.idle_s = 0.0

@@ -16,7 +16,7 @@ import arcade
 
 from asteroids.app.game import Game
 from asteroids.app.scene import Segments
-from asteroids.app.views import WorldView, common_key
+from asteroids.app.world_view import WorldView, common_key
 from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
 

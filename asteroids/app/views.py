@@ -4,33 +4,31 @@ With the player's profile on (``Game.scores``), the title's attract cycle altern
 with the high-score table of the selected rules, and a game that makes the table goes on to
 the initials entry (``asteroids.app.initials``) before the title shows its place.
 
-Each view owns a World and advances it with the core's ``step`` from its own FixedStepper in
-``on_update`` (headless ``arcade.run`` never dispatches ``on_fixed_update``, and arcade's
-fixed clock neither clamps nor drops a backlog). Every tick takes exactly one input mask from
-``tick_mask``; the view keeps the masks it fed to the core in ``masks``, and a recording
-PlayView hands each (mask, world after) pair to a ``Recorder``. No game rule lives here.
+Both are ``WorldView``s (``asteroids.app.world_view``: one input mask per tick, the fixed
+stepper); a recording PlayView hands each (mask, world after) pair to a ``Recorder``. No
+game rule lives here.
 
 Imports go one way: views receive the shared ``Game`` and switch screens with
-``show_title`` / ``start_game`` below; ``game`` never imports a view.
+``show_title`` / ``start_game`` below; the screens they open (``InitialsView``,
+``ReplayView``) are handed what to do next as a callback, so they never import this module;
+``game`` never imports a view.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import arcade
 
-from asteroids.app.effects import Particles
 from asteroids.app.game import Game, ScoreSlot
-from asteroids.app.hud import Hud, ScoreTable
+from asteroids.app.hud import ScoreTable
+from asteroids.app.initials import InitialsView
 from asteroids.app.input import MenuPad, PlayerInput
 from asteroids.app.recording import SaveResult
+from asteroids.app.replay_view import ReplayView
 from asteroids.app.scene import SceneBuilder, Segments
-from asteroids.app.stepper import FixedStepper
-from asteroids.config import Config
-from asteroids.core import World, new_world, step
-from asteroids.core import events as ev
+from asteroids.app.world_view import TickSource, WorldView, common_key
+from asteroids.core import new_world
 from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
 from asteroids.profile import ScoreEntry, ruleset_label
@@ -73,17 +71,6 @@ TABLE_DOWN_KEYS = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN, arcade.key.S}
 WATCH_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
 """Keys that watch the selected table entry's replay (with no entry selected they play)."""
 
-MUTE_KEYS = frozenset({arcade.key.M})
-VOLUME_DOWN_KEYS = frozenset({arcade.key.BRACKETLEFT})
-VOLUME_UP_KEYS = frozenset({arcade.key.BRACKETRIGHT})
-FULLSCREEN_KEYS = frozenset({arcade.key.F11})
-"""Keys that work on every screen but the initials entry: mute, master volume down / up,
-full screen. Each change is remembered for the next run."""
-
-TickSource = Callable[[World], int]
-"""Gives the input mask for the next tick from the world about to be stepped (a bot, a
-script in tests). Called exactly once per tick."""
-
 
 def show_title(game: Game, *, table: bool = False, pick: int | None = None) -> None:
     """Switch to the title / attract screen; ``table`` opens it on the high-score table
@@ -98,117 +85,10 @@ def start_game(game: Game) -> None:
     game.window.show_view(PlayView(game, game.next_seed()))
 
 
-def common_key(game: Game, symbol: int) -> bool:
-    """Mute, volume and full-screen keys (``MUTE_KEYS`` ...); True when ``symbol`` was one."""
-    if symbol in MUTE_KEYS:
-        game.toggle_mute()
-    elif symbol in VOLUME_DOWN_KEYS:
-        game.change_volume(-1)
-    elif symbol in VOLUME_UP_KEYS:
-        game.change_volume(1)
-    elif symbol in FULLSCREEN_KEYS:
-        game.toggle_fullscreen()
-    else:
-        return False
-    return True
-
-
 def _table_rows(entries: list[ScoreEntry]) -> list[tuple[str, str, str, str, str]]:
     """Column texts of a high-score table: rank, initials, score, wave, date."""
     return [(f"{i + 1}.", e.initials, f"{e.score}", f"WAVE {e.wave}", e.date[:10])
             for i, e in enumerate(entries)]
-
-
-class WorldView(arcade.View):
-    """A view that runs a World at the fixed tick rate and draws it interpolated.
-
-    Args:
-        game: the shared services.
-        seed: the World's seed.
-        config: the settings the World is stepped with (default: the game's).
-    """
-
-    sound = True
-    """Whether this view's events make sound."""
-
-    def __init__(self, game: Game, seed: int, config: Config | None = None) -> None:
-        super().__init__(game.window)
-        self.game = game
-        self.config = config if config is not None else game.config
-        self.seed = seed
-        self.world: World = new_world(self.config, seed)
-        self.prev: World = self.world
-        self.stepper = FixedStepper(self.config.world.tick_hz)
-        self.scene = game.scene if self.config == game.config else SceneBuilder(self.config)
-        """Draws this view's world (the game's, unless the view runs other settings)."""
-        self.particles = Particles(game.width, game.height, self.config.world.tick_hz, seed)
-        self.hud = Hud(game.width, game.height, self.config.display.show_fps)
-        self.masks: list[int] = []
-        """Every mask fed to the core, one per tick, in order."""
-        self.events: list[ev.Event] = []
-        """The last frame's events (for tests and overlays)."""
-        self.frames = 0
-        self._fps = 0.0
-
-    def tick_mask(self) -> int:
-        """The input for the next tick."""
-        return 0
-
-    def run_tick(self, mask: int) -> None:
-        """Step the world once with ``mask``, then let effects, sound and ``on_tick`` see it."""
-        self.masks.append(mask)
-        self.prev = self.world
-        self.world, events = step(self.world, mask, self.config)
-        self.particles.tick()
-        for event in events:
-            self.particles.on_event(event, self.game.params.ship_length)
-            if self.sound:
-                self.game.audio.on_event(event)
-        self.events.extend(events)
-        self.on_tick(mask)
-
-    def on_tick(self, mask: int) -> None:
-        """Called after each tick with the mask the core was given (``self.world`` is the
-        world after it)."""
-
-    def owed_ticks(self, delta_time: float) -> int:
-        """How many ticks this frame owes."""
-        return self.stepper.frame(delta_time)
-
-    def advance(self, delta_time: float) -> int:
-        """Run the ticks this frame owes; returns how many ran."""
-        n = self.owed_ticks(delta_time)
-        self.events = []
-        for _ in range(n):
-            self.run_tick(self.tick_mask())
-        return n
-
-    def on_update(self, delta_time: float) -> None:
-        """One frame: run the owed ticks and refresh the HUD."""
-        self.frames += 1
-        if delta_time > 0:
-            self._fps = 0.9 * self._fps + 0.1 / delta_time if self._fps else 1.0 / delta_time
-        self.advance(delta_time)
-        self.update_hud()
-
-    def update_hud(self) -> None:
-        """Set the HUD labels from the world (only changed text is re-laid out)."""
-        self.hud.fps(self._fps)
-
-    def build_segments(self) -> Segments:
-        """This frame's segments: the playfield, then particles."""
-        alpha = self.stepper.alpha
-        segs = self.scene.build(self.prev, self.world, alpha)
-        self.particles.segments(alpha, segs)
-        return segs
-
-    def on_draw(self) -> None:
-        """Draw the interpolated world and the HUD."""
-        self.game.draw_frame(self.build_segments(), self.hud)
-
-    def on_resize(self, width: int, height: int) -> None:
-        """Keep the letterbox fitted (the window may not forward this)."""
-        self.game.fit_camera()
 
 
 class TitleView(WorldView):
@@ -351,8 +231,6 @@ class TitleView(WorldView):
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             self.hud.status(f"REPLAY NOT LOADED: {reason}"[:120].upper())
             return True
-        from asteroids.app.replay_view import ReplayView
-
         game, key, pick = self.game, self.score_key, self.pick
 
         def back() -> None:
@@ -567,12 +445,14 @@ class PlayView(WorldView):
         self.update_hud()
 
     def enter_initials(self) -> None:
-        """Go to the initials entry of this game's table place."""
-        from asteroids.app.initials import InitialsView
-
-        if self.slot is not None:
-            self.game.audio.stop_all()
-            self.game.window.show_view(InitialsView(self.game, self, self.slot))
+        """Go to the initials entry of this game's table place (then to the table)."""
+        slot, game = self.slot, self.game
+        if slot is None:
+            return
+        game.audio.stop_all()
+        game.window.show_view(InitialsView(
+            game, slot, self.world, self.config, self.seed,
+            done=lambda: show_title(game, table=True, pick=slot.rank)))
 
     def save_replay(self) -> SaveResult | None:
         """Save the game recorded so far (once; later calls return the first outcome).

@@ -188,8 +188,9 @@ def test_the_gamepad_types_initials(window, one_life):
     game, _ = play_to_entry(window, one_life)
     game.gamepad = open_gamepad(pad)
     # The entry reads the pad through MenuPad, made when the view opens: reopen it.
-    play = PlayView(game, 5, source=script)
-    entry_view = InitialsView(game, play, window.current_view.slot)
+    old = window.current_view
+    entry_view = InitialsView(game, old.slot, old.world, old.config, old.seed,
+                              done=lambda: show_title(game, table=True, pick=old.slot.rank))
     window.show_view(entry_view)
 
     def press(attr, value=True):
