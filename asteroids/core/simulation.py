@@ -283,8 +283,8 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
         travel2 = 0.0
         for vx, vy in d.shot_vel.tolist():
             v2 = vx * vx + vy * vy
-            if not v2 <= travel2:  # NaN wins, so the query runs and reports it
-                travel2 = v2
+            if not v2 <= travel2 and travel2 == travel2:  # NaN wins and stays: the
+                travel2 = v2                                 # query runs and reports it
     else:
         vel = d.shot_vel
         travel2 = float((vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]).max())  # NaN wins too

@@ -237,3 +237,19 @@ def test_shield_bounces_a_rock_whose_vertex_ends_exactly_on_it(gap: float, bounc
     after, events = step(world, int(InputFrame.SHIELD), SHIELDED)
     assert after.shield_on and not of(events, ev.ShipDestroyed)
     assert after.ast_vel[0].tolist() == ([1.0, 0.0] if bounced else [-1.0, 0.0])
+
+
+@pytest.mark.parametrize("n_shots", [3, 17])  # the plain-float loop and the numpy branch
+def test_a_nan_shot_velocity_always_runs_the_query(n_shots: int) -> None:
+    """A broken (NaN) velocity must reach the shot query, which reports it, whichever shot it
+    is in: the reach check may not skip the query because a later shot is finite."""
+    cfg = quiet(CFG)
+    world = world_with(cfg, [far_rock(cfg)])
+    shots = [(SHOOTER_SHIP, 900.0, 600.0, 1.0, 0.0, 30) for _ in range(n_shots)]
+    world = with_shots(world, shots)
+    d = Draft(world)
+    vel = d.shot_vel.copy()
+    vel[0] = (math.nan, 0.0)
+    d.shot_vel = vel
+    assert check(d.freeze(), cfg)
+    assert not check(world, cfg)  # the same shots with finite speeds are out of reach
