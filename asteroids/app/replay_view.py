@@ -15,7 +15,6 @@ from collections.abc import Callable
 import arcade
 
 from asteroids.app.game import Game
-from asteroids.app.scene import Segments
 from asteroids.app.world_view import WorldView, common_key
 from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
@@ -64,6 +63,8 @@ class ReplayView(WorldView):
     Raises:
         ValueError: for a speed not in ``SPEEDS``.
     """
+
+    SHOWS_LIVES = True
 
     def __init__(self, game: Game, replay: Replay, speed: int = 1,
                  back: Callable[[], None] | None = None) -> None:
@@ -195,13 +196,6 @@ class ReplayView(WorldView):
                       f"DOES NOT MATCH THE RECORDING FROM TICK {self.out_of_step} "
                       "(RECORDED WITH OTHER RULES?)")
         super().update_hud()
-
-    def build_segments(self) -> Segments:
-        """The playfield, particles and the spare-ship icons."""
-        segs = super().build_segments()
-        x, y = self.hud.lives_xy
-        self.game.scene.life_icons(self.world.lives, x, y, segs)
-        return segs
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Playback keys (see ``HINT``)."""

@@ -388,6 +388,8 @@ class PlayView(WorldView):
             keys then only pause/quit.
     """
 
+    SHOWS_LIVES = True
+
     def __init__(self, game: Game, seed: int, autopilot: bool = False,
                  source: TickSource | None = None) -> None:
         super().__init__(game, seed)
@@ -496,13 +498,6 @@ class PlayView(WorldView):
             notes.append(self.slot.error.upper())
         self.hud.note("     ".join(notes))
         super().update_hud()
-
-    def build_segments(self) -> Segments:
-        """The playfield, particles and the spare-ship icons."""
-        segs = super().build_segments()
-        x, y = self.hud.lives_xy
-        self.game.scene.life_icons(self.world.lives, x, y, segs)
-        return segs
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume; the clock does not run while paused."""

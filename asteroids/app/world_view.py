@@ -131,11 +131,17 @@ class WorldView(arcade.View):
         """Set the HUD labels from the world (only changed text is re-laid out)."""
         self.hud.fps(self._fps)
 
+    SHOWS_LIVES = False
+    """Draw the spare-ship icons under the score (games and replays, not the title)."""
+
     def build_segments(self) -> Segments:
-        """This frame's segments: the playfield, then particles."""
+        """This frame's segments: the playfield, particles and, where shown, spare ships."""
         alpha = self.stepper.alpha
         segs = self.scene.build(self.prev, self.world, alpha)
         self.particles.segments(alpha, segs)
+        if self.SHOWS_LIVES:
+            x, y = self.hud.lives_xy
+            self.game.scene.life_icons(self.world.lives, x, y, segs)
         return segs
 
     def on_draw(self) -> None:
