@@ -18,18 +18,16 @@ from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import params_for
 from asteroids.core.saucer import saucer_outline
 from asteroids.core.ship import ship_outline
-from asteroids.core.shots import first_hits
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import (
     _ARRAY_FIELDS,
     FIELD_NAMES,
-    SHOOTER_SAUCER,
-    SHOOTER_SHIP,
     Draft,
     World,
 )
 
 from .bot_game import preset
+from .worlds import shot_query_finds_hit
 
 
 def _bot_worlds(name: str, seed: int, ticks: int) -> list[World]:
@@ -120,17 +118,7 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             many.shot_id = np.arange(17 * k)
             crowd = 17 * k * d.ast_id.shape[0] > simulation._REACH_MAX_PAIRS
             assert simulation._shots_may_hit(many, p) == (may or crowd)  # crowds always query
-            any_hit = False
-            for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
-                mine = np.flatnonzero(d.shot_owner == owner)
-                if mine.shape[0] == 0:
-                    continue
-                rocks = simulation._asteroid_outlines(d)
-                points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
-                starts = d.shot_pos[mine]
-                hits = first_hits(starts, starts + d.shot_vel[mine], points, offsets,
-                                  world_size=(p.width, p.height), body_motion=motion)
-                any_hit |= bool((hits.body >= 0).any())
+            any_hit = shot_query_finds_hit(d, p)
             assert may or not any_hit
             skipped += not may
             queried += may

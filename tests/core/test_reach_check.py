@@ -19,11 +19,17 @@ from asteroids.config.schema import Config, Obstacle
 from asteroids.core import InputFrame, simulation, step
 from asteroids.core import events as ev
 from asteroids.core.params import params_for
-from asteroids.core.shots import first_hits
 from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import (
+    config_with,
+    quiet,
+    rock,
+    shot_query_finds_hit,
+    with_shots,
+    world_with,
+)
 
 CFG = quiet(Config())
 P = params_for(CFG)
@@ -46,21 +52,7 @@ def far_rock(cfg: Config = CFG) -> NewRock:
 
 def query_hits(world: World, cfg: Config) -> bool:
     """Whether the full shot query finds any hit this tick (what the check must not hide)."""
-    d, p = Draft(world), params_for(cfg)
-    found = False
-    for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
-        mine = np.flatnonzero(d.shot_owner == owner)
-        if mine.shape[0] == 0:
-            continue
-        rocks = simulation._asteroid_outlines(d)
-        points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
-        if offsets.shape[0] == 1:
-            continue
-        starts = d.shot_pos[mine]
-        hits = first_hits(starts, starts + d.shot_vel[mine], points, offsets,
-                          world_size=(p.width, p.height), body_motion=motion)
-        found |= bool((hits.body >= 0).any())
-    return found
+    return shot_query_finds_hit(Draft(world), params_for(cfg))
 
 
 def check(world: World, cfg: Config) -> bool:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from asteroids.config.schema import Config
-from asteroids.core import new_world
-from asteroids.core.params import params_for
+from asteroids.core import new_world, simulation
+from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32
+from asteroids.core.shots import first_hits
 from asteroids.core.spawn import NewRock, append_rocks, make_outline, remove_all_rocks
-from asteroids.core.world import Draft, World
+from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
 
 
 def config_with(**sections: dict) -> Config:
@@ -70,3 +73,22 @@ def with_shots(world: World, shots: list[tuple[int, float, float, float, float, 
     for owner, x, y, vx, vy, ttl in shots:
         add_shot(d, owner, x, y, vx, vy, ttl)
     return d.freeze()
+
+
+def shot_query_finds_hit(d: Draft, p: Params) -> bool:
+    """Whether the full shot query (every shooter's shots against its targets) finds any hit
+    this tick: what the step's reach check must never hide."""
+    for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
+        mine = np.flatnonzero(d.shot_owner == owner)
+        if mine.shape[0] == 0:
+            continue
+        rocks = simulation._asteroid_outlines(d)
+        points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
+        if offsets.shape[0] == 1:
+            continue
+        starts = d.shot_pos[mine]
+        hits = first_hits(starts, starts + d.shot_vel[mine], points, offsets,
+                          world_size=(p.width, p.height), body_motion=motion)
+        if (hits.body >= 0).any():
+            return True
+    return False
