@@ -34,7 +34,7 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 CFG = quiet(Config())
 P = params_for(CFG)
@@ -48,10 +48,6 @@ def run(world, cfg, n):
         world, events = step(world, 0, cfg)
         per_step.append(events)
     return world, per_step
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def quiet_with(**sections) -> Config:

@@ -30,7 +30,7 @@ from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHIP_HYPERSPACE, SHOOTER_SHIP, Draft
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 SHIELD = int(InputFrame.SHIELD)
 CFG = quiet(Config())
@@ -55,10 +55,6 @@ def above(x: float) -> float:
 def at(size: float, offset: float) -> float:
     """A coordinate: ``offset`` from 0, or (negative) from the far edge ``size``."""
     return size + offset if offset < 0 else offset
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def ball(x: float, y: float, vx: float = 0.0, vy: float = 0.0, r: float = 10.0, *,

@@ -30,7 +30,7 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, world_with
 
 CFG = Config()
 P = params_for(CFG)
@@ -39,19 +39,6 @@ GONE = {"ship_state": SHIP_DEAD, "ship_timer": 10 ** 6}
 """The ship out of play for the whole test, so nothing aims at it or rams it."""
 IDLE = {"saucer_fire_timer": 10 ** 6, "saucer_zig_timer": 10 ** 6, "saucer_ticks_left": 10 ** 6}
 """A live saucer that neither fires, zig-zags nor leaves during the test."""
-
-
-def run(world, cfg, inputs):
-    """Step through ``inputs``; return the last world and all events."""
-    out = []
-    for mask in inputs:
-        world, events = step(world, mask, cfg)
-        out.extend(events)
-    return world, out
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def row_of_rocks(n: int) -> list:

@@ -31,7 +31,7 @@ from asteroids.core.world import (
     SHOOTER_SAUCER,
     SHOOTER_SHIP,
 )
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 THRUST, LEFT, RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 FIRE, HYPER, SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
@@ -56,10 +56,6 @@ def run(world, cfg, inputs):
         world, events = step(world, mask, cfg)
         ticks.append(events)
     return world, ticks
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def fired_ticks(ticks) -> list[int]:

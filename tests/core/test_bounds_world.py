@@ -15,16 +15,12 @@ from asteroids.core import events as ev
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.params import params_for
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 CFG = quiet(Config())
 P = params_for(CFG)
 BOUNCE_ALL = quiet(config_with(borders={"asteroids": "bounce", "ship": "bounce",
                                         "shots": "bounce", "saucers": "bounce"}))
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 # --- the state a new game starts from ----------------------------------------------------

@@ -24,6 +24,7 @@ from asteroids.core.spawn import NewRock
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
 from tests.core.worlds import (
     config_with,
+    of,
     quiet,
     rock,
     shot_query_finds_hit,
@@ -34,10 +35,6 @@ from tests.core.worlds import (
 CFG = quiet(Config())
 P = params_for(CFG)
 W, H = P.width, P.height
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def ball(x: float, y: float, vx: float = 0.0, vy: float = 0.0, r: float = 10.0,

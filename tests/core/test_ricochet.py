@@ -18,7 +18,7 @@ from asteroids.config.schema import Config, Obstacle
 from asteroids.core import events as ev
 from asteroids.core import step
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 SQUARE = ((580.0, 180.0), (620.0, 180.0), (620.0, 220.0), (580.0, 220.0))
 
@@ -35,10 +35,6 @@ def pillars(*obstacles: tuple[tuple[float, float], ...], borders: str = "wrap",
 
 def far(cfg: Config):
     return rock(0, 1000.0, 600.0, round_radius=10.0, cfg=cfg)
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 # --- a shot off a pillar into a rock ------------------------------------------------------

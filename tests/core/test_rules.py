@@ -23,25 +23,12 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, quiet, rock, with_shots, world_with
+from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, world_with
 
 FIRE = int(InputFrame.FIRE)
 CFG = quiet(Config())
 P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
-
-
-def run(world, cfg, inputs):
-    """Step through ``inputs``; return the last world and all events."""
-    out = []
-    for mask in inputs:
-        world, events = step(world, mask, cfg)
-        out.extend(events)
-    return world, out
-
-
-def of(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 # --- splitting and scoring -----------------------------------------------------------------

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core import new_world, simulation
+from asteroids.core import new_world, simulation, step
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32
 from asteroids.core.shots import first_hits
@@ -92,3 +92,17 @@ def shot_query_finds_hit(d: Draft, p: Params) -> bool:
         if (hits.body >= 0).any():
             return True
     return False
+
+
+def run(world: World, cfg: Config, inputs: list[int]) -> tuple[World, list]:
+    """Step through ``inputs``; return the last world and all events."""
+    out = []
+    for mask in inputs:
+        world, events = step(world, mask, cfg)
+        out.extend(events)
+    return world, out
+
+
+def of(events: list, kind: type) -> list:
+    """The events of one kind, in order."""
+    return [e for e in events if isinstance(e, kind)]
