@@ -30,12 +30,19 @@ from asteroids.config.errors import ConfigError
 from asteroids.config.loader import load_config, load_preset, parse_override
 from asteroids.config.schema import Config
 
-__all__ = ["PLAYER_SECTIONS", "Ruleset", "RulesetChoices", "player_label", "ruleset_choices",
-           "with_player_sections"]
+__all__ = ["NON_RULE_TABLES", "PLAYER_SECTIONS", "RULE_TABLES", "Ruleset", "RulesetChoices",
+           "player_label", "ruleset_choices", "with_player_sections"]
 
-PLAYER_SECTIONS = ("display", "audio", "keys", "storage")
-"""Config tables that belong to the player, not to the rules: kept from the player's own
-settings whichever ruleset is picked."""
+RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
+               "obstacles")
+"""Config tables that change how the game plays: they go into a replay's rules fingerprint."""
+
+NON_RULE_TABLES = ("audio", "display", "keys", "storage")
+"""Config tables that never touch the simulation (a test keeps the two lists complete)."""
+
+PLAYER_SECTIONS = NON_RULE_TABLES
+"""The tables that belong to the player, not to the rules: kept from the player's own
+settings whichever ruleset is picked (the non-rule tables, by definition)."""
 
 
 class Ruleset(NamedTuple):

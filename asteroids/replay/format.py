@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
+from asteroids.config.rulesets import NON_RULE_TABLES, RULE_TABLES
 from asteroids.core.world import FIELD_NAMES, World
 
 __all__ = [
@@ -69,12 +70,6 @@ CHECKPOINT_EVERY = 600
 """Ticks between state-hash checkpoints (10 s at 60 Hz). Verification re-simulates at most
 this many ticks again to find the first divergent tick."""
 MAX_CHECKPOINT_EVERY = 1_000_000
-
-RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
-               "obstacles")
-"""Config tables that change how the game plays: they go into the rules fingerprint."""
-NON_RULE_TABLES = ("audio", "display", "keys", "storage")
-"""Config tables that never touch the simulation (a test keeps the two lists complete)."""
 
 _CHECKSUM_PREFIX = "checksum blake2b-128 "
 _HEX32 = re.compile(r"[0-9a-f]{32}")
