@@ -19,11 +19,14 @@ from arcade.types import LRBT
 from asteroids.app.audio import SoundBank
 from asteroids.app.demos import load_demos
 from asteroids.app.input import KeyBindings, first_gamepad, open_gamepad
+from asteroids.app.monitor import LinePass, VectorMonitor
+from asteroids.app.palettes import Palette, palette_named
 from asteroids.app.recording import ReplaySaver
 from asteroids.app.render import LineRenderer
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
+from asteroids.config.schema import DisplayConfig
 from asteroids.core.params import Params, params_for
 from asteroids.paths import replays_dir
 from asteroids.profile import (
@@ -116,6 +119,12 @@ class Game:
                                           if record or record_to is not None else None)
         """Where played games are saved; None when games are not recorded."""
         self.lines = LineRenderer(window.ctx)
+        self.monitor: VectorMonitor | None = None
+        """The vector-monitor look's buffers while it is on (None: off, nothing allocated)."""
+        self.frame_time_s: float | None = None
+        """A fixed time per drawn frame for the afterglow (screenshots, benchmarks); None
+        uses the wall clock."""
+        self._last_frame: float | None = None
         self._keys: dict[int, tuple[Config, str]] = {}
         self._use_config(config)
         self.pinned = frozenset(pinned)
@@ -336,15 +345,55 @@ class Game:
         vw = max(self.camera.viewport.width, 1.0)
         return self.config.display.line_width_px * self.width / vw
 
+    @property
+    def display(self) -> DisplayConfig:
+        """The display settings in force now (read on every frame: a reload applies at
+        once)."""
+        return self.config.display
+
+    def palette(self) -> Palette:
+        """The line palette in force now (``display.palette``)."""
+        return palette_named(self.display.palette)
+
+    def frame_dt(self) -> float:
+        """Seconds since the last frame drawn (``frame_time_s`` when set), for the monitor
+        look's afterglow; clamped to [0, 0.25]."""
+        now = time.perf_counter()
+        last, self._last_frame = self._last_frame, now
+        if self.frame_time_s is not None:
+            return self.frame_time_s
+        return 0.0 if last is None else min(max(now - last, 0.0), 0.25)
+
     def draw_frame(self, segs: Segments, hud: Hud | None) -> None:
-        """Clear (black bars included), then draw the segments and the HUD in world units."""
-        self.window.ctx.scissor = None
-        self.window.clear(color=arcade.color.BLACK)
-        self.camera.use()
-        s, c = segs.arrays()
-        self.lines.update(s, c)
-        self.lines.draw(self.line_width(), glow=self.config.display.glow)
+        """Draw the segments and the HUD in world units, over black (bars included): the
+        plain look, or the vector-monitor look when ``display.monitor.strength`` > 0."""
+        display = self.display
+        self.lines.upload(segs.packed())
+        width = self.line_width()
+        look = display.monitor
+        dt = self.frame_dt()
+        if look.strength > 0.0:
+            if self.monitor is None:
+                self.monitor = VectorMonitor(self.window.ctx)
+            px = self.width / max(self.camera.viewport.width, 1.0)
+
+            def draw_lines(line: LinePass) -> None:
+                self.lines.draw(width * line.width, dwell=line.dwell,
+                                dwell_length=line.dwell_length_px * px,
+                                brightness=line.brightness)
+
+            self.monitor.frame(look, self.camera, self.window.get_framebuffer_size(), dt,
+                               draw_lines)
+        else:
+            if self.monitor is not None:  # the look was turned off: free its buffers
+                self.monitor.release()
+                self.monitor = None
+            self.window.ctx.scissor = None
+            self.window.clear(color=arcade.color.BLACK)
+            self.camera.use()
+            self.lines.draw(width, glow=display.glow)
         if hud is not None:
+            hud.tint(self.palette().text)
             hud.draw()
 
     def quit(self) -> None:

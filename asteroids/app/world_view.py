@@ -17,7 +17,7 @@ import arcade
 
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
-from asteroids.app.hud import Hud
+from asteroids.app.hud import Hud, score_wrap
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.config import Config
@@ -78,7 +78,8 @@ class WorldView(arcade.View):
         self.scene = game.scene if self.config == game.config else SceneBuilder(self.config)
         """Draws this view's world (the game's, unless the view runs other settings)."""
         self.particles = Particles(game.width, game.height, self.config.world.tick_hz, seed)
-        self.hud = Hud(game.width, game.height, self.config.display.show_fps)
+        self.hud = Hud(game.width, game.height, self.config.display.show_fps,
+                       scale=game.display.hud_scale)
         self.masks: list[int] = []
         """Every mask fed to the core, one per tick, in order."""
         self.events: list[ev.Event] = []
@@ -125,6 +126,8 @@ class WorldView(arcade.View):
         if delta_time > 0:
             self._fps = 0.9 * self._fps + 0.1 / delta_time if self._fps else 1.0 / delta_time
         self.advance(delta_time)
+        self.hud.score_wrap = score_wrap(self.game.display.score_wrap,
+                                         self.game.score_key(self.config))
         self.update_hud()
 
     def update_hud(self) -> None:
@@ -137,11 +140,13 @@ class WorldView(arcade.View):
     def build_segments(self) -> Segments:
         """This frame's segments: the playfield, particles and, where shown, spare ships."""
         alpha = self.stepper.alpha
-        segs = self.scene.build(self.prev, self.world, alpha)
-        self.particles.segments(alpha, segs)
+        palette = self.game.palette()
+        segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
+        self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
         if self.SHOWS_LIVES:
             x, y = self.hud.lives_xy
-            self.game.scene.life_icons(self.world.lives, x, y, segs)
+            self.game.scene.life_icons(self.world.lives, x, y, segs,
+                                       scale=0.8 * self.hud.scale, palette=palette)
         return segs
 
     def on_draw(self) -> None:
