@@ -125,6 +125,11 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a bot game with HUD, or the title screen")
     shot.add_argument("--size", metavar="WxH", default=None,
                       help="image size in px (default: the configured window size)")
+    shot.add_argument("--palette", metavar="NAME", default=None,
+                      help="line palette, as --set display.palette=NAME (vector, white, green, "
+                      "amber, colour, high_contrast, colour_blind)")
+    shot.add_argument("--monitor", metavar="STRENGTH", default=None,
+                      help="vector-monitor look 0..1, as --set display.monitor.strength=STRENGTH")
 
     verify = sub.add_parser(
         "verify", help="re-simulate replays without a window and check their state hashes",
@@ -309,6 +314,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_screenshot(args: argparse.Namespace) -> int:
+    if args.palette is not None:
+        args.overrides.append(f"display.palette={args.palette}")
+    if args.monitor is not None:
+        args.overrides.append(f"display.monitor.strength={args.monitor}")
     choices = _choices(args)
     config = choices.rulesets[choices.selected].config
     width = height = None

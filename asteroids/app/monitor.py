@@ -3,25 +3,28 @@ ends and a faint flicker, drawn through offscreen framebuffers.
 
 Each frame, with the look on:
 
-1. The afterglow buffer (half the window's resolution) keeps the last frames: it is copied
-   from the previous one faded by ``0.1 ** (dt / persistence)`` (and a step of 1/255, so an
-   8-bit trail always reaches black), then this frame's lines are drawn into it at half
-   brightness, twice as wide, with brighter ends.
-2. Bloom: that buffer is reduced to a quarter of the window and blurred (9 taps across, 9
-   down) over ``bloom_radius_px``.
-3. The window is painted in one pass with the afterglow plus the bloom (this replaces the
-   clear; outside the letterbox it is black), flickered by a factor taken from the frame
-   count (deterministic: no random state).
-4. The lines are drawn crisp on top, with the beam-dwell brightening at their ends.
+1. This frame's lines are drawn into a half-resolution buffer, brighter at their ends (where
+   the beam dwelt).
+2. One half-resolution pass updates the afterglow, the brighter of those lines and the last
+   afterglow faded by ``0.1 ** (dt / persistence)`` (less one step of 1/255, so an 8-bit trail
+   always reaches black), and writes the glow: the afterglow plus the last frame's bloom.
+3. Bloom: the afterglow is blurred at quarter resolution (one pass of 9 bilinear taps) over
+   ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible at
+   game speeds and saves a pass).
+4. The glow is scaled up over the whole window, replacing the clear, and the lines are drawn
+   crisp on top, a little dimmer than in the plain look so their ends can be brighter.
 
-Off (strength 0) none of this runs and no buffer exists: ``Game.draw_frame`` draws the plain
-look. Settings are read from the config on every frame, so a live reload applies at once.
+The brightness of each frame wobbles by a factor taken from the frame count (deterministic:
+no random state). A full-window pass costs a lot on a software rasteriser, so step 4's is the
+only one; the others run on a quarter or a sixteenth of the pixels. Off (strength 0) none of
+this runs and no buffer exists: ``Game.draw_frame`` draws the plain look. Settings are read
+from the config on every frame, so a live reload applies at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arcade.gl.geometry import quad_2d_fs
 
@@ -41,21 +44,23 @@ out vec2 uv;
 void main() { uv = in_uv; gl_Position = vec4(in_vert, 0.0, 1.0); }
 """
 
-_FADE_FS = """#version 330
+_PERSIST_FS = """#version 330
 uniform sampler2D prev;
+uniform sampler2D now;
+uniform sampler2D halo;
 uniform float decay;
-out vec4 frag;
-void main() {
-    vec3 c = texelFetch(prev, ivec2(gl_FragCoord.xy), 0).rgb;
-    frag = vec4(max(c * decay - 1.0 / 255.0, 0.0), 1.0);
-}
-"""
-
-_DOWN_FS = """#version 330
-uniform sampler2D src;
+uniform float trail_gain;
+uniform float halo_gain;
 in vec2 uv;
-out vec4 frag;
-void main() { frag = vec4(texture(src, uv).rgb, 1.0); }
+layout(location = 0) out vec4 trail;
+layout(location = 1) out vec4 glow;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec3 old = texelFetch(prev, p, 0).rgb * decay - 1.0 / 255.0;
+    vec3 t = max(old, texelFetch(now, p, 0).rgb);
+    trail = vec4(t, 1.0);
+    glow = vec4(t * trail_gain + texture(halo, uv).rgb * halo_gain, 1.0);
+}
 """
 
 _BLUR_FS = """#version 330
@@ -63,42 +68,33 @@ uniform sampler2D src;
 uniform vec2 step;
 in vec2 uv;
 out vec4 frag;
-const float W[5] = float[5](0.2270270, 0.1945946, 0.1216216, 0.0540541, 0.0162162);
 void main() {
-    vec3 c = texture(src, uv).rgb * W[0];
-    for (int k = 1; k < 5; k++) {
-        c += texture(src, uv + step * float(k)).rgb * W[k];
-        c += texture(src, uv - step * float(k)).rgb * W[k];
-    }
+    // One pass, 9 bilinear taps (each already averages 4 texels): centre, 4 diagonal at one
+    // step, 4 straight at two steps, weighted like a Gaussian of about a step's sigma.
+    vec2 d = step;
+    vec2 e = vec2(step.x, -step.y);
+    vec3 c = texture(src, uv).rgb * 0.20;
+    c += (texture(src, uv + d).rgb + texture(src, uv - d).rgb
+        + texture(src, uv + e).rgb + texture(src, uv - e).rgb) * 0.125;
+    c += (texture(src, uv + vec2(2.0 * step.x, 0.0)).rgb
+        + texture(src, uv - vec2(2.0 * step.x, 0.0)).rgb
+        + texture(src, uv + vec2(0.0, 2.0 * step.y)).rgb
+        + texture(src, uv - vec2(0.0, 2.0 * step.y)).rgb) * 0.075;
     frag = vec4(c, 1.0);
 }
 """
 
-_COMPOSITE_FS = """#version 330
-uniform sampler2D trail;
-uniform sampler2D halo;
-uniform float trail_gain;
-uniform float halo_gain;
-uniform vec4 rect;
+_SHOW_FS = """#version 330
+uniform sampler2D glow;
 in vec2 uv;
 out vec4 frag;
-void main() {
-    vec2 p = gl_FragCoord.xy;
-    if (p.x < rect.x || p.y < rect.y || p.x > rect.x + rect.z || p.y > rect.y + rect.w) {
-        frag = vec4(0.0, 0.0, 0.0, 1.0);
-        return;
-    }
-    vec3 c = texture(trail, uv).rgb * trail_gain + texture(halo, uv).rgb * halo_gain;
-    frag = vec4(min(c, 1.0), 1.0);
-}
+void main() { frag = vec4(texture(glow, uv).rgb, 1.0); }
 """
 
-TRAIL_INTENSITY = 0.5
-"""Lines go into the afterglow buffer at this brightness, leaving headroom for bright ends."""
+TRAIL_GAIN = 0.55
+"""The afterglow shows at this gain (times strength and flicker) under the crisp lines."""
 TRAIL_WIDTH = 2.0
-"""...and this many line widths wide (the buffer is half resolution)."""
-TRAIL_GAIN = 1.2
-"""The afterglow buffer is added to the window at this gain (times the strength)."""
+"""Lines go into the half-resolution buffer this many line widths wide."""
 CRISP_DIM = 0.2
 """Crisp lines are dimmed by this much at full strength, so their ends can be brighter."""
 
@@ -141,115 +137,122 @@ class VectorMonitor:
         self.frame_count = 0
         """Frames drawn with the look (the flicker's clock)."""
         self._size: tuple[int, int] = (0, 0)
-        self._trail: list[tuple[Framebuffer, Texture2D]] = []
-        self._small: list[tuple[Framebuffer, Texture2D]] = []
+        self._now: tuple[Framebuffer, Texture2D] | None = None
+        self._trails: list[tuple[Framebuffer, Texture2D]] = []
+        """Afterglow ping-pong: [this frame's target (with the glow), the last frame's]."""
+        self._glow: Texture2D | None = None
+        self._halo: tuple[Framebuffer, Texture2D] | None = None
         self._quad = quad_2d_fs()
-        self._fade = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_FADE_FS)
-        self._down = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_DOWN_FS)
+        self._persist = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_PERSIST_FS)
+        self._persist["prev"] = 0
+        self._persist["now"] = 1
+        self._persist["halo"] = 2
         self._blur = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_BLUR_FS)
-        self._composite = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_COMPOSITE_FS)
-        self._composite["trail"] = 0
-        self._composite["halo"] = 1
+        self._blur["src"] = 0
+        self._show = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_SHOW_FS)
+        self._show["glow"] = 0
 
-    def _target(self, size: tuple[int, int]) -> tuple[Framebuffer, Texture2D]:
-        tex = self.ctx.texture(size, components=4, dtype="f1",
-                               filter=(self.ctx.LINEAR, self.ctx.LINEAR),
-                               wrap_x=self.ctx.CLAMP_TO_EDGE, wrap_y=self.ctx.CLAMP_TO_EDGE)
-        fbo = self.ctx.framebuffer(color_attachments=[tex])
+    def _texture(self, size: tuple[int, int]) -> Texture2D:
+        ctx = self.ctx
+        return ctx.texture(size, components=4, dtype="f1", filter=(ctx.LINEAR, ctx.LINEAR),
+                           wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+
+    def _fbo(self, *textures: Texture2D) -> Framebuffer:
+        fbo = self.ctx.framebuffer(color_attachments=list(textures))
         fbo.clear(color=(0, 0, 0, 255))
-        return fbo, tex
+        return fbo
 
     def _ensure(self, size: tuple[int, int]) -> None:
-        if size == self._size and self._trail:
+        if size == self._size and self._now is not None:
             return
         self.release()
         half = (max(1, (size[0] + 1) // 2), max(1, (size[1] + 1) // 2))
         quarter = (max(1, (half[0] + 1) // 2), max(1, (half[1] + 1) // 2))
-        self._trail = [self._target(half), self._target(half)]
-        self._small = [self._target(quarter), self._target(quarter)]
+        now = self._texture(half)
+        self._now = (self._fbo(now), now)
+        self._glow = glow = self._texture(half)
+        for _ in range(2):
+            trail = self._texture(half)
+            self._trails.append((self._fbo(trail, glow), trail))
+        halo = self._texture(quarter)
+        self._halo = (self._fbo(halo), halo)
         self._size = size
 
     def release(self) -> None:
         """Free the offscreen buffers (the look was turned off or the window resized)."""
-        self._trail, self._small = [], []
+        self._now = self._glow = self._halo = None
+        self._trails = []
         self._size = (0, 0)
 
     @property
     def allocated(self) -> bool:
         """Whether the offscreen buffers exist."""
-        return bool(self._trail)
+        return self._now is not None
+
+    def _pass(self, target: Framebuffer, program: Any, *textures: Texture2D) -> None:
+        target.use()
+        self.ctx.viewport = (0, 0, *target.size)
+        for unit, tex in enumerate(textures):
+            tex.use(unit)
+        self._quad.render(program)
 
     def frame(self, look: MonitorConfig, camera: Camera2D, size: tuple[int, int], dt: float,
               draw_lines: Callable[[LinePass], None]) -> None:
-        """Draw one frame with the look: ``draw_lines`` is called twice (the afterglow
-        buffer, then the window), with the camera in use and the pass's parameters.
+        """Draw one frame with the look: ``draw_lines`` draws this frame's lines with the
+        camera in use, as the ``LinePass`` asks: once into the half-size buffer, once into
+        the window.
 
         Args:
             look: the settings (``display.monitor``), read now.
             camera: the letterboxed play camera (its viewport is in window pixels).
             size: the window's framebuffer size in pixels.
             dt: seconds since the last frame (how far the afterglow fades).
-            draw_lines: draws this frame's lines as a ``LinePass`` asks.
+            draw_lines: draws this frame's lines.
         """
         ctx = self.ctx
         size = (int(size[0]), int(size[1]))
         self._ensure(size)
+        assert self._now is not None and self._glow is not None  # made by _ensure
+        assert self._halo is not None
         s = look.strength
         self.frame_count += 1
         flicker = flicker_factor(self.frame_count, look.flicker * s)
         persistence = look.persistence_s * s
         decay = 0.1 ** (max(dt, 0.0) / persistence) if persistence > 0.0 else 0.0
         dwell = look.beam_dwell * s
-        (prev_fbo, prev_tex), (trail_fbo, trail_tex) = self._trail
-        (small_fbo, small_tex), (blur_fbo, blur_tex) = self._small
+        (trail_fbo, trail_tex), (_, prev_tex) = self._trails
+        now_fbo, now_tex = self._now
+        halo_fbo, halo_tex = self._halo
         old_blend = ctx.blend_func
-        ctx.disable(ctx.BLEND)
         try:
-            # 1. Fade the previous afterglow into the other buffer, then add this frame.
-            trail_fbo.use()
+            # 1. This frame's lines at half size.
+            now_fbo.use()
             ctx.scissor = None
-            ctx.viewport = (0, 0, *trail_tex.size)
-            prev_tex.use(0)
-            self._fade["prev"] = 0
-            self._fade["decay"] = decay
-            self._quad.render(self._fade)
+            now_fbo.clear(color=(0, 0, 0, 255))
             camera.use()
             vx, vy, vw, vh = camera.viewport.lbwh_int
             ctx.viewport = (vx // 2, vy // 2, (vw + 1) // 2, (vh + 1) // 2)
             ctx.scissor = ctx.viewport
-            draw_lines(LinePass(TRAIL_WIDTH, dwell, look.dwell_length_px, TRAIL_INTENSITY))
-            ctx.disable(ctx.BLEND)
+            draw_lines(LinePass(TRAIL_WIDTH, dwell, look.dwell_length_px, 1.0))
             ctx.scissor = None
-            # 2. Bloom: a quarter-size copy, blurred across and down.
-            small_fbo.use()
-            ctx.viewport = (0, 0, *small_tex.size)
-            trail_tex.use(0)
-            self._down["src"] = 0
-            self._quad.render(self._down)
-            radius = look.bloom_radius_px / 4.0 / 4.0  # quarter-size texels per tap
-            for src, dst in ((small_tex, blur_fbo), (blur_tex, small_fbo)):
-                dst.use()
-                ctx.viewport = (0, 0, *small_tex.size)
-                src.use(0)
-                self._blur["src"] = 0
-                across = src is small_tex
-                self._blur["step"] = ((radius / small_tex.width, 0.0) if across
-                                      else (0.0, radius / small_tex.height))
-                self._quad.render(self._blur)
-            # 3. Paint the window: afterglow plus bloom, black outside the letterbox.
+            ctx.disable(ctx.BLEND)
+            # 2. Afterglow and glow (the glow uses the last frame's bloom).
+            self._persist["decay"] = decay
+            self._persist["trail_gain"] = TRAIL_GAIN * s * flicker
+            self._persist["halo_gain"] = look.bloom * s * flicker
+            self._pass(trail_fbo, self._persist, prev_tex, now_tex, halo_tex)
+            # 3. Bloom for the next frame: half the radius per step, at quarter size.
+            texel = look.bloom_radius_px / 4.0 / 2.0
+            self._blur["step"] = (texel / halo_tex.width, texel / halo_tex.height)
+            self._pass(halo_fbo, self._blur, trail_tex)
+            # 4. The glow over the whole window (no clear needed), then the crisp lines.
             ctx.screen.use()
             ctx.viewport = (0, 0, *size)
-            trail_tex.use(0)
-            small_tex.use(1)
-            self._composite["trail_gain"] = TRAIL_GAIN * s * flicker
-            self._composite["halo_gain"] = look.bloom * s * flicker
-            self._composite["rect"] = (float(vx), float(vy), float(vw), float(vh))
-            self._quad.render(self._composite)
-            # 4. The crisp lines on top.
-            camera.use()
-            draw_lines(LinePass(1.0, dwell, look.dwell_length_px,
-                                flicker * (1.0 - CRISP_DIM * s)))
+            self._glow.use(0)
+            self._quad.render(self._show)
         finally:
             ctx.blend_func = old_blend
             ctx.enable(ctx.BLEND)
-        self._trail.reverse()
+        camera.use()
+        draw_lines(LinePass(1.0, dwell, look.dwell_length_px, flicker * (1.0 - CRISP_DIM * s)))
+        self._trails.reverse()

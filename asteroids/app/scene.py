@@ -333,10 +333,8 @@ class SceneBuilder:
         segs = np.concatenate([_loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
         self._add_wrapped(out, segs, palette, "saucer", p.wrap_saucers, _VERTICAL_SHIFTS)
 
-    def _shots(self, prev: World, cur: World, alpha: float, out: Segments,
-               palette: Palette = VECTOR) -> None:
-        if cur.shot_id.shape[0] == 0:
-            return
+    def shot_segments(self, prev: World, cur: World, alpha: float) -> np.ndarray:
+        """Every shot as a (S, 2, 2) tail-to-head segment at ``alpha`` (no wrap ghosts)."""
         p = self.params
         head = np.array(cur.shot_pos, dtype=np.float64)
         idx, found = match_ids(prev.shot_id, cur.shot_id)
@@ -352,7 +350,14 @@ class SceneBuilder:
         unit = vel / np.maximum(speed, 1e-9)[:, None]
         length = max(self.shot_length, 1.0)
         tail = head - unit * length
-        segs = np.stack([tail, head], axis=1)
+        return np.stack([tail, head], axis=1)
+
+    def _shots(self, prev: World, cur: World, alpha: float, out: Segments,
+               palette: Palette = VECTOR) -> None:
+        if cur.shot_id.shape[0] == 0:
+            return
+        p = self.params
+        segs = self.shot_segments(prev, cur, alpha)
         saucers = (cur.shot_owner == SHOOTER_SAUCER)[:, None]
         cols = np.where(saucers, np.asarray(palette.shot_saucer, np.float32),
                         np.asarray(palette.shot_ship, np.float32)).astype(np.float32)
