@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from asteroids.config.schema import PALETTES
-
 __all__ = ["KINDS", "PALETTES_BY_NAME", "Color", "LineStyle", "Palette", "palette_named"]
 
 Color = tuple[float, float, float, float]
@@ -134,7 +132,7 @@ PALETTES_BY_NAME: dict[str, Palette] = {
         icon=(1.0, 1.0, 0.0, 1.0),
         text=(255, 255, 0, 255),
         styles={kind: _THICK for kind in ("asteroid", "ship", "saucer", "obstacle", "icon")}
-        | {"shot_ship": LineStyle(width=2.2), "shot_saucer": LineStyle(width=2.2, dash=1.2)},
+        | {"shot_ship": LineStyle(width=2.2), "shot_saucer": LineStyle(width=2.2, dash=2.0)},
     ),
     "colour_blind": Palette(
         "colour_blind",
@@ -150,13 +148,11 @@ PALETTES_BY_NAME: dict[str, Palette] = {
         particle=(0.90, 0.90, 0.90, 1.0),
         icon=(0.34, 0.71, 0.91, 1.0),
         text=_WHITE_TEXT,
-        styles={"saucer": LineStyle(width=1.6), "shot_saucer": LineStyle(width=2.0, dash=1.0)},
+        styles={"saucer": LineStyle(width=1.6), "shot_saucer": LineStyle(width=2.0, dash=2.0)},
     ),
 }
-"""Every palette, by its ``display.palette`` name."""
-
-assert tuple(PALETTES_BY_NAME) == PALETTES, "palettes and the config's choices differ"
-
+"""Every palette, by its ``display.palette`` name (the names the config accepts,
+``asteroids.config.schema.PALETTES``, in the same order: a test keeps them equal)."""
 
 def palette_named(name: str) -> Palette:
     """The palette called ``name`` (the config has checked it is one of ``PALETTES``)."""
