@@ -17,7 +17,8 @@ lines in the same colours and width (the world-space outlines come from the game
 vectorised transform, timed as part of each method's frame). The plain look is drawn
 without the optional glow pass (``display.glow = false``), so all three draw exactly one
 line per segment; with the vector-monitor look on (``display.monitor.strength = 1``) every
-method draws through the same ``VectorMonitor`` (each has its own buffers).
+method draws through the same ``VectorMonitor`` (each has its own buffers). Ours is also
+timed in the plain look as shipped, with the glow pass (``display.glow = true``).
 
 Per frame it reports the **CPU time to build and submit** (wall time before
 ``ctx.finish()``; on llvmpipe this includes Mesa's vertex work on the calling thread) and the
@@ -27,7 +28,9 @@ software rasteriser frame rates say little, so the targets are ratios:
 * CPU submit, per-asteroid / ours: at least 20x at N = 1000 and 40x at N = 5000;
 * the Python-side build of a classic frame (a classic-preset game in progress, built and
   packed for upload, before any GL call): at most 1 ms;
-* the vector-monitor look adds at most 50 % to our whole frame at N = 300.
+* the vector-monitor look adds at most 50 % to our whole frame at N = 300, over the plain
+  look as the game ships it (``display.glow = true``: the monitor look's bloom replaces that
+  glow pass); the run also prints what it adds over the lines alone.
 
 ``--quick`` runs a small grid in a small window for CI (a test checks only that the ratios
 point the right way); ``--json FILE`` writes every number.
@@ -364,6 +367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{s['frame_ms']:.2f} | {p['submit_ms'] / o['submit_ms']:.1f}× | "
                   f"{s['submit_ms'] / o['submit_ms']:.1f}× | "
                   f"{p['frame_ms'] / o['frame_ms']:.1f}× |")
+    if "plain" in args.looks:
+        print("\nOurs in the plain look as shipped (`display.glow = true`: a second, wide, "
+              "additive pass under the lines), ms submit / frame: "
+              + "; ".join(f"N = {n}: {table[(n, 'ours', 'glow')]['submit_ms']:.2f} / "
+                          f"{table[(n, 'ours', 'glow')]['frame_ms']:.2f}" for n in sizes))
     build = time_classic_build(300 if not args.quick else 50)
     results["classic_build"] = build
     print("\n## Targets\n")
@@ -383,16 +391,19 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{build['segments']} segments): median {build['median_ms']:.3f} ms, "
           f"p90 {build['p90_ms']:.3f} ms (target ≤ {BUILD_TARGET_MS:g} ms: "
           f"{'met' if ok else 'MISSED'})")
-    if (MONITOR_AT, "ours", "monitor") in table and (MONITOR_AT, "ours", "plain") in table:
+    if (MONITOR_AT, "ours", "monitor") in table and (MONITOR_AT, "ours", "glow") in table:
         on = table[(MONITOR_AT, "ours", "monitor")]["frame_ms"]
-        off = table[(MONITOR_AT, "ours", "plain")]["frame_ms"]
+        off = table[(MONITOR_AT, "ours", "glow")]["frame_ms"]
+        lines = table[(MONITOR_AT, "ours", "plain")]["frame_ms"]
         extra = on / off - 1.0
         ok = extra <= MONITOR_TARGET
-        results["targets"]["monitor_extra_300"] = {"value": extra, "target": MONITOR_TARGET,
-                                                   "met": ok}
-        print(f"- The monitor look adds {100 * extra:.0f} % to our frame at N = {MONITOR_AT} "
-              f"({off:.2f} -> {on:.2f} ms; target ≤ {100 * MONITOR_TARGET:.0f} %: "
-              f"{'met' if ok else 'MISSED'})")
+        results["targets"]["monitor_extra_300"] = {
+            "value": extra, "target": MONITOR_TARGET, "met": ok,
+            "over_lines_only": on / lines - 1.0}
+        print(f"- The monitor look adds {100 * extra:.0f} % to our frame at N = {MONITOR_AT}, "
+              f"over the plain look as shipped, glow on ({off:.2f} -> {on:.2f} ms; target "
+              f"≤ {100 * MONITOR_TARGET:.0f} %: {'met' if ok else 'MISSED'}); "
+              f"{100 * (on / lines - 1.0):.0f} % over lines alone ({lines:.2f} ms)")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         print(f"\nwrote {args.json}")

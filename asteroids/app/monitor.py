@@ -3,22 +3,22 @@ ends and a faint flicker, drawn through offscreen framebuffers.
 
 Each frame, with the look on:
 
-1. This frame's lines are drawn into a half-resolution buffer, brighter at their ends (where
-   the beam dwelt).
-2. One half-resolution pass updates the afterglow, the brighter of those lines and the last
+1. This frame's lines are drawn into a small buffer (1/``DOWNSCALE`` of the window's width
+   and height), brighter at their ends, where the beam dwelt.
+2. One pass at that size updates the afterglow, the brighter of those lines and the last
    afterglow faded by ``0.1 ** (dt / persistence)`` (less one step of 1/255, so an 8-bit trail
    always reaches black), and writes the glow: the afterglow plus the last frame's bloom.
-3. Bloom: the afterglow is blurred at quarter resolution (one pass of 9 bilinear taps) over
-   ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible at
-   game speeds and saves a pass).
+3. Bloom: the afterglow is blurred at half that size again (one pass of 9 bilinear taps)
+   over ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible
+   at game speeds and saves a pass).
 4. The glow is scaled up over the whole window, replacing the clear, and the lines are drawn
    crisp on top, a little dimmer than in the plain look so their ends can be brighter.
 
 The brightness of each frame wobbles by a factor taken from the frame count (deterministic:
 no random state). A full-window pass costs a lot on a software rasteriser, so step 4's is the
-only one; the others run on a quarter or a sixteenth of the pixels. Off (strength 0) none of
-this runs and no buffer exists: ``Game.draw_frame`` draws the plain look. Settings are read
-from the config on every frame, so a live reload applies at once.
+only one; the others touch 1/16 and 1/64 of the pixels (the afterglow is soft anyway). Off
+(strength 0) none of this runs and no buffer exists: ``Game.draw_frame`` draws the plain look.
+Settings are read from the config on every frame, so a live reload applies at once.
 """
 
 from __future__ import annotations
@@ -93,8 +93,9 @@ void main() { frag = vec4(texture(glow, uv).rgb, 1.0); }
 
 TRAIL_GAIN = 0.55
 """The afterglow shows at this gain (times strength and flicker) under the crisp lines."""
-TRAIL_WIDTH = 2.0
-"""Lines go into the half-resolution buffer this many line widths wide."""
+TRAIL_WIDTH = 0.75
+"""Lines go into the small buffer this many line widths wide, times ``DOWNSCALE`` (so they
+stay about one texel wide there)."""
 CRISP_DIM = 0.2
 """Crisp lines are dimmed by this much at full strength, so their ends can be brighter."""
 
@@ -132,6 +133,10 @@ class VectorMonitor:
         ctx: the window's arcade context.
     """
 
+    DOWNSCALE = 4
+    """The afterglow buffers have 1/DOWNSCALE of the window's width and height (the bloom
+    half of that)."""
+
     def __init__(self, ctx: ArcadeContext) -> None:
         self.ctx = ctx
         self.frame_count = 0
@@ -166,15 +171,16 @@ class VectorMonitor:
         if size == self._size and self._now is not None:
             return
         self.release()
-        half = (max(1, (size[0] + 1) // 2), max(1, (size[1] + 1) // 2))
-        quarter = (max(1, (half[0] + 1) // 2), max(1, (half[1] + 1) // 2))
-        now = self._texture(half)
+        k = self.DOWNSCALE
+        small = (max(1, -(-size[0] // k)), max(1, -(-size[1] // k)))
+        smaller = (max(1, (small[0] + 1) // 2), max(1, (small[1] + 1) // 2))
+        now = self._texture(small)
         self._now = (self._fbo(now), now)
-        self._glow = glow = self._texture(half)
+        self._glow = glow = self._texture(small)
         for _ in range(2):
-            trail = self._texture(half)
+            trail = self._texture(small)
             self._trails.append((self._fbo(trail, glow), trail))
-        halo = self._texture(quarter)
+        halo = self._texture(smaller)
         self._halo = (self._fbo(halo), halo)
         self._size = size
 
@@ -199,8 +205,8 @@ class VectorMonitor:
     def frame(self, look: MonitorConfig, camera: Camera2D, size: tuple[int, int], dt: float,
               draw_lines: Callable[[LinePass], None]) -> None:
         """Draw one frame with the look: ``draw_lines`` draws this frame's lines with the
-        camera in use, as the ``LinePass`` asks: once into the half-size buffer, once into
-        the window.
+        camera in use, as the ``LinePass`` asks: once into the small buffer, once into the
+        window.
 
         Args:
             look: the settings (``display.monitor``), read now.
@@ -225,15 +231,16 @@ class VectorMonitor:
         halo_fbo, halo_tex = self._halo
         old_blend = ctx.blend_func
         try:
-            # 1. This frame's lines at half size.
+            # 1. This frame's lines, small.
             now_fbo.use()
             ctx.scissor = None
             now_fbo.clear(color=(0, 0, 0, 255))
             camera.use()
             vx, vy, vw, vh = camera.viewport.lbwh_int
-            ctx.viewport = (vx // 2, vy // 2, (vw + 1) // 2, (vh + 1) // 2)
+            k = self.DOWNSCALE
+            ctx.viewport = (vx // k, vy // k, -(-vw // k), -(-vh // k))
             ctx.scissor = ctx.viewport
-            draw_lines(LinePass(TRAIL_WIDTH, dwell, look.dwell_length_px, 1.0))
+            draw_lines(LinePass(TRAIL_WIDTH * k, dwell, look.dwell_length_px, 1.0))
             ctx.scissor = None
             ctx.disable(ctx.BLEND)
             # 2. Afterglow and glow (the glow uses the last frame's bloom).
@@ -241,8 +248,8 @@ class VectorMonitor:
             self._persist["trail_gain"] = TRAIL_GAIN * s * flicker
             self._persist["halo_gain"] = look.bloom * s * flicker
             self._pass(trail_fbo, self._persist, prev_tex, now_tex, halo_tex)
-            # 3. Bloom for the next frame: half the radius per step, at quarter size.
-            texel = look.bloom_radius_px / 4.0 / 2.0
+            # 3. Bloom for the next frame: half the radius per step, at half the size again.
+            texel = look.bloom_radius_px / (2.0 * self.DOWNSCALE) / 2.0
             self._blur["step"] = (texel / halo_tex.width, texel / halo_tex.height)
             self._pass(halo_fbo, self._blur, trail_tex)
             # 4. The glow over the whole window (no clear needed), then the crisp lines.
