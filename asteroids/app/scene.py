@@ -232,11 +232,12 @@ class SceneBuilder:
 
     def _add_wrapped(self, out: Segments, segs: np.ndarray, palette: Palette, kind: str,
                      wraps: bool, shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS) -> None:
+        color, style = palette.color(kind), palette.style(kind)
+        out.add(segs, color, style)
         if wraps:
             idx, moves = ghost_index(segs, self.size, shifts)
             if idx.shape[0]:
-                segs = np.concatenate([segs, segs[idx] + moves])
-        out.add(segs, palette.color(kind), palette.style(kind))
+                out.add(segs[idx] + moves, color, style)
 
     def build(self, prev: World, cur: World, alpha: float, out: Segments | None = None,
               palette: Palette = VECTOR) -> Segments:
@@ -366,14 +367,12 @@ class SceneBuilder:
         if saucer_style != ship_style:
             styles = np.where(saucers, np.asarray(saucer_style, np.float32),
                               np.asarray(ship_style, np.float32))
+        out.add(segs, cols, styles)
         if p.wrap_shots:
             idx, moves = ghost_index(segs, self.size)
             if idx.shape[0]:
-                segs = np.concatenate([segs, segs[idx] + moves])
-                cols = np.concatenate([cols, cols[idx]])
-                if isinstance(styles, np.ndarray):
-                    styles = np.concatenate([styles, styles[idx]])
-        out.add(segs, cols, styles)
+                out.add(segs[idx] + moves, cols[idx],
+                        styles[idx] if isinstance(styles, np.ndarray) else styles)
 
     def life_icons(self, lives: int, x: float, y: float, out: Segments, scale: float = 0.8,
                    palette: Palette = VECTOR) -> None:
