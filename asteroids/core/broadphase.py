@@ -32,10 +32,12 @@ from asteroids.core.geometry import F64Array, I64Array
 
 __all__ = [
     "DIRECT_MAX_PAIRS",
+    "METHODS",
     "PAD_REL",
     "body_boxes",
     "box_pairs",
     "box_self_pairs",
+    "check_method",
     "stable_order",
 ]
 
@@ -103,6 +105,16 @@ def body_boxes(points: F64Array, offsets: I64Array, uniform: int = 0) -> tuple[F
     return np.minimum.reduceat(points, st, axis=0), np.maximum.reduceat(points, st, axis=0)
 
 
+METHODS = ("auto", "direct", "sweep")
+"""The broad phase's ways of finding pairs: all give the same pairs; "auto" picks by size."""
+
+
+def check_method(method: str) -> None:
+    """Refuse an unknown broad-phase method (a typo would otherwise silently mean "sweep")."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
 def box_pairs(
     alo: F64Array,
     ahi: F64Array,
@@ -126,6 +138,7 @@ def box_pairs(
         ``(ia, ib, kx, ky)``: int64 arrays; box ``b[ib]`` shifted by ``(kx W, ky H)`` overlaps box
         ``a[ia]``. ``kx``/``ky`` are None without wrap. Order is deterministic, unspecified.
     """
+    check_method(method)
     na = alo.shape[0]
     nb = blo.shape[0]
     z = np.zeros(0, dtype=np.int64)
@@ -160,6 +173,7 @@ def box_self_pairs(
         ``(i, j, kx, ky)``: box ``j`` shifted by ``(kx W, ky H)`` overlaps box ``i``; ``i < j``.
         A pair may repeat with different images only when a box is larger than half the world.
     """
+    check_method(method)
     n = lo.shape[0]
     z = np.zeros(0, dtype=np.int64)
     if n < 2:
