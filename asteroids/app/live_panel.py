@@ -10,6 +10,8 @@ no arrow and its capitals make file paths hard to read). No game rule here.
 
 from __future__ import annotations
 
+import textwrap
+
 import arcade
 import pyglet
 
@@ -24,8 +26,13 @@ MAX_NOTICE_LINES = 8
 """Lines of the notice (header, changes, the next-game line); longer lists end "+N more"."""
 MAX_PROBLEM_LINES = 12
 """Problems listed in the panel; more end in "+N more"."""
+MAX_PANEL_ROWS = 20
+"""Screen rows of the panel: a problem longer than the screen is wide wraps onto more."""
 MAX_CHARS = 150
-"""A longer line is cut (with "...") so that it stays on the screen."""
+"""A longer notice line is cut (with "...") so that it stays on the screen."""
+CHAR_WIDTH = 0.8
+"""Width of a character in font sizes, when it cannot be measured (DejaVu Sans Mono at
+96 dpi: 0.602 * 96 / 72)."""
 
 PANEL_FONT: tuple[str, ...] = ("DejaVu Sans Mono", "Consolas", "Menlo", "Courier New",
                                "Liberation Mono", "monospace")
@@ -72,10 +79,16 @@ class LivePanel:
                        for i in range(MAX_NOTICE_LINES)]
         top = self.height * 0.82
         self.panel_top = top
+        probe = arcade.Text("0" * 20, 0, 0, font_size=size, font_name=PANEL_FONT)
+        char_w = probe.content_width / 20 if probe.content_width > 0 else size * CHAR_WIDTH
+        self.columns = max(20, int((self.width - margin * 3.5) / char_w))
+        """Characters that fit across the panel (measured in the font found)."""
         self.problems = [arcade.Text("", margin * 1.5, top - i * self.line_h, PROBLEM_COLOR,
                                      size, font_name=PANEL_FONT, anchor_y="top",
                                      batch=self.batch)
-                         for i in range(MAX_PROBLEM_LINES + 2)]
+                         for i in range(MAX_PANEL_ROWS)]
+        self.panel_rows: list[str] = []
+        """The panel's text as laid out on screen (long problems wrapped)."""
         self._show()
 
     @property
@@ -94,13 +107,24 @@ class LivePanel:
         self._show()
 
     def show_problems(self, lines: list[str]) -> None:
-        """Put up the problem panel: a header, then one line per problem."""
+        """Put up the problem panel: a header, then one line per problem, each exactly as
+        given (wrapped on screen when longer than the screen is wide)."""
         if len(lines) > MAX_PROBLEM_LINES + 1:
             rest = len(lines) - MAX_PROBLEM_LINES
             lines = [*lines[:MAX_PROBLEM_LINES], f"+{rest} more (asteroids config check FILE "
                                                  "lists them all)"]
-        self.problem_lines = [_cut(line) for line in lines]
+        self.problem_lines = list(lines)
         self._show()
+
+    def _rows(self) -> list[str]:
+        """The problem lines wrapped to the panel's width, at most ``MAX_PANEL_ROWS``."""
+        rows: list[str] = []
+        for line in self.problem_lines:
+            rows += textwrap.wrap(line, self.columns, subsequent_indent="    ",
+                                  break_long_words=True, break_on_hyphens=False) or [""]
+        if len(rows) > MAX_PANEL_ROWS:
+            rows = [*rows[: MAX_PANEL_ROWS - 1], "..."]
+        return rows
 
     def clear_problems(self) -> None:
         """Take the problem panel down (the file is fixed)."""
@@ -135,8 +159,9 @@ class LivePanel:
             if label.text != text:
                 label.text = text
             label.color = WAIT_COLOR if self._row_waits(i) else NOTICE_COLOR
+        self.panel_rows = self._rows()
         for i, label in enumerate(self.problems):
-            text = self.problem_lines[i] if i < len(self.problem_lines) else ""
+            text = self.panel_rows[i] if i < len(self.panel_rows) else ""
             if label.text != text:
                 label.text = text
 
@@ -144,8 +169,8 @@ class LivePanel:
         """Draw the panel's backdrop and every label (nothing when there is nothing)."""
         if not self.notice_lines and not self.problem_lines:
             return
-        if self.problem_lines:
-            bottom = self.panel_top - (len(self.problem_lines) + 0.6) * self.line_h
+        if self.panel_rows:
+            bottom = self.panel_top - (len(self.panel_rows) + 0.6) * self.line_h
             arcade.draw_lrbt_rectangle_filled(self.margin, self.width - self.margin, bottom,
                                               self.panel_top + self.line_h * 0.5,
                                               PANEL_BACKDROP)
