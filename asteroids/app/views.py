@@ -563,6 +563,13 @@ class PlayView(WorldView):
         if self.rules_changed and self.world.game_over:
             notes.append("RULES CHANGED DURING THE GAME: NOT IN THE HIGH SCORES")
         self.hud.note("     ".join(notes))
+        waiting = len({c.key for c in self.pending})
+        if waiting:
+            keys = " / ".join(self.game.bindings.restart_names)
+            what = "1 SETTING WAITS" if waiting == 1 else f"{waiting} SETTINGS WAIT"
+            self.hud.status(f"{what} FOR THE NEXT GAME: {keys} STARTS IT NOW")
+        else:
+            self.hud.status("")
         super().update_hud()
 
     def set_paused(self, paused: bool) -> None:
@@ -615,6 +622,9 @@ class PlayView(WorldView):
         self.game.audio.stop_all()
 
     def on_deactivate(self) -> None:
-        """The window lost focus: pause, so no key stays stuck down."""
+        """The window lost focus: forget the keys held, so none stays stuck down, and
+        pause; with ``--live`` the game runs on (the player is editing its settings in
+        another window, to watch them take effect)."""
         self.input.clear()
-        self.set_paused(True)
+        if self.game.live is None:
+            self.set_paused(True)

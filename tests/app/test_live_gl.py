@@ -156,6 +156,8 @@ def test_a_new_world_setting_waits_for_the_next_game_and_r_starts_it(window, pla
     notice = game.live_panel.notice_lines
     assert "world.width_px 1280 \u2192 1600  (next game)" in notice
     assert notice[-1] == "applies to the next game (R restarts now)"
+    # Once the notice fades, the status line still says so.
+    assert play.hud.values["status"] == "1 SETTING WAITS FOR THE NEXT GAME: R STARTS IT NOW"
     tick = play.world.tick
     frames(play, 20)
     assert play.world.tick == tick + 20
@@ -370,3 +372,21 @@ def test_watching_a_tuned_replay_plays_its_changes(window, config, tmp_path) -> 
     view.seek(450)  # seeks replay the change too
     assert view.out_of_step is None
     assert view.config.shots.speed_px_per_s == 900.0
+
+
+def test_with_live_losing_focus_does_not_pause(window, play) -> None:
+    """The player edits the settings in another window and watches them take effect."""
+    key(window, arcade.key.UP)
+    play.on_deactivate()
+    assert not play.paused and play.input.take() == 0
+    tick = play.world.tick
+    frames(play, 5)
+    assert play.world.tick == tick + 5
+
+
+def test_without_live_losing_focus_pauses(window, config) -> None:
+    game = Game(window, config, seed=1, sound=False)
+    view = PlayView(game, 1)
+    window.show_view(view)
+    view.on_deactivate()
+    assert view.paused
