@@ -320,7 +320,7 @@ class TitleView(WorldView):
                 self.pick_ruleset(-1 if move == "left" else 1)
                 return
         super().on_update(delta_time)
-        if self.window is not None and self.window.current_view is not self:
+        if self.replaced:
             return
         self.phase_s += delta_time
         if self.showing_table:

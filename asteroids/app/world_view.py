@@ -88,6 +88,8 @@ class WorldView(arcade.View):
         """The last frame's events (for tests and overlays)."""
         self.frames = 0
         self._fps = 0.0
+        self.replaced = False
+        """True once a live reload put another screen up instead of this one."""
 
     def tick_mask(self) -> int:
         """The input for the next tick."""
@@ -122,9 +124,14 @@ class WorldView(arcade.View):
             self.run_tick(self.tick_mask())
         return n
 
-    def poll_live(self, delta_time: float) -> None:
-        """Let ``--live`` look at the settings files (``Game.poll_live``; once a frame)."""
+    def poll_live(self, delta_time: float) -> bool:
+        """Let ``--live`` look at the settings files (``Game.poll_live``; once a frame).
+        Returns True when a reload put another screen up instead of this one."""
+        window = self.window
+        before = window.current_view if window is not None else None
         self.game.poll_live(self, delta_time)
+        self.replaced = window is not None and window.current_view is not before
+        return self.replaced
 
     def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
         """New settings from a live reload (``changes`` is what differs from the last).
@@ -140,8 +147,7 @@ class WorldView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         """One frame: look at watched settings, run the owed ticks, refresh the HUD."""
-        self.poll_live(delta_time)
-        if self.window is not None and self.window.current_view is not self:
+        if self.poll_live(delta_time):
             return  # the reload opened another screen
         self.frames += 1
         if delta_time > 0:
