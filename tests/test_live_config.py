@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from asteroids import cli
+from asteroids.app.live import Outcome, notice_lines, problem_lines
 from asteroids.config import ConfigError, load_config
 from asteroids.config.live import (
     apply_changes,
-    change_lines,
     diff_configs,
     leaf_keys,
     plan_reload,
@@ -119,11 +119,36 @@ def test_long_change_lists_are_summarised() -> None:
         "shot_speed_px_per_s", "shot_lifetime_s", "aim_error_deg")])
     changes = diff_configs(old, new)
     assert len(changes) == 8
-    lines = change_lines(changes, limit=6)
-    assert len(lines) == 6 and lines[-1] == "+3 more"
-    assert change_lines(changes[:6], limit=6)[-1].startswith("saucers.")
-    deferred = diff_configs(old, load_config(overrides=["world.width_px=1600"]))
-    assert change_lines(deferred) == ["world.width_px 1280 \u2192 1600  (next game)"]
+    lines, waiting = notice_lines(["/x/my.toml"], changes, Outcome(), limit=5)
+    assert lines[0] == "my.toml reloaded" and len(lines) == 6 and lines[-1] == "+4 more"
+    assert lines[1] == "saucers.lurk_s 5.12 \u2192 1" and waiting == set()
+    five, _ = notice_lines(["my.toml"], changes[:5], Outcome(), limit=5)
+    assert len(five) == 6 and not five[-1].startswith("+")
+
+
+def test_a_notice_marks_what_waits_and_ends_with_the_views_notes() -> None:
+    old = load_config()
+    changes = diff_configs(old, load_config(overrides=["world.width_px=1600",
+                                                       "ship.thrust_px_per_s2=420"]))
+    outcome = Outcome({"world.width_px"}, ["applies to the next game (R restarts now)"])
+    lines, waiting = notice_lines(["a.toml", "b.toml"], changes, outcome)
+    assert lines == ["a.toml, b.toml reloaded",
+                     "world.width_px 1280 \u2192 1600  (next game)",
+                     "ship.thrust_px_per_s2 300 \u2192 420",
+                     "applies to the next game (R restarts now)"]
+    assert waiting == {1, 3}
+    assert notice_lines(["a.toml"], [], Outcome()) == (["a.toml reloaded: no setting changed"],
+                                                        set())
+
+
+def test_problem_lines_are_config_checks_lines_under_a_header(tmp_path: Path) -> None:
+    path = tmp_path / "my.toml"
+    path.write_text("[ship]\nthrust_px_per_s2 = -5\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    lines = problem_lines([str(path)], info.value)
+    assert lines[0].startswith("my.toml: 1 problem; the game goes on with the last good")
+    assert lines[1:] == str(info.value).splitlines()[:-1]
 
 
 def test_ruleset_choices_take_an_already_loaded_player_config(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from asteroids.config import Config, ConfigError
-from asteroids.config.live import Change, change_lines, diff_configs
+from asteroids.config.live import Change, diff_configs
 from asteroids.config.watch import POLL_INTERVAL_S, ConfigWatcher, WatchResult
 
 __all__ = ["LiveReload", "LiveSpec", "Outcome", "notice_lines", "problem_lines", "tell"]
@@ -53,22 +53,22 @@ def _names(paths: Iterable[str]) -> str:
 def notice_lines(changed: Sequence[str], changes: Sequence[Change], outcome: Outcome,
                  limit: int = 5) -> tuple[list[str], set[int]]:
     """The notice of a reload: a header naming the files, one line per change (at most
-    ``limit``, then ``+N more``), then the view's notes; and the indices of the lines about
-    settings that wait (drawn in another colour)."""
+    ``limit``: a longer list shows ``limit - 1`` and ``+N more``), then the view's notes; and
+    the indices of the lines about what waits (drawn in another colour)."""
     header = f"{_names(changed) or 'settings'} reloaded"
     if not changes:
         return [f"{header}: no setting changed"], set()
+    shown = changes if len(changes) <= limit else changes[: limit - 1]
     lines = [header]
     waiting = set()
-    shown = change_lines(changes, limit, mark_deferred=False)
-    for change, text in zip(changes, shown, strict=False):
-        if text.startswith("+") and not text.startswith(change.key):
-            lines.append(text)  # "+N more"
-            break
+    for change in shown:
         if change.key in outcome.waiting:
-            text += "  (next game)"
             waiting.add(len(lines))
-        lines.append(text)
+            lines.append(f"{change.text}  (next game)")
+        else:
+            lines.append(change.text)
+    if len(shown) < len(changes):
+        lines.append(f"+{len(changes) - len(shown)} more")
     for note in outcome.notes:
         waiting.add(len(lines))
         lines.append(note)

@@ -11,7 +11,7 @@ same way). No arcade here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +22,8 @@ from asteroids.config.render import render_toml, render_value
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, NEXT_GAME, RULE_TABLES, Timing
 from asteroids.config.schema import Config
 
-__all__ = ["Change", "ReloadPlan", "apply_changes", "change_lines", "diff_configs",
-           "leaf_keys", "plan_reload", "timing_of"]
+__all__ = ["Change", "ReloadPlan", "apply_changes", "diff_configs", "leaf_keys", "plan_reload",
+           "timing_of"]
 
 ARROW = "\u2192"
 """Between the old and the new value in a change's text."""
@@ -170,14 +170,3 @@ def plan_reload(running: Config, new: Config) -> ReloadPlan:
         return ReloadPlan(running, (), tuple(changes),
                           f"without the changes that wait for the next game, {first}")
     return ReloadPlan(config, live, deferred)
-
-
-def change_lines(changes: Sequence[Change], limit: int = 6, *,
-                 mark_deferred: bool = True) -> list[str]:
-    """One line per change (``ship.thrust_px_per_s2 300 → 420``), at most ``limit``; a longer
-    list ends with ``+N more``. With ``mark_deferred``, waiting changes say ``(next game)``."""
-    lines = [c.text + ("  (next game)" if mark_deferred and not c.live else "")
-             for c in changes]
-    if len(lines) > limit:
-        lines = [*lines[: limit - 1], f"+{len(lines) - limit + 1} more"]
-    return lines
