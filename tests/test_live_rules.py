@@ -152,6 +152,7 @@ def _run_case(preset: str, key: str, extremes: bool) -> None:
         assert end.tick == PREFIX_TICKS + AFTER_TICKS
 
 
+@pytest.mark.slow  # ~15 s in all: left out of mutation runs, still in the default suite
 @pytest.mark.parametrize("key", LIVE_RULE_KEYS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_live_setting_changes_mid_game_with_every_invariant_kept(preset: str,
