@@ -24,10 +24,14 @@ from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.hud import ScoreTable
 from asteroids.app.initials import InitialsView
 from asteroids.app.input import MenuPad, PlayerInput
+from asteroids.app.live import Outcome
 from asteroids.app.recording import SaveResult
 from asteroids.app.replay_view import ReplayView
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.world_view import TickSource, WorldView, common_key
+from asteroids.config import Config
+from asteroids.config.live import Change, plan_reload
+from asteroids.config.rulesets import with_player_sections
 from asteroids.core import new_world
 from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
@@ -76,12 +80,14 @@ def show_title(game: Game, *, table: bool = False, pick: int | None = None) -> N
     """Switch to the title / attract screen; ``table`` opens it on the high-score table
     with row ``pick`` selected (the place a game just took)."""
     game.audio.stop_all()
+    game.sync_ruleset()
     game.window.show_view(TitleView(game, table=table, pick=pick))
 
 
 def start_game(game: Game) -> None:
-    """Start a new game with the next seed."""
+    """Start a new game with the next seed (on the selected rules as they are now)."""
     game.audio.stop_all()
+    game.sync_ruleset()
     game.window.show_view(PlayView(game, game.next_seed()))
 
 
@@ -292,6 +298,12 @@ class TitleView(WorldView):
         if not self.watch_pick():
             start_game(self.game)
 
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: the title starts again on the selected rules as they are now."""
+        super().apply_settings(player, changes)
+        show_title(self.game, table=self.showing_table)
+        return Outcome()
+
     def on_update(self, delta_time: float) -> None:
         """Read the pad's menu moves; run the demo; alternate it with the table."""
         for move in self.menu.poll():
@@ -308,6 +320,8 @@ class TitleView(WorldView):
                 self.pick_ruleset(-1 if move == "left" else 1)
                 return
         super().on_update(delta_time)
+        if self.replaced:
+            return
         self.phase_s += delta_time
         if self.showing_table:
             if self.phase_s > ATTRACT_TABLE_S and self.pick is None:
@@ -412,6 +426,13 @@ class PlayView(WorldView):
         """True once game over has been handled (replay saved, score entered)."""
         self.slot: ScoreSlot | None = None
         """This game's place in the high-score table (None: it did not make it)."""
+        self.follows_player = game.live is not None and game.plays_player_rules
+        """Whether ``--live`` changes to the player's rules apply to this game."""
+        self.rules_changed = False
+        """True once a live reload changed this game's rules: it is recorded with the
+        changes, and enters no high-score table (it was not played under one ruleset)."""
+        self.pending: tuple[Change, ...] = ()
+        """Changes that wait for the next game (the restart key starts it now)."""
 
     def tick_mask(self) -> int:
         """The latched player input for one tick (or the source's, or the bot's)."""
@@ -425,7 +446,7 @@ class PlayView(WorldView):
     def on_tick(self, mask: int) -> None:
         """Record the tick; on game over, save the replay and enter the score."""
         if self.recorder is not None and self.saved is None:
-            self.recorder.add(mask, self.world)
+            self.recorder.add(mask, self.world, self.config)
             self.recorded_ticks += 1
         if self.world.game_over and not self.finished:
             self.game_over()
@@ -441,7 +462,8 @@ class PlayView(WorldView):
                     name = saved.path.name
             except OSError:
                 name = None
-        self.slot = self.game.enter_score(self.world, self.config, name)
+        if not self.rules_changed:
+            self.slot = self.game.enter_score(self.world, self.config, name)
         if saved is not None and saved.ok:
             self.game.prune_replays()
         self.update_hud()
@@ -469,9 +491,51 @@ class PlayView(WorldView):
         self.update_hud()
         return self.saved
 
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: live settings apply from the next tick (and go into the replay);
+        the others wait for the next game, which the restart key starts at once.
+
+        A game on other rules than the player's (a preset picked on the title) takes only
+        the player's keys, sound and display.
+        """
+        game = self.game
+        target = player if self.follows_player else with_player_sections(self.config, player)
+        plan = plan_reload(self.config, target)
+        if plan.config is not self.config:
+            if any(c.rule for c in plan.live):
+                self.rules_changed = True
+                self.scene = SceneBuilder(plan.config)
+            self.config = plan.config
+            self.hud.show_fps = self.config.display.show_fps
+            if any(c.key.startswith("keys.") for c in plan.live):
+                self.input.bindings = game.bindings
+                self.input.clear()
+        self.pending = plan.deferred
+        live = {c.key for c in plan.live}
+        outcome = Outcome({c.key for c in changes if c.key not in live})
+        if not self.follows_player and any(c.rule for c in changes):
+            outcome.notes.append(f"this game runs the {self.game.ruleset.label} rules; "
+                                 "yours apply when you pick them")
+        if plan.reason:
+            outcome.notes.append(plan.reason)
+        if self.pending:
+            keys = sorted(game.bindings.restart_names)
+            earlier = len({c.key for c in self.pending} - {c.key for c in changes})
+            more = f" with {earlier} earlier change{'s' if earlier > 1 else ''}" if earlier else ""
+            outcome.notes.append(f"applies to the next game{more} "
+                                 f"({' / '.join(keys) or 'restart'} restarts now)")
+        self.update_hud()
+        return outcome
+
+    def restart_now(self) -> None:
+        """Start the next game at once, so the changes waiting for it apply (the current
+        game's replay is saved as an unfinished game)."""
+        start_game(self.game)
+
     def on_update(self, delta_time: float) -> None:
-        """Run the owed ticks unless paused."""
+        """Run the owed ticks unless paused (watched settings are read either way)."""
         if self.paused:
+            self.poll_live(delta_time)
             self.update_hud()
             return
         self.input.poll_pad()
@@ -496,7 +560,16 @@ class PlayView(WorldView):
         notes = [self.saved.hud_text()] if self.saved is not None else []
         if self.slot is not None and self.slot.error:
             notes.append(self.slot.error.upper())
+        if self.rules_changed and self.world.game_over:
+            notes.append("RULES CHANGED DURING THE GAME: NOT IN THE HIGH SCORES")
         self.hud.note("     ".join(notes))
+        waiting = len({c.key for c in self.pending})
+        if waiting:
+            keys = " / ".join(self.game.bindings.restart_names)
+            what = "1 SETTING WAITS" if waiting == 1 else f"{waiting} SETTINGS WAIT"
+            self.hud.status(f"{what} FOR THE NEXT GAME: {keys} STARTS IT NOW")
+        else:
+            self.hud.status("")
         super().update_hud()
 
     def set_paused(self, paused: bool) -> None:
@@ -512,6 +585,9 @@ class PlayView(WorldView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Game keys to the latch; pause, restart and quit keys to the view."""
+        if self.pending and symbol in self.game.bindings.restart:
+            self.restart_now()
+            return
         if self.world.game_over:
             if symbol in START_KEYS and self.over_s >= RESTART_DELAY_S:
                 if self.slot is not None:
@@ -546,6 +622,9 @@ class PlayView(WorldView):
         self.game.audio.stop_all()
 
     def on_deactivate(self) -> None:
-        """The window lost focus: pause, so no key stays stuck down."""
+        """The window lost focus: forget the keys held, so none stays stuck down, and
+        pause; with ``--live`` the game runs on (the player is editing its settings in
+        another window, to watch them take effect)."""
         self.input.clear()
-        self.set_paused(True)
+        if self.game.live is None:
+            self.set_paused(True)

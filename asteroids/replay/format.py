@@ -1,4 +1,4 @@
-"""The replay file format, version 1: a text file that is a seed, a config and the inputs.
+"""The replay file format, versions 1 and 2: a text file that is a seed, a config and inputs.
 
 Layout (``docs/replay-format.md`` is the full description)::
 
@@ -14,6 +14,10 @@ Layout (``docs/replay-format.md`` is the full description)::
     tick_hashes = <multi-line string: base64, one byte of the state hash per tick>
     config = <multi-line literal string: the full resolved config as TOML>
     checksum blake2b-128 <32 hex>           <- over every byte before this line
+
+Format 2 is format 1 plus ``config_changes``: the rule settings changed during the game
+(``asteroids play --live``), one record per change (``asteroids.replay.changes``). A game
+without changes is written as format 1, byte for byte as before.
 
 Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
 files over ``MAX_REPLAY_BYTES`` before reading them whole, and checks every field's type and
@@ -40,9 +44,11 @@ import numpy as np
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
 from asteroids.config.rulesets import NON_RULE_TABLES, RULE_TABLES
 from asteroids.core.world import FIELD_NAMES, World
+from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "FORMAT_PLAIN",
     "FORMAT_VERSION",
     "MAGIC",
     "MAX_REPLAY_BYTES",
@@ -57,8 +63,12 @@ __all__ = [
     "rules_fingerprint",
 ]
 
-FORMAT_VERSION = 1
-"""The format this version writes and the only one it reads."""
+FORMAT_VERSION = 2
+"""The newest format this version writes and reads: format 1 with ``config_changes``."""
+FORMAT_PLAIN = 1
+"""The format of a game whose settings never changed (the only one before ``--live``);
+written whenever there is no change, so such files stay byte for byte as they were."""
+_READABLE = (FORMAT_PLAIN, FORMAT_VERSION)
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
@@ -80,6 +90,7 @@ _HEADER_KEYS = {
     "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
     "checkpoints", "inputs", "tick_hashes", "config",
 }
+_CHANGES_KEY = "config_changes"
 
 
 class ReplayError(Exception):
@@ -128,11 +139,24 @@ class Replay:
     """Per checkpoint, one byte per World field (``field_names``), so a verification can
     name the fields that differ at the first divergent checkpoint."""
     field_names: tuple[str, ...] = FIELD_NAMES
+    config_changes: tuple[ConfigChange, ...] = ()
+    """Rule settings changed during the game, in tick order (format 2; empty: format 1)."""
 
     @property
     def ticks(self) -> int:
         """Ticks in the game (one input mask each)."""
         return len(self.masks)
+
+    @property
+    def format(self) -> int:
+        """The file format it is written in: ``FORMAT_PLAIN`` unless settings changed."""
+        return FORMAT_VERSION if self.config_changes else FORMAT_PLAIN
+
+    def config_at(self, tick: int) -> Config:
+        """The settings of the step from ``tick`` to ``tick + 1`` (``masks[tick]``)."""
+        if not self.config_changes:
+            return self.config
+        return config_at(self.config, self.config_changes, tick)
 
     def same_game(self, other: Replay) -> bool:
         """Whether two replays record the same game (everything but when and by which
@@ -264,12 +288,13 @@ def encode_replay(replay: Replay) -> bytes:
         f'    [{tick}, "{h}", "{d.hex()}"]'
         for (tick, h), d in zip(replay.checkpoints, replay.checkpoint_digests, strict=True)
     )
+    version = replay.format
     lines = [
-        f"{MAGIC} {FORMAT_VERSION}",
+        f"{MAGIC} {version}",
         "# An asteroids replay: the seed, the full settings and one input mask per tick.",
         "# Check it: asteroids verify FILE. Watch it: asteroids watch FILE.",
         "# Format: docs/replay-format.md. Any edit breaks the checksum on the last line.",
-        f"format = {FORMAT_VERSION}",
+        f"format = {version}",
         f"game_version = {json.dumps(replay.game_version)}",
         f'rules = "{replay.rules}"',
         f"seed = {replay.seed}",
@@ -292,6 +317,7 @@ def encode_replay(replay: Replay) -> bytes:
         'tick_hashes = """',
         _b64_lines(replay.tick_hashes),
         '"""',
+        *(encode_changes(replay.config_changes) if replay.config_changes else []),
         "config = '''",
         config_text.rstrip("\n"),
         "'''",
@@ -320,17 +346,18 @@ def decode_replay(data: bytes, path: str) -> Replay:
     word, _, version = first.decode("latin-1").strip().partition(" ")
     if word != MAGIC:
         raise bad(f"this is not an asteroids replay (a replay's first line is "
-                  f"'{MAGIC} {FORMAT_VERSION}').")
+                  f"'{MAGIC} {FORMAT_PLAIN}').")
     if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
         raise bad("the first line is damaged: it should name the replay format version, "
-                  f"e.g. '{MAGIC} {FORMAT_VERSION}'.")
+                  f"e.g. '{MAGIC} {FORMAT_PLAIN}'.")
+    readable = " and ".join(str(v) for v in _READABLE)
     if int(version) > FORMAT_VERSION:
         raise bad(f"the replay was written by a newer version of asteroids (replay format "
-                  f"{int(version)}; this version reads format {FORMAT_VERSION}). Update the "
+                  f"{int(version)}; this version reads formats {readable}). Update the "
                   "game to verify or watch it.")
-    if int(version) != FORMAT_VERSION:
+    if int(version) not in _READABLE:
         raise bad(f"replay format {int(version)} is not supported (this version reads "
-                  f"format {FORMAT_VERSION} only).")
+                  f"formats {readable} only).")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -350,7 +377,7 @@ def decode_replay(data: bytes, path: str) -> Replay:
         raise bad(f"the header is not valid TOML ({exc}).") from None
     except RecursionError:
         raise bad("the header is not valid TOML (values are nested too deeply).") from None
-    return _from_doc(doc, bad)
+    return _from_doc(doc, bad, int(version))
 
 
 def _split_checksum(text: str) -> tuple[str, str | None]:
@@ -362,11 +389,12 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
     return head + "\n", last[len(_CHECKSUM_PREFIX):]
 
 
-def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
-    missing = sorted(_HEADER_KEYS - doc.keys())
+def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
+    keys = _HEADER_KEYS | {_CHANGES_KEY} if version >= FORMAT_VERSION else _HEADER_KEYS
+    missing = sorted(keys - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
-    extra = sorted(doc.keys() - _HEADER_KEYS)
+    extra = sorted(doc.keys() - keys)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
 
@@ -383,9 +411,9 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
             raise bad(f"'{key}' is not a valid value; got {_show(value)}.")
         return value
 
-    if integer("format", 0, 2**31) != FORMAT_VERSION:
+    if integer("format", 0, 2**31) != version:
         raise bad(f"the header says format {doc['format']} but the first line says "
-                  f"{FORMAT_VERSION}.")
+                  f"{version}.")
     game_version = string("game_version", re.compile(r"[0-9A-Za-z.+_-]+"))
     rules = string("rules", _HEX32)
     seed = integer("seed", *_SEED_RANGE)
@@ -453,13 +481,16 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         digests.append(bytes.fromhex(cp[2]))
     if ticks % every == 0 and checkpoints[-1][1] != final_hash:
         raise bad(f"'final_hash' differs from the checkpoint at the last tick ({ticks}).")
+    changes: tuple[ConfigChange, ...] = ()
+    if _CHANGES_KEY in keys:
+        changes = decode_changes(doc[_CHANGES_KEY], config, ticks, bad)
 
     return Replay(
         seed=seed, config=config, masks=masks, checkpoints=tuple(checkpoints),
         final_hash=final_hash, final_score=final_score, final_wave=final_wave,
         created_at=created_at, game_version=game_version, rules=rules,
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
-        checkpoint_digests=tuple(digests), field_names=tuple(names),
+        checkpoint_digests=tuple(digests), field_names=tuple(names), config_changes=changes,
     )
 
 
