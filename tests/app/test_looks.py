@@ -318,3 +318,40 @@ def test_hud_scale_makes_the_text_bigger(window, config) -> None:
         view = PlayView(game, game.next_seed())
         sizes.append(view.hud.labels["score"].font_size)
     assert sizes[1] == pytest.approx(2 * sizes[0])
+
+
+def test_a_live_edit_switches_palette_and_monitor_look_at_once(window, tmp_path) -> None:
+    """``asteroids play --live``: saving the settings file changes the picture on the next
+    frames, in the same game, with no restart."""
+    import os
+
+    from asteroids.app.live import LiveSpec
+
+    toml = tmp_path / "look.toml"
+    toml.write_text("[display]\nglow = false\n")
+    game = Game(window, load_config(toml), seed=11, sound=False,
+                live=LiveSpec((str(toml),), interval_s=0.0))
+    view = PlayView(game, game.next_seed())
+    window.show_view(view)
+    view.on_update(1 / 60)
+    view.on_draw()
+    assert game.monitor is None
+    before = np.asarray(arcade.get_image(components=3)).astype(int)
+    assert has_colour(before, VECTOR.asteroid)
+    toml.write_text('[display]\nglow = false\npalette = "amber"\n[display.monitor]\n'
+                    'strength = 1.0\n')
+    later = toml.stat().st_mtime_ns + 10_000_000
+    os.utime(toml, ns=(later, later))
+    world = view.world
+    for _ in range(3):
+        view.on_update(1 / 60)
+        view.on_draw()
+    assert view.world.tick > world.tick  # the same game went on
+    assert game.display.palette == "amber" and game.monitor is not None
+    after = np.asarray(arcade.get_image(components=3)).astype(int)
+    lit = after[after.max(axis=2) > 60]
+    assert lit.shape[0] > 100
+    # Amber (the reload notice is white text, so look at the picture as a whole): red the
+    # brightest channel and blue the faintest.
+    amber = (lit[:, 0] >= lit[:, 1]) & (lit[:, 1] >= lit[:, 2]) & (lit[:, 0] > lit[:, 2] + 40)
+    assert amber.mean() > 0.8
