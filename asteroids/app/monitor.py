@@ -24,7 +24,7 @@ Settings are read from the config on every frame, so a live reload applies at on
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from arcade.gl.geometry import quad_2d_fs
 
@@ -33,7 +33,7 @@ from asteroids.config.schema import MonitorConfig
 if TYPE_CHECKING:
     from arcade import Camera2D
     from arcade.context import ArcadeContext
-    from arcade.gl import Framebuffer, Texture2D
+    from arcade.gl import Framebuffer, Program, Texture2D
 
 __all__ = ["LinePass", "VectorMonitor", "flicker_factor"]
 
@@ -195,7 +195,7 @@ class VectorMonitor:
         """Whether the offscreen buffers exist."""
         return self._now is not None
 
-    def _pass(self, target: Framebuffer, program: Any, *textures: Texture2D) -> None:
+    def _pass(self, target: Framebuffer, program: Program, *textures: Texture2D) -> None:
         target.use()
         self.ctx.viewport = (0, 0, *target.size)
         for unit, tex in enumerate(textures):
