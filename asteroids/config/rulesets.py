@@ -30,15 +30,21 @@ from asteroids.config.errors import ConfigError
 from asteroids.config.loader import load_config, load_preset, parse_override
 from asteroids.config.schema import Config
 
-__all__ = ["NON_RULE_TABLES", "PLAYER_SECTIONS", "RULE_TABLES", "Ruleset", "RulesetChoices",
-           "player_label", "ruleset_choices", "with_player_sections"]
+__all__ = ["MATCH_TABLES", "NON_RULE_TABLES", "PLAYER_SECTIONS", "RULE_TABLES", "Ruleset",
+           "RulesetChoices", "player_label", "ruleset_choices", "with_player_sections"]
 
 RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
                "obstacles")
 """Config tables that change how the game plays: they go into a replay's rules fingerprint."""
 
+MATCH_TABLES = ("match",)
+"""Config tables that change only two-player games (the "PLAYER N" banner between turns):
+rules there, so they go into a two-player replay's rules fingerprint and settings, but a
+one-player game never reads them and its replay leaves them out (so one-player replays and
+their fingerprints are what they were before two-player games existed)."""
+
 NON_RULE_TABLES = ("audio", "display", "keys", "storage")
-"""Config tables that never touch the simulation (a test keeps the two lists complete)."""
+"""Config tables that never touch the simulation (a test keeps the three lists complete)."""
 
 PLAYER_SECTIONS = NON_RULE_TABLES
 """The tables that belong to the player, not to the rules: kept from the player's own

@@ -8,6 +8,7 @@ Layout (``docs/replay-format.md`` is the full description)::
     game_version = "0.1.0"
     rules = "<32 hex>"                      <- fingerprint of the rule-affecting settings
     seed = 42
+    players = 2                             <- two-player games only (one-player: no line)
     ...
     checkpoints = [[0, "<hash>", "<field digests>"], [600, ...], ...]
     inputs = <multi-line string: base64 of the run-length encoded masks>
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
-from asteroids.config.rulesets import NON_RULE_TABLES, RULE_TABLES
+from asteroids.config.rulesets import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES
 from asteroids.core.world import FIELD_NAMES, World
 
 __all__ = [
@@ -80,6 +81,9 @@ _HEADER_KEYS = {
     "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
     "checkpoints", "inputs", "tick_hashes", "config",
 }
+_MATCH_KEYS = {"players", "final_scores"}
+"""Header keys of two-player files only: a one-player file has neither, so its bytes are
+what they were before two-player games existed."""
 
 
 class ReplayError(Exception):
@@ -128,6 +132,12 @@ class Replay:
     """Per checkpoint, one byte per World field (``field_names``), so a verification can
     name the fields that differ at the first divergent checkpoint."""
     field_names: tuple[str, ...] = FIELD_NAMES
+    players: int = 1
+    """1, or 2 for a two-player match (``asteroids.core.match``): then the masks drive the
+    match, the hashes are ``match_hash`` values, ``final_score`` and ``final_wave`` are the
+    best of the players' and ``final_scores`` has each player's."""
+    final_scores: tuple[int, ...] = ()
+    """Each player's final score, in player order (two-player replays only)."""
 
     @property
     def ticks(self) -> int:
@@ -142,14 +152,15 @@ class Replay:
                    for f in dataclasses.fields(self) if f.name not in ignore)
 
 
-def rules_fingerprint(config: Config) -> str:
+def rules_fingerprint(config: Config, players: int = 1) -> str:
     """A 32-hex-digit digest of the settings that change how the game plays.
 
-    Only ``RULE_TABLES`` count: rebinding a key or turning the volume down keeps a replay's
-    fingerprint; changing the ship's thrust changes it. Floats are written with ``repr``, so
-    every bit counts.
+    Only ``RULE_TABLES`` count, and for a two-player game ``MATCH_TABLES`` too: rebinding a
+    key or turning the volume down keeps a replay's fingerprint; changing the ship's thrust
+    changes it. Floats are written with ``repr``, so every bit counts.
     """
-    tree = {name: _plain(getattr(config, name)) for name in RULE_TABLES}
+    tables = RULE_TABLES + (MATCH_TABLES if players > 1 else ())
+    tree = {name: _plain(getattr(config, name)) for name in tables}
     text = json.dumps(tree, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
@@ -257,7 +268,8 @@ def _b64_lines(data: bytes) -> str:
 
 def encode_replay(replay: Replay) -> bytes:
     """The file's bytes for ``replay`` (see the module docstring for the layout)."""
-    config_text = render_toml(replay.config, with_comments=False)
+    config_text = render_toml(replay.config, with_comments=False,
+                              skip=MATCH_TABLES if replay.players == 1 else ())
     if "'''" in config_text:  # pragma: no cover - no setting can hold three quotes
         raise ValueError("the config text cannot be embedded in a literal TOML string")
     cps = ",\n".join(
@@ -273,11 +285,14 @@ def encode_replay(replay: Replay) -> bytes:
         f"game_version = {json.dumps(replay.game_version)}",
         f'rules = "{replay.rules}"',
         f"seed = {replay.seed}",
+        *([f"players = {replay.players}"] if replay.players != 1 else []),
         f"tick_hz = {replay.tick_hz!r}",
         f"created_at = {json.dumps(replay.created_at)}",
         f"ticks = {replay.ticks}",
         f"final_score = {replay.final_score}",
         f"final_wave = {replay.final_wave}",
+        *([f"final_scores = [{', '.join(str(s) for s in replay.final_scores)}]"]
+          if replay.players != 1 else []),
         f'final_hash = "{replay.final_hash}"',
         f"checkpoint_every = {replay.checkpoint_every}",
         "checkpoint_fields = [" + ", ".join(f'"{n}"' for n in replay.field_names) + "]",
@@ -366,7 +381,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
     missing = sorted(_HEADER_KEYS - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
-    extra = sorted(doc.keys() - _HEADER_KEYS)
+    extra = sorted(doc.keys() - _HEADER_KEYS - _MATCH_KEYS)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
 
@@ -389,6 +404,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
     game_version = string("game_version", re.compile(r"[0-9A-Za-z.+_-]+"))
     rules = string("rules", _HEX32)
     seed = integer("seed", *_SEED_RANGE)
+    players, final_scores = _players(doc, bad)
     ticks = integer("ticks", 0, MAX_TICKS)
     final_score = integer("final_score", 0, _MAX_SCORE)
     final_wave = integer("final_wave", 0, 2**31)
@@ -420,7 +436,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         first = str(exc).splitlines()[0]
         raise bad(f"its settings are not valid for this version of the game ({first}).") \
             from None
-    if rules_fingerprint(config) != rules:
+    if rules_fingerprint(config, players) != rules:
         raise bad("its settings do not match its rules fingerprint: the settings or the "
                   "'rules' line were edited.")
     if float(tick_hz) != config.world.tick_hz:
@@ -459,8 +475,25 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         final_hash=final_hash, final_score=final_score, final_wave=final_wave,
         created_at=created_at, game_version=game_version, rules=rules,
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
-        checkpoint_digests=tuple(digests), field_names=tuple(names),
+        checkpoint_digests=tuple(digests), field_names=tuple(names), players=players,
+        final_scores=final_scores,
     )
+
+
+def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
+    """``players`` and ``final_scores``: both absent (one player) or both there (two)."""
+    if "players" not in doc and "final_scores" not in doc:
+        return 1, ()
+    players = doc.get("players")
+    if isinstance(players, bool) or players != 2:
+        raise bad(f"'players' must be 2 in a two-player replay (a one-player replay has no "
+                  f"'players' line); got {_show(players)}.")
+    scores = doc.get("final_scores")
+    if (not isinstance(scores, list) or len(scores) != players
+            or not all(type(s) is int and 0 <= s <= _MAX_SCORE for s in scores)):
+        raise bad(f"'final_scores' must list {players} scores, one per player; got "
+                  f"{_show(scores)}.")
+    return players, tuple(scores)
 
 
 def _inflate(packed: bytes, ticks: int) -> bytes:
