@@ -1,4 +1,4 @@
-"""The replay file format, version 1: a text file that is a seed, a config and the inputs.
+"""The replay file format, versions 1 and 2: a text file that is a seed, a config and inputs.
 
 Layout (``docs/replay-format.md`` is the full description)::
 
@@ -8,13 +8,16 @@ Layout (``docs/replay-format.md`` is the full description)::
     game_version = "0.1.0"
     rules = "<32 hex>"                      <- fingerprint of the rule-affecting settings
     seed = 42
-    players = 2                             <- two-player games only (one-player: no line)
     ...
     checkpoints = [[0, "<hash>", "<field digests>"], [600, ...], ...]
     inputs = <multi-line string: base64 of the run-length encoded masks>
     tick_hashes = <multi-line string: base64, one byte of the state hash per tick>
     config = <multi-line literal string: the full resolved config as TOML>
     checksum blake2b-128 <32 hex>           <- over every byte before this line
+
+Format 2 is format 1 plus ``players = 2`` and ``final_scores``: a two-player match
+(``asteroids.replay.matches``). A one-player game is written as format 1, byte for byte as
+before two-player games existed.
 
 Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
 files over ``MAX_REPLAY_BYTES`` before reading them whole, and checks every field's type and
@@ -44,6 +47,7 @@ from asteroids.core.world import FIELD_NAMES, World
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "FORMAT_PLAIN",
     "FORMAT_VERSION",
     "MAGIC",
     "MAX_REPLAY_BYTES",
@@ -58,8 +62,12 @@ __all__ = [
     "rules_fingerprint",
 ]
 
-FORMAT_VERSION = 1
-"""The format this version writes and the only one it reads."""
+FORMAT_VERSION = 2
+"""The newest format this version writes and reads: format 1 with two players."""
+FORMAT_PLAIN = 1
+"""The format of a one-player game (the only one before two-player games); written for
+every one-player game, so such files stay byte for byte as they were."""
+_READABLE = (FORMAT_PLAIN, FORMAT_VERSION)
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
@@ -82,8 +90,7 @@ _HEADER_KEYS = {
     "checkpoints", "inputs", "tick_hashes", "config",
 }
 _MATCH_KEYS = {"players", "final_scores"}
-"""Header keys of two-player files only: a one-player file has neither, so its bytes are
-what they were before two-player games existed."""
+"""Header keys of two-player files (format 2) only."""
 
 
 class ReplayError(Exception):
@@ -143,6 +150,11 @@ class Replay:
     def ticks(self) -> int:
         """Ticks in the game (one input mask each)."""
         return len(self.masks)
+
+    @property
+    def format(self) -> int:
+        """The file format it is written in: ``FORMAT_PLAIN`` unless two players played."""
+        return FORMAT_VERSION if self.players != 1 else FORMAT_PLAIN
 
     def same_game(self, other: Replay) -> bool:
         """Whether two replays record the same game (everything but when and by which
@@ -276,12 +288,13 @@ def encode_replay(replay: Replay) -> bytes:
         f'    [{tick}, "{h}", "{d.hex()}"]'
         for (tick, h), d in zip(replay.checkpoints, replay.checkpoint_digests, strict=True)
     )
+    version = replay.format
     lines = [
-        f"{MAGIC} {FORMAT_VERSION}",
+        f"{MAGIC} {version}",
         "# An asteroids replay: the seed, the full settings and one input mask per tick.",
         "# Check it: asteroids verify FILE. Watch it: asteroids watch FILE.",
         "# Format: docs/replay-format.md. Any edit breaks the checksum on the last line.",
-        f"format = {FORMAT_VERSION}",
+        f"format = {version}",
         f"game_version = {json.dumps(replay.game_version)}",
         f'rules = "{replay.rules}"',
         f"seed = {replay.seed}",
@@ -335,17 +348,18 @@ def decode_replay(data: bytes, path: str) -> Replay:
     word, _, version = first.decode("latin-1").strip().partition(" ")
     if word != MAGIC:
         raise bad(f"this is not an asteroids replay (a replay's first line is "
-                  f"'{MAGIC} {FORMAT_VERSION}').")
+                  f"'{MAGIC} {FORMAT_PLAIN}').")
     if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
         raise bad("the first line is damaged: it should name the replay format version, "
-                  f"e.g. '{MAGIC} {FORMAT_VERSION}'.")
+                  f"e.g. '{MAGIC} {FORMAT_PLAIN}'.")
+    readable = " and ".join(str(v) for v in _READABLE)
     if int(version) > FORMAT_VERSION:
         raise bad(f"the replay was written by a newer version of asteroids (replay format "
-                  f"{int(version)}; this version reads format {FORMAT_VERSION}). Update the "
+                  f"{int(version)}; this version reads formats {readable}). Update the "
                   "game to verify or watch it.")
-    if int(version) != FORMAT_VERSION:
+    if int(version) not in _READABLE:
         raise bad(f"replay format {int(version)} is not supported (this version reads "
-                  f"format {FORMAT_VERSION} only).")
+                  f"formats {readable} only).")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -365,7 +379,7 @@ def decode_replay(data: bytes, path: str) -> Replay:
         raise bad(f"the header is not valid TOML ({exc}).") from None
     except RecursionError:
         raise bad("the header is not valid TOML (values are nested too deeply).") from None
-    return _from_doc(doc, bad)
+    return _from_doc(doc, bad, int(version))
 
 
 def _split_checksum(text: str) -> tuple[str, str | None]:
@@ -377,11 +391,12 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
     return head + "\n", last[len(_CHECKSUM_PREFIX):]
 
 
-def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
-    missing = sorted(_HEADER_KEYS - doc.keys())
+def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
+    keys = _HEADER_KEYS | _MATCH_KEYS if version >= FORMAT_VERSION else _HEADER_KEYS
+    missing = sorted(keys - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
-    extra = sorted(doc.keys() - _HEADER_KEYS - _MATCH_KEYS)
+    extra = sorted(doc.keys() - keys)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
 
@@ -398,9 +413,9 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
             raise bad(f"'{key}' is not a valid value; got {_show(value)}.")
         return value
 
-    if integer("format", 0, 2**31) != FORMAT_VERSION:
+    if integer("format", 0, 2**31) != version:
         raise bad(f"the header says format {doc['format']} but the first line says "
-                  f"{FORMAT_VERSION}.")
+                  f"{version}.")
     game_version = string("game_version", re.compile(r"[0-9A-Za-z.+_-]+"))
     rules = string("rules", _HEX32)
     seed = integer("seed", *_SEED_RANGE)
@@ -481,13 +496,13 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
 
 
 def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
-    """``players`` and ``final_scores``: both absent (one player) or both there (two)."""
-    if "players" not in doc and "final_scores" not in doc:
+    """``players`` and ``final_scores`` (format 2); one player without them (format 1)."""
+    if "players" not in doc:
         return 1, ()
-    players = doc.get("players")
+    players = doc["players"]
     if isinstance(players, bool) or players != 2:
-        raise bad(f"'players' must be 2 in a two-player replay (a one-player replay has no "
-                  f"'players' line); got {_show(players)}.")
+        raise bad(f"'players' must be 2 (a one-player game is written as format "
+                  f"{FORMAT_PLAIN}, without it); got {_show(players)}.")
     scores = doc.get("final_scores")
     if (not isinstance(scores, list) or len(scores) != players
             or not all(type(s) is int and 0 <= s <= _MAX_SCORE for s in scores)):
