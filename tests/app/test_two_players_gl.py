@@ -182,6 +182,12 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
     table = ScoreBook.load().table(table_key)
     by_initials = {e.initials: e.score for e in table}
     assert by_initials == {"ABC": p1, "XYZ": p2}
+    # The table's entry watches the whole match in the two-player viewer.
+    title = window.current_view
+    assert title.pick == 0
+    tap(window, arcade.key.ENTER)
+    watching = window.current_view
+    assert isinstance(watching, MatchReplayView) and watching.replay.same_game(golden)
 
 
 def test_the_two_player_golden_plays_in_the_real_viewer(window):
