@@ -35,11 +35,15 @@ from asteroids.core import state_hash
 from asteroids.core.match import Match, MatchEvent, match_hash, new_match, step_match
 from asteroids.paths import replays_dir
 from asteroids.profile import MAX_ENTRIES
-from asteroids.replay import Replay
+from asteroids.replay import Recorder, Replay
 from asteroids.replay.matches import MatchRecorder
 
 if TYPE_CHECKING:
     from asteroids.app.world_view import WorldView
+
+    _View = WorldView
+else:
+    _View = object
 
 __all__ = ["DIM", "MatchHud", "MatchPlay", "MatchReplayView", "MatchStepping", "replay_view"]
 
@@ -126,7 +130,7 @@ def _leave_to_the_match(world: object) -> None:
     """``Hud.show_world`` of a two-player view: nothing (``MatchHud.show`` sets them)."""
 
 
-class MatchStepping:
+class MatchStepping(_View):
     """Mixin for a ``WorldView`` that runs a two-player ``Match``: call ``start_match`` in
     ``__init__`` after the view's own; ``world`` is then always the active player's World.
     """
@@ -204,10 +208,11 @@ class MatchPlay(MatchStepping):
 
     PLAYERS = 2
     SHOWS_LIVES = False
+    recorder: Recorder | None
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.recorder = None  # the one-player recorder; a match has its own
+        self.recorder = None  # PlayView's one-player recorder: a match has its own
         self.match_recorder: MatchRecorder | None = (
             MatchRecorder(self.config, self.seed) if self.game.saver is not None else None)
         """Records the match (None when games are not recorded)."""
@@ -308,7 +313,9 @@ class MatchReplayView(MatchStepping, ReplayView):
         self.match = new_match(replay.config, replay.seed, replay.players)
         super().__init__(game, replay, speed=speed, back=back)
         self.start_match(replay.seed)
-        self.kept = {0: self.match}
+        self.kept_matches: dict[int, Match] = {0: self.match}
+        """Matches passed so far, by tick, every ``keep_every`` ticks: where seeks restart
+        (``kept``, the one-player viewer's Worlds, is not used)."""
         self.update_hud()
 
     def _passed(self, tick: int, world: object) -> None:
@@ -318,8 +325,8 @@ class MatchReplayView(MatchStepping, ReplayView):
     def _passed_match(self, tick: int, match: Match) -> None:
         """Keep ``match`` (the Match after ``tick``) every ``keep_every`` ticks; check its
         hash against the recorded one."""
-        if tick % self.keep_every == 0:
-            self.kept.setdefault(tick, match)  # type: ignore[arg-type]
+        if tick % self.keep_every == 0 and hasattr(self, "kept_matches"):
+            self.kept_matches.setdefault(tick, match)
         want = self.expected.get(tick)
         if want is not None and self.out_of_step is None and match_hash(match) != want:
             self.out_of_step = tick
@@ -329,11 +336,11 @@ class MatchReplayView(MatchStepping, ReplayView):
         target = max(0, min(int(target), self.replay.ticks))
         if target == self.tick:
             return
-        base = max(t for t in self.kept if t <= target)
+        base = max(t for t in self.kept_matches if t <= target)
         if base <= self.tick <= target:
             start, match = self.tick, self.match
         else:
-            start, match = base, self.kept[base]  # type: ignore[assignment]
+            start, match = base, self.kept_matches[base]
         masks, config = self.replay.masks, self.config
         for t in range(start, target):
             match, _ = step_match(match, masks[t], config)

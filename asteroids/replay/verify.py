@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.events import Event
-from asteroids.core.match import MatchEvent
+from asteroids.core.match import Match, MatchEvent, Tagged
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import Replay, field_digests
 
@@ -77,10 +77,15 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     if replay.players != 1:  # a two-player match: asteroids.replay.matches
         from asteroids.replay.matches import verify_match
 
-        def on_match_step(match, tagged):  # noqa: ANN001, ANN202
-            on_step(match.world, tuple(e for _, e in tagged if not isinstance(e, MatchEvent)))
+        if on_step is None:
+            return verify_match(replay)
+        world_step = on_step
 
-        return verify_match(replay, on_step=on_match_step if on_step is not None else None)
+        def on_match_step(match: Match, tagged: tuple[Tagged, ...]) -> None:
+            world_step(match.world, tuple(e for _, e in tagged
+                                          if not isinstance(e, MatchEvent)))
+
+        return verify_match(replay, on_step=on_match_step)
     config = replay.config
     every = replay.checkpoint_every
     expected = dict(replay.checkpoints)
