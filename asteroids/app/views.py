@@ -5,8 +5,9 @@ with the high-score table of the selected rules, and a game that makes the table
 the initials entry (``asteroids.app.initials``) before the title shows its place.
 
 Both are ``WorldView``s (``asteroids.app.world_view``: one input mask per tick, the fixed
-stepper); a recording PlayView hands each (mask, world after) pair to a ``Recorder``. No
-game rule lives here.
+stepper); a recording PlayView hands each (mask, world after) pair to a ``Recorder``. A
+two-player game is a ``MatchPlayView``: a PlayView over a two-player match
+(``asteroids.app.match_view``). No game rule lives here.
 
 Imports go one way: views receive the shared ``Game`` and switch screens with
 ``show_title`` / ``start_game`` below; the screens they open (``InitialsView``,

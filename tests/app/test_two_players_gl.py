@@ -124,8 +124,8 @@ def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_
     assert isinstance(again, MatchPlayView) and again is not view
 
 
-def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick):
-    game = Game(window, quick, seed=5, sound=False)
+def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick, tmp_path):
+    game = Game(window, quick, seed=5, sound=False, record_to=tmp_path / "left.replay")
     view = MatchPlayView(game, game.next_seed(), source=lambda world: 0)
     window.show_view(view)
     for _ in range(40):
@@ -138,6 +138,9 @@ def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick):
     assert view.hud.values["title"] == "PAUSED"
     tap(window, arcade.key.Q)
     assert isinstance(window.current_view, TitleView)
+    # The match left unfinished is saved, as a one-player game would be, and verifies.
+    left = load_replay(tmp_path / "left.replay")
+    assert left.players == 2 and left.ticks == tick and verify_replay(left).ok
 
 
 def test_each_players_score_enters_the_table_with_their_own_initials(window, data_dir):
