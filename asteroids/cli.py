@@ -15,12 +15,16 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
+
+if TYPE_CHECKING:
+    from asteroids.app.live import LiveSpec
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
@@ -49,6 +53,22 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_live_option(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--live", action="store_true", help=text)
+
+
+def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
+    """``LiveSpec`` of ``--live`` (None without it); ValueError when nothing is watched."""
+    if not args.live:
+        return None
+    if not args.config:
+        raise ValueError("--live watches the --config files; give at least one, e.g. "
+                         "--config my.toml --live")
+    from asteroids.app.live import LiveSpec
+
+    return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asteroids",
@@ -67,6 +87,10 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", default=None,
                       help="save the game's replay to FILE (later games of the session "
                       "beside it as FILE-2, FILE-3, ...) instead of the replay folder")
+    _add_live_option(play, "apply edits of the --config files while the game runs: "
+                     "handling, speeds, timers, scoring... from the next tick, the world's "
+                     "size, tick rate, obstacles and rock shapes at the next game (R starts "
+                     "it now)")
 
     watch = sub.add_parser(
         "watch", help="watch a recorded replay in the game window",
@@ -79,6 +103,8 @@ def _build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--speed", type=int, choices=(1, 2, 4, 8), default=1,
                        help="starting speed (default 1)")
     _add_config_options(watch)
+    _add_live_option(watch, "apply edits of the --config files' display, sound and keys "
+                     "while the replay plays")
 
     config = sub.add_parser("config", help="show or check settings",
                             description="Show the resolved settings or check TOML files.")
@@ -221,6 +247,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     choices = _choices(args)
     config = choices.rulesets[choices.selected].config
     try:
+        live = _live_spec(args, rules=True)
+    except ValueError as exc:
+        return _error(f"play: {exc}")
+    try:
         from asteroids.app.main import run_game
     except ImportError as exc:
         if exc.name != "asteroids.app.main":
@@ -231,9 +261,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         folder = Path(args.record).resolve().parent
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
+    extra = {"live": live} if live is not None else {}
     result = run_game(config, seed=args.seed, record_to=args.record,
                       rulesets=choices.rulesets, ruleset_index=choices.selected,
-                      pinned=_pinned(args))
+                      pinned=_pinned(args), **extra)
     return int(result or 0)
 
 
@@ -244,13 +275,18 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     config = load_config(*args.config, overrides=args.overrides)
     try:
+        live = _live_spec(args, rules=False)
+    except ValueError as exc:
+        return _error(f"watch: {exc}")
+    try:
         replay = load_replay(args.replay)
     except ReplayError as exc:
         print(exc, file=sys.stderr)
         return EXIT_BAD_INPUT
     from asteroids.app.main import watch_replay
 
-    return int(watch_replay(replay, config, speed=args.speed) or 0)
+    extra = {"live": live} if live is not None else {}
+    return int(watch_replay(replay, config, speed=args.speed, **extra) or 0)
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:

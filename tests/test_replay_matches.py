@@ -113,7 +113,9 @@ def test_final_scores_are_checked(match_replay) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize(("edit", "says"), [
     (("players = 2\n", "players = 3\n"), "'players' must be 2"),
-    (("players = 2\n", ""), "the header lacks players"),
+    (("players = 2\n", ""), "'players' must be 2"),
+    (("\nconfig = ", "\nconfig_changes = [{tick = 5, set = ['ship.thrust_px_per_s2=1.0']}]\n"
+      "config = "), "two-player replay cannot have config_changes"),
     (("final_scores = [", "final_scores = [1, "), "'final_scores' must list 2"),
     (("turn_banner_s = 0.5", "turn_banner_s = 0.25"), "rules fingerprint"),
 ])
@@ -124,6 +126,14 @@ def test_a_damaged_two_player_header_is_one_clear_paragraph(match_replay, edit, 
     assert old in text
     with pytest.raises(ReplayError, match=says):
         decode_replay(_reseal(text.replace(old, new, 1)), "m.replay")
+
+
+def test_a_format_2_file_without_players_or_changes_is_refused(match_replay) -> None:  # noqa: ANN001
+    text = encode_replay(match_replay).decode().replace("players = 2\n", "", 1)
+    start = text.index("final_scores = [")
+    text = text[:start] + text[text.index("\n", start) + 1:]
+    with pytest.raises(ReplayError, match=r"lacks config_changes \(or players"):
+        decode_replay(_reseal(text), "m.replay")
 
 
 def test_a_players_line_in_a_format_1_file_is_refused() -> None:

@@ -56,6 +56,10 @@ class KeyBindings:
                 self.bits[code] = self.bits.get(code, 0) | bit
         self.pause: set[int] = _codes(keys.pause)
         """Key codes that pause and resume."""
+        self.restart: set[int] = _codes(keys.restart)
+        """Key codes that start the next game at once while settings wait for it."""
+        self.restart_names: tuple[str, ...] = tuple(keys.restart)
+        """The restart keys' names, for the screen."""
 
     def bits_of(self, key: int) -> int:
         """Input bits driven by one key (0 if unbound)."""

@@ -31,6 +31,8 @@ from asteroids.app.initials import InitialsView
 from asteroids.app.recording import SaveResult
 from asteroids.app.replay_view import ReplayView
 from asteroids.app.scene import Segments
+from asteroids.config import Config
+from asteroids.config.live import ReloadPlan, apply_changes, plan_reload
 from asteroids.core import state_hash
 from asteroids.core.match import Match, MatchEvent, match_hash, new_match, step_match
 from asteroids.paths import replays_dir
@@ -287,6 +289,19 @@ class MatchPlay(MatchStepping):
                 done=lambda: ask(i + 1), who=player_name(player)))
 
         ask(0)
+
+    def plan_reload(self: Any, target: Config) -> ReloadPlan:
+        """A live reload (``--live``) in a two-player game: the player's keys, sound and
+        display apply at once; rule changes wait for the next game, as a two-player replay
+        records no change of rules."""
+        plan = plan_reload(self.config, target)
+        rules = tuple(c for c in plan.live if c.rule)
+        if not rules:
+            return plan
+        keep = tuple(c for c in plan.live if not c.rule)
+        config = apply_changes(self.config, keep) if keep else self.config
+        return ReloadPlan(config, keep, plan.deferred + rules,
+                          "a two-player game keeps its rules to the end")
 
     def update_hud(self: Any) -> None:
         """The one-player HUD, then both scores and the match's moment."""

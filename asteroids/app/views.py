@@ -25,10 +25,14 @@ from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.hud import ScoreTable
 from asteroids.app.initials import InitialsView
 from asteroids.app.input import MenuPad, PlayerInput
+from asteroids.app.live import Outcome
 from asteroids.app.match_view import MatchPlay, replay_view
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.world_view import TickSource, WorldView, common_key
+from asteroids.config import Config
+from asteroids.config.live import Change, ReloadPlan, plan_reload
+from asteroids.config.rulesets import with_player_sections
 from asteroids.core import new_world
 from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
@@ -81,12 +85,15 @@ def show_title(game: Game, *, table: bool = False, pick: int | None = None) -> N
     """Switch to the title / attract screen; ``table`` opens it on the high-score table
     with row ``pick`` selected (the place a game just took)."""
     game.audio.stop_all()
+    game.sync_ruleset()
     game.window.show_view(TitleView(game, table=table, pick=pick))
 
 
 def start_game(game: Game, players: int = 1) -> None:
-    """Start a new game with the next seed: one player, or a two-player match."""
+    """Start a new game with the next seed (on the selected rules as they are now): one
+    player, or a two-player match."""
     game.audio.stop_all()
+    game.sync_ruleset()
     view = PlayView if players == 1 else MatchPlayView
     game.window.show_view(view(game, game.next_seed()))
 
@@ -299,6 +306,12 @@ class TitleView(WorldView):
         if players != 1 or not self.watch_pick():
             start_game(self.game, players)
 
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: the title starts again on the selected rules as they are now."""
+        super().apply_settings(player, changes)
+        show_title(self.game, table=self.showing_table)
+        return Outcome()
+
     def on_update(self, delta_time: float) -> None:
         """Read the pad's menu moves; run the demo; alternate it with the table."""
         for move in self.menu.poll():
@@ -315,6 +328,8 @@ class TitleView(WorldView):
                 self.pick_ruleset(-1 if move == "left" else 1)
                 return
         super().on_update(delta_time)
+        if self.replaced:
+            return
         self.phase_s += delta_time
         if self.showing_table:
             if self.phase_s > ATTRACT_TABLE_S and self.pick is None:
@@ -423,6 +438,13 @@ class PlayView(WorldView):
         """True once game over has been handled (replay saved, score entered)."""
         self.slot: ScoreSlot | None = None
         """This game's place in the high-score table (None: it did not make it)."""
+        self.follows_player = game.live is not None and game.plays_player_rules
+        """Whether ``--live`` changes to the player's rules apply to this game."""
+        self.rules_changed = False
+        """True once a live reload changed this game's rules: it is recorded with the
+        changes, and enters no high-score table (it was not played under one ruleset)."""
+        self.pending: tuple[Change, ...] = ()
+        """Changes that wait for the next game (the restart key starts it now)."""
 
     @property
     def ended(self) -> bool:
@@ -445,7 +467,7 @@ class PlayView(WorldView):
     def on_tick(self, mask: int) -> None:
         """Record the tick; on game over, save the replay and enter the score."""
         if self.recorder is not None and self.saved is None:
-            self.recorder.add(mask, self.world)
+            self.recorder.add(mask, self.world, self.config)
             self.recorded_ticks += 1
         if self.ended and not self.finished:
             self.game_over()
@@ -461,7 +483,8 @@ class PlayView(WorldView):
                     name = saved.path.name
             except OSError:
                 name = None
-        self.slot = self.game.enter_score(self.world, self.config, name)
+        if not self.rules_changed:
+            self.slot = self.game.enter_score(self.world, self.config, name)
         if saved is not None and saved.ok:
             self.game.prune_replays()
         self.update_hud()
@@ -489,9 +512,55 @@ class PlayView(WorldView):
         self.update_hud()
         return self.saved
 
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: live settings apply from the next tick (and go into the replay);
+        the others wait for the next game, which the restart key starts at once.
+
+        A game on other rules than the player's (a preset picked on the title) takes only
+        the player's keys, sound and display.
+        """
+        game = self.game
+        target = player if self.follows_player else with_player_sections(self.config, player)
+        plan = self.plan_reload(target)
+        if plan.config is not self.config:
+            if any(c.rule for c in plan.live):
+                self.rules_changed = True
+                self.scene = SceneBuilder(plan.config)
+            self.config = plan.config
+            self.hud.show_fps = self.config.display.show_fps
+            if any(c.key.startswith("keys.") for c in plan.live):
+                self.input.bindings = game.bindings
+                self.input.clear()
+        self.pending = plan.deferred
+        live = {c.key for c in plan.live}
+        outcome = Outcome({c.key for c in changes if c.key not in live})
+        if not self.follows_player and any(c.rule for c in changes):
+            outcome.notes.append(f"this game runs the {self.game.ruleset.label} rules; "
+                                 "yours apply when you pick them")
+        if plan.reason:
+            outcome.notes.append(plan.reason)
+        if self.pending:
+            keys = sorted(game.bindings.restart_names)
+            earlier = len({c.key for c in self.pending} - {c.key for c in changes})
+            more = f" with {earlier} earlier change{'s' if earlier > 1 else ''}" if earlier else ""
+            outcome.notes.append(f"applies to the next game{more} "
+                                 f"({' / '.join(keys) or 'restart'} restarts now)")
+        self.update_hud()
+        return outcome
+
+    def restart_now(self) -> None:
+        """Start the next game at once, so the changes waiting for it apply (the current
+        game's replay is saved as an unfinished game)."""
+        start_game(self.game, self.PLAYERS)
+
+    def plan_reload(self, target: Config) -> ReloadPlan:
+        """What this game takes of the reloaded settings ``target`` now, and what waits."""
+        return plan_reload(self.config, target)
+
     def on_update(self, delta_time: float) -> None:
-        """Run the owed ticks unless paused."""
+        """Run the owed ticks unless paused (watched settings are read either way)."""
         if self.paused:
+            self.poll_live(delta_time)
             self.update_hud()
             return
         self.input.poll_pad()
@@ -516,7 +585,16 @@ class PlayView(WorldView):
         notes = [self.saved.hud_text()] if self.saved is not None else []
         if self.slot is not None and self.slot.error:
             notes.append(self.slot.error.upper())
+        if self.rules_changed and self.ended:
+            notes.append("RULES CHANGED DURING THE GAME: NOT IN THE HIGH SCORES")
         self.hud.note("     ".join(notes))
+        waiting = len({c.key for c in self.pending})
+        if waiting:
+            keys = " / ".join(self.game.bindings.restart_names)
+            what = "1 SETTING WAITS" if waiting == 1 else f"{waiting} SETTINGS WAIT"
+            self.hud.status(f"{what} FOR THE NEXT GAME: {keys} STARTS IT NOW")
+        else:
+            self.hud.status("")
         super().update_hud()
 
     def set_paused(self, paused: bool) -> None:
@@ -532,6 +610,9 @@ class PlayView(WorldView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Game keys to the latch; pause, restart and quit keys to the view."""
+        if self.pending and symbol in self.game.bindings.restart:
+            self.restart_now()
+            return
         if self.ended:
             if symbol in START_KEYS and self.over_s >= RESTART_DELAY_S:
                 if self.slot is not None:
@@ -566,9 +647,12 @@ class PlayView(WorldView):
         self.game.audio.stop_all()
 
     def on_deactivate(self) -> None:
-        """The window lost focus: pause, so no key stays stuck down."""
+        """The window lost focus: forget the keys held, so none stays stuck down, and
+        pause; with ``--live`` the game runs on (the player is editing its settings in
+        another window, to watch them take effect)."""
         self.input.clear()
-        self.set_paused(True)
+        if self.game.live is None:
+            self.set_paused(True)
 
 
 class MatchPlayView(MatchPlay, PlayView):

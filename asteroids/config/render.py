@@ -14,7 +14,7 @@ from typing import Any
 from asteroids.config.knobs import Knob, describe, knobs
 from asteroids.config.schema import Config
 
-__all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml"]
+__all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml", "render_value"]
 
 DEFAULT_TOML_HEADER = (
     "Default preset: every setting of asteroids, with its built-in default.",
@@ -29,6 +29,15 @@ DEFAULT_TOML_HEADER = (
     "Units: px = world pixels, s = seconds, deg = degrees.",
 )
 """The comment block at the top of ``config/default.toml``."""
+
+
+def render_value(value: Any) -> str:
+    """One setting's value as TOML (floats with ``repr``, so every bit survives a round trip).
+
+    >>> render_value(420.0), render_value((20, 50, 100)), render_value("bounce")
+    ('420.0', '[20, 50, 100]', '"bounce"')
+    """
+    return _value(value)
 
 
 def _value(value: Any) -> str:

@@ -371,6 +371,10 @@ class KeysConfig:
     hyperspace: tuple[str, ...] = knob(("LSHIFT", "RSHIFT"), "hyperspace")
     shield: tuple[str, ...] = knob(("DOWN", "S"), "shield")
     pause: tuple[str, ...] = knob(("P", "ESCAPE"), "pause / resume")
+    restart: tuple[str, ...] = knob(
+        ("R",), "start a new game at once, while a settings change waits for the next game "
+        "(asteroids play --live)",
+    )
 
 
 @dataclass(frozen=True, slots=True)

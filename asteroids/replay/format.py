@@ -15,9 +15,11 @@ Layout (``docs/replay-format.md`` is the full description)::
     config = <multi-line literal string: the full resolved config as TOML>
     checksum blake2b-128 <32 hex>           <- over every byte before this line
 
-Format 2 is format 1 plus ``players = 2`` and ``final_scores``: a two-player match
-(``asteroids.replay.matches``). A one-player game is written as format 1, byte for byte as
-before two-player games existed.
+Format 2 is format 1 plus what a format 1 reader would misread: ``config_changes``, the
+rule settings changed during the game (``asteroids play --live``), one record per change
+(``asteroids.replay.changes``); or ``players = 2`` and ``final_scores``, a two-player match
+(``asteroids.replay.matches``). A one-player game without changes is written as format 1,
+byte for byte as before.
 
 Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
 files over ``MAX_REPLAY_BYTES`` before reading them whole, and checks every field's type and
@@ -44,6 +46,7 @@ import numpy as np
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
 from asteroids.config.rulesets import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES
 from asteroids.core.world import FIELD_NAMES, World
+from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -63,10 +66,12 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 2
-"""The newest format this version writes and reads: format 1 with two players."""
+"""The newest format this version writes and reads: format 1 with ``config_changes`` or two
+players."""
 FORMAT_PLAIN = 1
-"""The format of a one-player game (the only one before two-player games); written for
-every one-player game, so such files stay byte for byte as they were."""
+"""The format of a one-player game whose settings never changed (the only one before
+``--live`` and two-player games); written whenever it can be, so such files stay byte for
+byte as they were."""
 _READABLE = (FORMAT_PLAIN, FORMAT_VERSION)
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
@@ -89,6 +94,7 @@ _HEADER_KEYS = {
     "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
     "checkpoints", "inputs", "tick_hashes", "config",
 }
+_CHANGES_KEY = "config_changes"
 _MATCH_KEYS = {"players", "final_scores"}
 """Header keys of two-player files (format 2) only."""
 
@@ -139,10 +145,13 @@ class Replay:
     """Per checkpoint, one byte per World field (``field_names``), so a verification can
     name the fields that differ at the first divergent checkpoint."""
     field_names: tuple[str, ...] = FIELD_NAMES
+    config_changes: tuple[ConfigChange, ...] = ()
+    """Rule settings changed during the game, in tick order (format 2; empty: format 1)."""
     players: int = 1
-    """1, or 2 for a two-player match (``asteroids.core.match``): then the masks drive the
-    match, the hashes are ``match_hash`` values, ``final_score`` and ``final_wave`` are the
-    best of the players' and ``final_scores`` has each player's."""
+    """1, or 2 for a two-player match (``asteroids.core.match``; format 2): then the masks
+    drive the match, the hashes are ``match_hash`` values, ``final_score`` and ``final_wave``
+    are the best of the players' and ``final_scores`` has each player's. A two-player replay
+    has no ``config_changes``."""
     final_scores: tuple[int, ...] = ()
     """Each player's final score, in player order (two-player replays only)."""
 
@@ -153,8 +162,15 @@ class Replay:
 
     @property
     def format(self) -> int:
-        """The file format it is written in: ``FORMAT_PLAIN`` unless two players played."""
-        return FORMAT_VERSION if self.players != 1 else FORMAT_PLAIN
+        """The file format it is written in: ``FORMAT_PLAIN`` unless settings changed or two
+        players played."""
+        return FORMAT_VERSION if self.config_changes or self.players != 1 else FORMAT_PLAIN
+
+    def config_at(self, tick: int) -> Config:
+        """The settings of the step from ``tick`` to ``tick + 1`` (``masks[tick]``)."""
+        if not self.config_changes:
+            return self.config
+        return config_at(self.config, self.config_changes, tick)
 
     def same_game(self, other: Replay) -> bool:
         """Whether two replays record the same game (everything but when and by which
@@ -320,6 +336,7 @@ def encode_replay(replay: Replay) -> bytes:
         'tick_hashes = """',
         _b64_lines(replay.tick_hashes),
         '"""',
+        *(encode_changes(replay.config_changes) if replay.config_changes else []),
         "config = '''",
         config_text.rstrip("\n"),
         "'''",
@@ -392,13 +409,20 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
 
 
 def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
-    keys = _HEADER_KEYS | _MATCH_KEYS if version >= FORMAT_VERSION else _HEADER_KEYS
-    missing = sorted(keys - doc.keys())
+    newer = version >= FORMAT_VERSION
+    keys = _HEADER_KEYS | {_CHANGES_KEY} | _MATCH_KEYS if newer else _HEADER_KEYS
+    missing = sorted(_HEADER_KEYS - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
     extra = sorted(doc.keys() - keys)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
+    if newer and _CHANGES_KEY not in doc and not _MATCH_KEYS & doc.keys():
+        raise bad(f"the header lacks {_CHANGES_KEY} (or players, for a two-player match): a "
+                  f"format {version} replay has at least one of them.")
+    if _CHANGES_KEY in doc and _MATCH_KEYS & doc.keys():
+        raise bad(f"a two-player replay cannot have {_CHANGES_KEY} (its settings never change "
+                  "during the game).")
 
     def integer(key: str, lo: int, hi: int) -> int:
         value = doc[key]
@@ -484,22 +508,25 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
         digests.append(bytes.fromhex(cp[2]))
     if ticks % every == 0 and checkpoints[-1][1] != final_hash:
         raise bad(f"'final_hash' differs from the checkpoint at the last tick ({ticks}).")
+    changes: tuple[ConfigChange, ...] = ()
+    if _CHANGES_KEY in doc:
+        changes = decode_changes(doc[_CHANGES_KEY], config, ticks, bad)
 
     return Replay(
         seed=seed, config=config, masks=masks, checkpoints=tuple(checkpoints),
         final_hash=final_hash, final_score=final_score, final_wave=final_wave,
         created_at=created_at, game_version=game_version, rules=rules,
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
-        checkpoint_digests=tuple(digests), field_names=tuple(names), players=players,
-        final_scores=final_scores,
+        checkpoint_digests=tuple(digests), field_names=tuple(names), config_changes=changes,
+        players=players, final_scores=final_scores,
     )
 
 
 def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
     """``players`` and ``final_scores`` (format 2); one player without them (format 1)."""
-    if "players" not in doc:
+    if not _MATCH_KEYS & doc.keys():
         return 1, ()
-    players = doc["players"]
+    players = doc.get("players")
     if isinstance(players, bool) or players != 2:
         raise bad(f"'players' must be 2 (a one-player game is written as format "
                   f"{FORMAT_PLAIN}, without it); got {_show(players)}.")

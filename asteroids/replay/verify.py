@@ -90,6 +90,7 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     every = replay.checkpoint_every
     expected = dict(replay.checkpoints)
     world = new_world(config, replay.seed)
+    changes = {c.tick: c.config for c in replay.config_changes}
     good_world, good_index = world, 0
     h = state_hash(world)
     if h != expected.get(0, h):
@@ -97,6 +98,8 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     masks = replay.masks
     ticks = len(masks)
     for t in range(1, ticks + 1):
+        if changes:
+            config = changes.get(t - 1, config)
         world, events = step(world, masks[t - 1], config)
         if on_step is not None:
             on_step(world, events)
@@ -122,13 +125,15 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
 def _narrow(replay: Replay, good_world: World, good_tick: int, bad_tick: int, bad_hash: str,
             bad_world: World) -> VerifyResult:
     """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
-    config = replay.config
+    config = replay.config_at(good_tick)
+    changes = {c.tick: c.config for c in replay.config_changes}
     expected = replay.final_hash if bad_tick == replay.ticks and bad_tick % \
         replay.checkpoint_every else dict(replay.checkpoints)[bad_tick]
     first_bad = bad_tick
     world = good_world
     if bad_tick > 0:
         for t in range(good_tick + 1, bad_tick + 1):
+            config = changes.get(t - 1, config)
             world, _ = step(world, replay.masks[t - 1], config)
             if t - 1 < len(replay.tick_hashes) and \
                     int(state_hash(world)[:2], 16) != replay.tick_hashes[t - 1]:

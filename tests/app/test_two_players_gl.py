@@ -219,3 +219,34 @@ def test_the_two_player_golden_plays_in_the_real_viewer(window):
     view.seek(1000)
     assert view.tick == 1000 and match_hash(view.match) == match_hash(core)
     assert view.world is view.match.world
+
+
+def test_live_rule_edits_wait_for_the_next_game_in_a_two_player_game(window, tmp_path):
+    """``--live``: keys apply at once, a rule change waits (a two-player replay records no
+    change), and the match still records and verifies."""
+    import os
+
+    from asteroids.app.live import LiveSpec
+
+    toml = tmp_path / "my.toml"
+    toml.write_text("[ship]\nthrust_px_per_s2 = 300\n")
+    game = Game(window, load_config(toml), seed=11, sound=False,
+                record_to=tmp_path / "live.replay",
+                live=LiveSpec((str(toml),), interval_s=0.0))
+    view = MatchPlayView(game, game.next_seed())
+    window.show_view(view)
+    for _ in range(5):
+        view.on_update(1 / 60)
+    toml.write_text("[ship]\nthrust_px_per_s2 = 900\n[keys]\nfire = ['J']\n")
+    later = toml.stat().st_mtime_ns + 50_000_000
+    os.utime(toml, ns=(later, later))
+    for _ in range(5):
+        view.on_update(1 / 60)
+    assert view.config.keys.fire == ("J",)
+    assert view.config.ship.thrust_px_per_s2 == 300.0
+    assert [c.key for c in view.pending] == ["ship.thrust_px_per_s2"]
+    assert not view.rules_changed
+    tap(window, arcade.key.P)
+    tap(window, arcade.key.Q)
+    replay = load_replay(tmp_path / "live.replay")
+    assert replay.players == 2 and replay.config_changes == () and verify_replay(replay).ok
