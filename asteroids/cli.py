@@ -183,6 +183,9 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--ticks", type=int, required=True, metavar="N",
                         help="the most ticks to record")
     record.add_argument("--out", required=True, metavar="FILE", help="the replay file to write")
+    record.add_argument("--players", type=int, choices=(1, 2), default=1,
+                        help="2: a two-player match, players taking turns (the bot flies "
+                        "both); recording stops when both are out")
 
     scores = sub.add_parser(
         "scores", help="show, export, import or clear the high-score tables",
@@ -388,6 +391,8 @@ def _verify_one(path: str) -> dict[str, object]:
         "final_score": result.final_score, "final_wave": result.final_wave,
         "final_hash": result.final_hash, "game_version": replay.game_version,
     }
+    if replay.players != 1:
+        out.update(players=replay.players, final_scores=list(replay.final_scores))
     if not result.ok:
         out.update(problem=result.problem, first_bad_checkpoint=result.first_bad_checkpoint,
                    first_bad_tick=result.first_bad_tick, expected_hash=result.expected_hash,
@@ -436,7 +441,10 @@ def _report(results: Iterable[dict[str, object]], as_json: bool) -> list[dict[st
         if as_json:
             continue
         if r["status"] == "ok":
-            print(f"{r['file']}: ok: {r['ticks']} ticks, score {r['final_score']}, "
+            score = (f"score {r['final_score']}" if "players" not in r else
+                     f"{r['players']} players, scores "
+                     + " / ".join(str(s) for s in r["final_scores"]))  # type: ignore[attr-defined]
+            print(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
                   f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
         elif r["status"] == "mismatch":
             recorded_by = r["game_version"]
@@ -462,10 +470,17 @@ def _cmd_record(args: argparse.Namespace) -> int:
         return _error(f"record: --ticks must be in [0, {MAX_TICKS}]; got {args.ticks}")
     if not -(2**63) <= args.seed < 2**64:
         return _error(f"record: --seed must be in [-2**63, 2**64); got {args.seed}")
-    replay = record_bot_game(config, args.seed, bot, args.ticks)
+    if args.players == 2:
+        from asteroids.replay.matches import record_bot_match
+
+        replay = record_bot_match(config, args.seed, bot, args.ticks)
+        score = "scores " + " / ".join(str(s) for s in replay.final_scores)
+    else:
+        replay = record_bot_game(config, args.seed, bot, args.ticks)
+        score = f"score {replay.final_score}"
     path = save_replay(replay, args.out)
     why = "game over" if replay.ticks < args.ticks else "tick limit"
-    print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), score {replay.final_score}, "
+    print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), {score}, "
           f"wave {replay.final_wave}, final hash {replay.final_hash}")
     return 0
 

@@ -20,6 +20,7 @@ from asteroids.config.live import (
 from asteroids.config.rulesets import (
     KNOB_TIMING,
     LIVE,
+    MATCH_TABLES,
     NEXT_GAME,
     NON_RULE_TABLES,
     RULE_TABLES,
@@ -33,7 +34,7 @@ from asteroids.config.watch import ConfigWatcher, file_signature
 def test_every_setting_of_the_schema_is_classified() -> None:
     for key in leaf_keys():
         table = key.split(".")[0]
-        if table in RULE_TABLES:
+        if table in RULE_TABLES + MATCH_TABLES:
             assert key in KNOB_TIMING, f"{key}: decide whether it can change mid-game"
         else:
             assert table in NON_RULE_TABLES

@@ -202,20 +202,21 @@ class MenuPad:
 
     ``poll()`` returns the moves that began since the last poll, each once per push:
     ``"left"`` / ``"right"`` / ``"up"`` / ``"down"`` (d-pad, or the left stick past
-    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start) and ``"back"`` (B). Whatever is
-    already held when the menu opens is not a move.
+    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start), ``"back"`` (B) and ``"alt"``
+    (Y: a two-player game on the title). Whatever is already held when the menu opens is not
+    a move.
 
     Args:
         gamepad: an opened pyglet Controller (``open_gamepad``), or None (polls give
             nothing).
     """
 
-    MOVES = ("left", "right", "up", "down", "fire", "start", "back")
+    MOVES = ("left", "right", "up", "down", "fire", "start", "back", "alt")
     """Every move ``poll`` can return, in the order it returns them."""
 
     _AXES = (("left", "leftx", -1.0, "dpleft"), ("right", "leftx", 1.0, "dpright"),
              ("up", "lefty", 1.0, "dpup"), ("down", "lefty", -1.0, "dpdown"))
-    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"))
+    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"), ("alt", "y"))
 
     def __init__(self, gamepad: Any | None) -> None:
         self.pad = gamepad

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import arcade
 
 from asteroids.app.game import Game
-from asteroids.app.replay_view import ReplayView
+from asteroids.app.match_view import replay_view
 from asteroids.app.views import show_title
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
@@ -113,7 +113,7 @@ class GameWindow(arcade.Window):
         if replay is None:
             show_title(self.game)
         else:
-            self.show_view(ReplayView(self.game, replay, speed=speed))
+            self.show_view(replay_view(self.game, replay, speed=speed))
 
     def _place(self, x: int, y: int) -> None:
         """Move the window to ``(x, y)`` when that corner is on a screen (a remembered

@@ -19,7 +19,14 @@ from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import fmt_num, knobs
 from asteroids.config.loader import load_config_text
 from asteroids.config.render import render_toml, render_value
-from asteroids.config.rulesets import KNOB_TIMING, LIVE, NEXT_GAME, RULE_TABLES, Timing
+from asteroids.config.rulesets import (
+    KNOB_TIMING,
+    LIVE,
+    MATCH_TABLES,
+    NEXT_GAME,
+    RULE_TABLES,
+    Timing,
+)
 from asteroids.config.schema import Config
 
 __all__ = ["Change", "ReloadPlan", "apply_changes", "diff_configs", "leaf_keys", "plan_reload",
@@ -93,8 +100,9 @@ class Change:
 
     @property
     def rule(self) -> bool:
-        """Whether it changes how the game plays (a key of ``RULE_TABLES``)."""
-        return self.key.split(".")[0] in RULE_TABLES
+        """Whether it changes how the game plays (a key of ``RULE_TABLES``, or of the
+        two-player ``MATCH_TABLES``)."""
+        return self.key.split(".")[0] in RULE_TABLES + MATCH_TABLES
 
     @property
     def text(self) -> str:

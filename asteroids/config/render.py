@@ -8,7 +8,7 @@ the whole schema and cannot drift from it (a test compares the two).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from asteroids.config.knobs import Knob, describe, knobs
@@ -101,19 +101,23 @@ def _obstacles(out: list[str], knob: Knob, obstacles: tuple[Any, ...],
 
 
 def render_toml(config: Config, *, with_comments: bool = True,
-                header: Sequence[str] = ()) -> str:
+                header: Sequence[str] = (), skip: Collection[str] = ()) -> str:
     """The whole config as TOML text, tables in schema order.
 
     Args:
         config: the config to write.
         with_comments: add a comment line per knob (doc, unit, allowed values) and per table.
         header: lines for a comment block at the top (written even without comments).
+        skip: top-level tables to leave out (they load back as their defaults); a
+            one-player replay leaves out the two-player ``match`` table this way.
 
     Returns:
         TOML text ending in a newline; ``load_config`` on it gives ``config`` back.
     """
     out = [f"# {line}".rstrip() for line in header]
     for knob in knobs(Config):
+        if knob.name in skip:
+            continue
         value = getattr(config, knob.name)
         if knob.kind == "table":
             _table(out, value, knob.name, with_comments)

@@ -31,16 +31,22 @@ from asteroids.config.errors import ConfigError
 from asteroids.config.loader import load_config, load_preset, parse_override
 from asteroids.config.schema import Config
 
-__all__ = ["KNOB_TIMING", "LIVE", "NEXT_GAME", "NON_RULE_TABLES", "PLAYER_SECTIONS",
-           "RULE_TABLES", "Ruleset", "RulesetChoices", "Timing", "player_label",
-           "ruleset_choices", "with_player_sections"]
+__all__ = ["KNOB_TIMING", "LIVE", "MATCH_TABLES", "NEXT_GAME", "NON_RULE_TABLES",
+           "PLAYER_SECTIONS", "RULE_TABLES", "Ruleset", "RulesetChoices", "Timing",
+           "player_label", "ruleset_choices", "with_player_sections"]
 
 RULE_TABLES = ("world", "borders", "ship", "shots", "asteroids", "saucers", "scoring", "game",
                "obstacles")
 """Config tables that change how the game plays: they go into a replay's rules fingerprint."""
 
+MATCH_TABLES = ("match",)
+"""Config tables that change only two-player games (the "PLAYER N" banner between turns):
+rules there, so they go into a two-player replay's rules fingerprint and settings, but a
+one-player game never reads them and its replay leaves them out (so one-player replays and
+their fingerprints are what they were before two-player games existed)."""
+
 NON_RULE_TABLES = ("audio", "display", "keys", "storage")
-"""Config tables that never touch the simulation (a test keeps the two lists complete)."""
+"""Config tables that never touch the simulation (a test keeps the three lists complete)."""
 
 PLAYER_SECTIONS = NON_RULE_TABLES
 """The tables that belong to the player, not to the rules: kept from the player's own
@@ -185,6 +191,8 @@ KNOB_TIMING: dict[str, Timing] = {
     "game.heartbeat.quicken_step_s": _STEP,
     "obstacles": Timing(NEXT_GAME, "pillars are part of the world: a rock or the ship inside a "
                         "new pillar would be trapped in it"),
+    "match.turn_banner_s": Timing(NEXT_GAME, "a two-player game keeps the banner it started "
+                                  "with (its replay records no change)"),
     "audio": _PLAYER,
     "display": _PLAYER,
     "keys": _PLAYER,

@@ -26,6 +26,7 @@ __all__ = [
     "HeartbeatConfig",
     "HyperspaceConfig",
     "KeysConfig",
+    "MatchConfig",
     "MonitorConfig",
     "Obstacle",
     "SaucersConfig",
@@ -318,6 +319,17 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Two-player games, the players taking turns as on the 1979 cabinet (one-player games
+    never read this table, and one-player replays leave it out)."""
+
+    turn_banner_s: float = knob(
+        2.0, "\"PLAYER N\" shows this long before each turn; neither player's game runs "
+        "meanwhile", unit="s", lo=0.0, hi=10.0,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Obstacle:
     """A static polygon (world coordinates, any winding) that things bounce off."""
 
@@ -432,6 +444,7 @@ class Config:
     saucers: SaucersConfig = field(default_factory=SaucersConfig)
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    match: MatchConfig = field(default_factory=MatchConfig)
     obstacles: tuple[Obstacle, ...] = knob((), "static polygons; [[obstacles]] tables")
     audio: AudioConfig = field(default_factory=AudioConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.events import Event
+from asteroids.core.match import Match, MatchEvent, Tagged
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import Replay, field_digests
 
@@ -70,8 +71,21 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     Args:
         replay: a loaded (or just recorded) replay.
         on_step: called with each new World and its events, for tests that look at what
-            happened (e.g. which rules a golden replay exercises).
+            happened (e.g. which rules a golden replay exercises). For a two-player replay:
+            the active player's World and its events.
     """
+    if replay.players != 1:  # a two-player match: asteroids.replay.matches
+        from asteroids.replay.matches import verify_match
+
+        if on_step is None:
+            return verify_match(replay)
+        world_step = on_step
+
+        def on_match_step(match: Match, tagged: tuple[Tagged, ...]) -> None:
+            world_step(match.world, tuple(e for _, e in tagged
+                                          if not isinstance(e, MatchEvent)))
+
+        return verify_match(replay, on_step=on_match_step)
     config = replay.config
     every = replay.checkpoint_every
     expected = dict(replay.checkpoints)
