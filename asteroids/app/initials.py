@@ -16,7 +16,7 @@ import arcade
 
 from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.input import MenuPad
-from asteroids.app.world_view import WorldView
+from asteroids.app.world_view import WorldView, fullscreen_key
 from asteroids.config import Config
 from asteroids.core import World
 
@@ -152,7 +152,10 @@ class InitialsView(WorldView):
         super().update_hud()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Letters, arrows, fire, Enter; Escape keeps the initials as they are."""
+        """Letters, arrows, fire, Enter; Escape keeps the initials as they are (F11 and
+        Alt+Enter toggle full screen here too)."""
+        if fullscreen_key(self.game, symbol, modifiers):
+            return
         if symbol in _CONFIRM or symbol == arcade.key.ESCAPE:
             self.finish()
             return

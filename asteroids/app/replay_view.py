@@ -16,7 +16,7 @@ import arcade
 
 from asteroids.app.game import Game
 from asteroids.app.live import Outcome
-from asteroids.app.world_view import WorldView, common_key
+from asteroids.app.world_view import WorldView, common_key, fullscreen_key
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
@@ -245,6 +245,8 @@ class ReplayView(WorldView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Playback keys (see ``HINT``)."""
+        if fullscreen_key(self.game, symbol, modifiers):
+            return
         if symbol in _PAUSE:
             self.toggle_pause()
         elif symbol in _STEP or (symbol == arcade.key.RIGHT and self.paused):

@@ -29,7 +29,7 @@ from asteroids.app.live import Outcome
 from asteroids.app.match_view import MatchPlay, replay_view
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder, Segments
-from asteroids.app.world_view import TickSource, WorldView, common_key
+from asteroids.app.world_view import TickSource, WorldView, common_key, fullscreen_key
 from asteroids.config import Config
 from asteroids.config.live import Change, ReloadPlan, plan_reload
 from asteroids.config.rulesets import with_player_sections
@@ -368,6 +368,8 @@ class TitleView(WorldView):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Enter or Space plays (Enter on a table entry watches it); Escape leaves the
         table's selection, else quits; Left / Right pick the rules; Up / Down the entry."""
+        if fullscreen_key(self.game, symbol, modifiers):
+            return
         if symbol in WATCH_KEYS and self.watch_pick():
             return
         if symbol in START_KEYS:
@@ -610,6 +612,8 @@ class PlayView(WorldView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Game keys to the latch; pause, restart and quit keys to the view."""
+        if fullscreen_key(self.game, symbol, modifiers):
+            return
         if self.pending and symbol in self.game.bindings.restart:
             self.restart_now()
             return

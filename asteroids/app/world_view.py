@@ -28,7 +28,7 @@ from asteroids.core import World, new_world, step
 from asteroids.core import events as ev
 
 __all__ = ["FULLSCREEN_KEYS", "MUTE_KEYS", "VOLUME_DOWN_KEYS", "VOLUME_UP_KEYS", "TickSource",
-           "WorldView", "common_key"]
+           "WorldView", "common_key", "fullscreen_key"]
 
 MUTE_KEYS = frozenset({arcade.key.M})
 VOLUME_DOWN_KEYS = frozenset({arcade.key.BRACKETLEFT})
@@ -37,10 +37,22 @@ FULLSCREEN_KEYS = frozenset({arcade.key.F11})
 """Keys that work on every screen but the initials entry: mute, master volume down / up,
 full screen. Each change is remembered for the next run."""
 
+_ENTER_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
+_ALT = arcade.key.MOD_ALT
+
 TickSource = Callable[[World], int]
 """Gives the input mask for the next tick from the world about to be stepped (a bot, a
 script in tests). Called exactly once per tick."""
 
+
+
+def fullscreen_key(game: Game, symbol: int, modifiers: int) -> bool:
+    """F11 or Alt+Enter: toggle full screen (on every screen, paused or not, before the
+    screen's own keys: Alt+Enter is not Enter). True when it was one of them."""
+    if symbol in FULLSCREEN_KEYS or (symbol in _ENTER_KEYS and modifiers & _ALT):
+        game.toggle_fullscreen()
+        return True
+    return False
 
 
 def common_key(game: Game, symbol: int) -> bool:
