@@ -1,11 +1,18 @@
-"""Settings that stick between runs: window size and place, fullscreen, sound, last ruleset.
+"""Settings that stick between runs: window size and place, fullscreen, sound, last ruleset,
+and the options screen's choices (effects volume, palette, monitor look, HUD scale, controls).
 
 Kept in ``data_dir()/settings.json`` (never in the player's TOML files, which the game does
 not write)::
 
     {"schema_version": 1, "window_width": 1280, "window_height": 720, "window_x": 40,
      "window_y": 60, "fullscreen": false, "muted": false, "master_volume": 0.7,
-     "ruleset": "CLASSIC"}
+     "ruleset": "CLASSIC", "effects_volume": 1.0, "palette": "green",
+     "monitor_strength": 0.5, "hud_scale": 1.25,
+     "keys": {"fire": ["SPACE"], "thrust": ["UP", "W"]}, "pad": {"fire": ["a"]}}
+
+Schema 2 added the options fields (``effects_volume`` ... ``pad``); a schema 1 file loads as
+it is (its options are simply not remembered), and a version 1 game leaves a schema 2 file
+alone rather than drop the options it does not know.
 
 Every field may be missing or null (= use the TOML settings). Loading never raises: a bad
 field is dropped with a warning, an unusable file is moved aside
@@ -21,6 +28,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from asteroids.config.keys import KEY_NAMES
+from asteroids.config.schema import PALETTES, KeysConfig
 from asteroids.paths import data_dir
 from asteroids.storage import (
     FileTooLarge,
@@ -31,11 +40,11 @@ from asteroids.storage import (
     remove_stale_temps,
 )
 
-__all__ = ["MAX_SETTINGS_BYTES", "SETTINGS_FILE", "SETTINGS_SCHEMA_VERSION", "Settings",
-           "SettingsFileError", "parse_settings"]
+__all__ = ["KEY_ACTIONS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS", "PAD_BUTTONS", "SETTINGS_FILE",
+           "SETTINGS_SCHEMA_VERSION", "Settings", "SettingsFileError", "parse_settings"]
 
 SETTINGS_FILE = "settings.json"
-SETTINGS_SCHEMA_VERSION = 1
+SETTINGS_SCHEMA_VERSION = 2
 MAX_SETTINGS_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few hundred bytes."""
 
@@ -70,6 +79,44 @@ def _label(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
 
 
+def _palette(value: object) -> bool:
+    return isinstance(value, str) and value in PALETTES
+
+
+_palette.__doc__ = f"one of {', '.join(PALETTES)}"
+
+
+def _hud_scale(value: object) -> bool:
+    """a number in [0.5, 3]"""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and 0.5 <= value <= 3.0)
+
+
+KEY_ACTIONS: tuple[str, ...] = tuple(KeysConfig.__dataclass_fields__)
+"""The actions a remembered key binding may name (``[keys]``'s fields)."""
+
+PAD_ACTIONS: tuple[str, ...] = ("thrust", "left", "right", "fire", "hyperspace", "shield")
+"""The actions a gamepad button may drive."""
+
+PAD_BUTTONS: tuple[str, ...] = ("a", "b", "x", "y", "leftshoulder", "rightshoulder",
+                                "lefttrigger", "righttrigger", "dpup", "dpdown", "dpleft",
+                                "dpright")
+"""Gamepad buttons that may be bound (pyglet ``Controller`` attribute names; the sticks
+always steer, and start / back / guide are the menus')."""
+
+_KEY_SET = frozenset(KEY_NAMES)
+
+
+def _binding_table(actions: tuple[str, ...], names: frozenset[str], what: str) -> Any:
+    def check(value: object) -> bool:
+        return (isinstance(value, dict) and all(
+            k in actions and isinstance(v, list) and len(v) <= 8
+            and all(isinstance(n, str) and n in names for n in v)
+            for k, v in value.items()))
+    check.__doc__ = f"a table of action -> list of up to 8 {what}"
+    return check
+
+
 _CHECKS: dict[str, Any] = {
     "window_width": _int_in(320, 16384),
     "window_height": _int_in(240, 16384),
@@ -79,8 +126,17 @@ _CHECKS: dict[str, Any] = {
     "muted": _bool,
     "master_volume": _volume,
     "ruleset": _label,
+    "effects_volume": _volume,
+    "palette": _palette,
+    "monitor_strength": _volume,
+    "hud_scale": _hud_scale,
+    "keys": _binding_table(KEY_ACTIONS, _KEY_SET, "arcade.key names"),
+    "pad": _binding_table(PAD_ACTIONS, frozenset(PAD_BUTTONS), "gamepad button names"),
 }
 """Field -> validator (its docstring says what is allowed). Sizes match ``[display]``."""
+
+
+_FLOATS = frozenset({"master_volume", "effects_volume", "monitor_strength", "hud_scale"})
 
 
 @dataclass
@@ -127,7 +183,7 @@ def parse_settings(data: bytes, name: str = SETTINGS_FILE) -> ParsedSettings:
             dropped.append(f"{key} must be {check.__doc__}; got "
                            f"{text if len(text) <= 40 else text[:37] + '...'}")
             continue
-        values[key] = float(value) if key == "master_volume" else value
+        values[key] = float(value) if key in _FLOATS else value
     return ParsedSettings(version, values, dropped)
 
 
@@ -147,6 +203,15 @@ class Settings:
     master_volume: float | None = None
     ruleset: str | None = None
     """The label of the ruleset last picked on the title screen."""
+    effects_volume: float | None = None
+    palette: str | None = None
+    monitor_strength: float | None = None
+    """The vector-monitor look's strength (0: off)."""
+    hud_scale: float | None = None
+    keys: dict[str, list[str]] | None = None
+    """Remembered key bindings, action -> key names (actions not in it: the TOML's)."""
+    pad: dict[str, list[str]] | None = None
+    """Remembered gamepad buttons, action -> button names (``PAD_BUTTONS``)."""
     path: Path | None = field(default=None, compare=False, repr=False)
     """Where ``save`` writes; None: ``data_dir()/settings.json``."""
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
