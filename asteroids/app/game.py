@@ -40,6 +40,7 @@ from asteroids.profile import (
     prune_replays,
     ruleset_key,
 )
+from asteroids.profile.options import DEFAULT_PAD, apply_options, pad_bindings
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -53,7 +54,11 @@ if TYPE_CHECKING:
 
         def apply_settings(self, player: Config, changes: list[Change]) -> Outcome: ...
 
-__all__ = ["VOLUME_STEP", "Game", "ScoreSlot"]
+__all__ = ["OPTION_FIELDS", "VOLUME_STEP", "Game", "ScoreSlot"]
+
+OPTION_FIELDS = ("master_volume", "effects_volume", "muted", "palette", "monitor_strength",
+                 "hud_scale", "keys", "pad")
+"""The remembered settings the options screen's "reset to defaults" forgets."""
 
 VOLUME_STEP = 0.1
 """How much one volume key changes the master volume."""
@@ -147,6 +152,14 @@ class Game:
         uses the wall clock."""
         self._last_frame: float | None = None
         self._keys: dict[int, tuple[Config, str]] = {}
+        self.pad_buttons: dict[str, tuple[str, ...]] = dict(DEFAULT_PAD)
+        """The gamepad's buttons per action (remembered ones over the defaults)."""
+        self._base_rulesets = self.rulesets
+        """The rulesets as the settings files give them, before the remembered options."""
+        self._session_only = False
+        """True when ``settings`` only holds this session's options (no profile)."""
+        self._live_pinned: set[str] = set()
+        """Settings a live reload changed: the files' values win over remembered options."""
         self._use_config(config)
         self.pinned = frozenset(pinned)
         self.notices: list[str] = []
@@ -172,10 +185,42 @@ class Game:
             self.audio.set_muted(bool(s.muted))
         if s.master_volume is not None and "audio.volume" not in self.pinned:
             self.audio.set_volume(float(s.master_volume))
+        self.apply_options()
         if s.ruleset is not None and "ruleset" not in self.pinned:
             labels = [r.label for r in self.rulesets]
             if s.ruleset in labels:
                 self.select_ruleset(labels.index(s.ruleset))
+
+    def apply_options(self) -> None:
+        """Put the remembered options (``asteroids.profile.options.apply_options``) into
+        every ruleset's display, audio and keys tables and into the game's, and the sound
+        levels into the sound bank. Rules never change, so neither does a game's replay."""
+        pinned = self.pinned | self._live_pinned
+        self.rulesets = tuple(r._replace(config=apply_options(r.config, self.settings, pinned))
+                              for r in self._base_rulesets)
+        self.config = with_player_sections(self.config, self.ruleset.config)
+        self.pad_buttons = pad_bindings(self.settings)
+        self.bindings = KeyBindings(self.config, self.pad_buttons)
+        self._keys.clear()
+        audio = self.config.audio
+        self.audio.set_shares(audio.effects_volume, audio.heartbeat_volume)
+        self.audio.set_volume(audio.volume)
+        self.audio.set_muted(audio.muted)
+
+    def set_option(self, **changes: object) -> str | None:
+        """Remember options (``Settings`` field names; None forgets one) and apply them at
+        once. Returns None when saved, else the one-line error (see ``remember``)."""
+        if self.settings is None:  # no profile: the options last for this session only
+            self.settings = Settings()
+            self._session_only = True
+        error = self.remember(**changes)
+        self.apply_options()
+        return error
+
+    def reset_options(self) -> str | None:
+        """Forget every remembered option (``OPTION_FIELDS``): back to the settings files'
+        values, or the built-in defaults where they give none."""
+        return self.set_option(**dict.fromkeys(OPTION_FIELDS))
 
     def remember(self, **changes: object) -> str | None:
         """Set remembered settings (``Settings`` field names) and save them at once.
@@ -196,7 +241,7 @@ class Game:
 
     def save_settings(self) -> str | None:
         """Save the remembered settings now (see ``remember``)."""
-        if self.settings is None:
+        if self.settings is None or self._session_only:
             return None
         error = self.settings.save()
         if error is not None:
@@ -314,7 +359,7 @@ class Game:
         self.params: Params = params_for(config)
         self.width = float(config.world.width_px)
         self.height = float(config.world.height_px)
-        self.bindings = KeyBindings(config)
+        self.bindings = KeyBindings(config, self.pad_buttons)
         self._demos: list[Replay] | None = None
         w, h = self.width, self.height
         self.camera = arcade.Camera2D(position=(w / 2, h / 2),
@@ -380,10 +425,14 @@ class Game:
             labels = [r.label for r in self.rulesets]
             self.ruleset_index = (choices.selected if was_player or label not in labels
                                   else labels.index(label))
-        self.config = with_player_sections(self.config, player)
-        self.bindings = KeyBindings(self.config)
-        self._keys.clear()
         keys = {c.key for c in changes}
+        self._live_pinned |= keys
+        self._base_rulesets = (self.rulesets if live.spec.rules else tuple(
+            r._replace(config=with_player_sections(r.config, player))
+            for r in self._base_rulesets))
+        self.rulesets = self._base_rulesets
+        self.config = with_player_sections(self.config, player)
+        self.apply_options()
         audio = player.audio
         if "audio.effects_volume" in keys or "audio.heartbeat_volume" in keys:
             self.audio.set_shares(audio.effects_volume, audio.heartbeat_volume)

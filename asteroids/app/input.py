@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import arcade
@@ -9,8 +10,10 @@ import arcade
 from asteroids.app.stepper import InputLatch
 from asteroids.config import Config
 from asteroids.core import InputFrame
+from asteroids.profile.options import DEFAULT_PAD
 
-__all__ = ["ACTION_BITS", "KeyBindings", "MenuPad", "PlayerInput", "first_gamepad", "open_gamepad"]
+__all__ = ["ACTION_BITS", "KeyBindings", "MenuPad", "PlayerInput", "first_gamepad", "open_gamepad",
+           "pad_button_down"]
 
 ACTION_BITS: dict[str, int] = {
     "thrust": int(InputFrame.THRUST),
@@ -45,10 +48,15 @@ class KeyBindings:
 
     Args:
         config: the settings; unknown names (the loader refuses them) are ignored here.
+        pad: gamepad buttons per action (``asteroids.profile.options.pad_bindings``);
+            None: ``DEFAULT_PAD``.
     """
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config,
+                 pad: Mapping[str, tuple[str, ...]] | None = None) -> None:
         keys = config.keys
+        self.pad: dict[str, tuple[str, ...]] = dict(pad if pad is not None else DEFAULT_PAD)
+        """Gamepad button names per action (the left stick steers and thrusts as well)."""
         self.bits: dict[int, int] = {}
         """Key code -> input bits it drives."""
         for action, bit in ACTION_BITS.items():
@@ -98,30 +106,37 @@ def open_gamepad(pad: Any | None) -> Any | None:
     return pad
 
 
-def _safe_bits(pad: Any) -> int:
+def _safe_bits(pad: Any, buttons: Mapping[str, tuple[str, ...]] = DEFAULT_PAD) -> int:
     try:
-        return _pad_bits(pad)
+        return _pad_bits(pad, buttons)
     except Exception:
         return 0
 
 
-def _pad_bits(pad: Any) -> int:
-    """Bits from a pyglet Controller's current state (left stick / d-pad and face buttons)."""
+def pad_button_down(pad: Any, button: str) -> bool:
+    """Whether a gamepad button (a pyglet Controller attribute name) is held; the triggers
+    count past half-way."""
+    value = getattr(pad, button, False)
+    if isinstance(value, bool):
+        return value
+    return float(value or 0.0) > 0.5
+
+
+def _pad_bits(pad: Any, buttons: Mapping[str, tuple[str, ...]] = DEFAULT_PAD) -> int:
+    """Bits from a pyglet Controller's current state: the left stick, and the buttons each
+    action is bound to."""
     bits = 0
     x = float(getattr(pad, "leftx", 0.0) or 0.0)
     y = float(getattr(pad, "lefty", 0.0) or 0.0)
-    if x < -PAD_DEAD_ZONE or getattr(pad, "dpleft", False):
+    if x < -PAD_DEAD_ZONE:
         bits |= ACTION_BITS["left"]
-    if x > PAD_DEAD_ZONE or getattr(pad, "dpright", False):
+    if x > PAD_DEAD_ZONE:
         bits |= ACTION_BITS["right"]
-    if y > PAD_DEAD_ZONE or getattr(pad, "dpup", False) or getattr(pad, "b", False):
+    if y > PAD_DEAD_ZONE:
         bits |= ACTION_BITS["thrust"]
-    if getattr(pad, "a", False) or getattr(pad, "righttrigger", 0.0) > 0.5:
-        bits |= ACTION_BITS["fire"]
-    if getattr(pad, "x", False) or getattr(pad, "lefttrigger", 0.0) > 0.5:
-        bits |= ACTION_BITS["hyperspace"]
-    if getattr(pad, "y", False) or getattr(pad, "dpdown", False):
-        bits |= ACTION_BITS["shield"]
+    for action, names in buttons.items():
+        if any(pad_button_down(pad, name) for name in names):
+            bits |= ACTION_BITS[action]
     return bits
 
 
@@ -146,7 +161,7 @@ class PlayerInput:
         self.down: set[int] = set()
         """Bound keys that are down now."""
         self.pad = gamepad
-        self._pad_held = _safe_bits(gamepad) if gamepad is not None else 0
+        self._pad_held = _safe_bits(gamepad, bindings.pad) if gamepad is not None else 0
 
     def _key_bits(self) -> int:
         bits = 0
@@ -177,7 +192,7 @@ class PlayerInput:
         if self.pad is None:
             return
         try:
-            bits = _pad_bits(self.pad)
+            bits = _pad_bits(self.pad, self.bindings.pad)
         except Exception:  # unplugged mid-game
             self.pad = None
             bits = 0
@@ -202,8 +217,9 @@ class MenuPad:
 
     ``poll()`` returns the moves that began since the last poll, each once per push:
     ``"left"`` / ``"right"`` / ``"up"`` / ``"down"`` (d-pad, or the left stick past
-    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start), ``"back"`` (B) and ``"alt"``
-    (Y: a two-player game on the title). Whatever is already held when the menu opens is not
+    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start), ``"back"`` (B), ``"alt"``
+    (Y: a two-player game on the title) and ``"options"`` (Back / Select: the options
+    screen). Whatever is already held when the menu opens is not
     a move.
 
     Args:
@@ -211,12 +227,13 @@ class MenuPad:
             nothing).
     """
 
-    MOVES = ("left", "right", "up", "down", "fire", "start", "back", "alt")
+    MOVES = ("left", "right", "up", "down", "fire", "start", "back", "alt", "options")
     """Every move ``poll`` can return, in the order it returns them."""
 
     _AXES = (("left", "leftx", -1.0, "dpleft"), ("right", "leftx", 1.0, "dpright"),
              ("up", "lefty", 1.0, "dpup"), ("down", "lefty", -1.0, "dpdown"))
-    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"), ("alt", "y"))
+    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"), ("alt", "y"),
+                ("options", "back"))
 
     def __init__(self, gamepad: Any | None) -> None:
         self.pad = gamepad

@@ -30,6 +30,7 @@ from asteroids.core import World
 from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
 from asteroids.profile import ScoreBook, ScoreEntry, Settings, ruleset_key, ruleset_label
+from asteroids.profile.options import apply_options
 from asteroids.replay import load_replay, verify_replay
 from tests.app.test_title_rules import StubPad
 
@@ -324,7 +325,9 @@ def test_settings_are_remembered_between_two_games(window, data_dir):
                  rulesets=choices.rulesets, ruleset_index=choices.selected)
     assert again.audio.muted
     assert again.audio.master_volume == pytest.approx(start_volume - 0.2)
-    assert again.ruleset.label == "classic" and again.config == load_config("classic")
+    # The classic rules, with the player's remembered sound in their [audio] table.
+    assert again.ruleset.label == "classic"
+    assert again.config == apply_options(load_config("classic"), Settings.load())
     show_title(again)
     assert window.current_view.hud.values["note"].startswith("RULES: CLASSIC")
 
