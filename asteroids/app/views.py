@@ -24,12 +24,12 @@ import arcade
 from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.hud import ScoreTable
 from asteroids.app.initials import InitialsView
-from asteroids.app.input import MenuPad, PlayerInput
+from asteroids.app.input import PlayerInput
 from asteroids.app.live import Outcome
 from asteroids.app.match_view import MatchPlay, replay_view
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder, Segments
-from asteroids.app.world_view import TickSource, WorldView, common_key, fullscreen_key
+from asteroids.app.world_view import OPEN_KEYS, TickSource, WorldView, common_key, fullscreen_key
 from asteroids.config import Config
 from asteroids.config.live import Change, ReloadPlan, plan_reload
 from asteroids.config.rulesets import with_player_sections
@@ -39,9 +39,9 @@ from asteroids.paths import replays_dir
 from asteroids.profile import ScoreEntry, ruleset_label
 from asteroids.replay import Recorder, Replay, ReplayError, load_replay
 
-__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "ENTRY_DELAY_S", "MatchPlayView", "PlayView",
-           "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TickSource", "TitleView", "WorldView",
-           "common_key", "show_title", "start_game"]
+__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "ENTRY_DELAY_S", "OPTIONS_HINT", "MatchPlayView",
+           "PlayView", "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TickSource", "TitleView",
+           "WorldView", "common_key", "show_title", "start_game"]
 
 START_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
                         arcade.key.SPACE})
@@ -76,6 +76,9 @@ key goes there at once, after ``RESTART_DELAY_S``)."""
 TABLE_UP_KEYS = frozenset({arcade.key.UP, arcade.key.NUM_UP, arcade.key.W})
 TABLE_DOWN_KEYS = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN, arcade.key.S})
 """Keys that move the selection in the title screen's high-score table."""
+
+OPTIONS_HINT = "O: OPTIONS     F11: FULL SCREEN"
+"""The title's bottom line when no message waits."""
 
 WATCH_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
 """Keys that watch the selected table entry's replay (with no entry selected they play)."""
@@ -130,7 +133,6 @@ class TitleView(WorldView):
                  pick: int | None = None) -> None:
         super().__init__(game, seed)
         self.choose = len(game.rulesets) > 1
-        self.menu = MenuPad(game.gamepad)
         bindings = game.bindings
         menu_keys = START_KEYS | {arcade.key.ESCAPE}
         self.prev_keys = (RULES_PREV_KEYS | bindings.keys_for("left")) - menu_keys
@@ -161,7 +163,7 @@ class TitleView(WorldView):
         self.notice = "   ".join(game.notices)
         """The messages shown once on this title (taken from ``game.notices``)."""
         game.notices.clear()
-        self.hud.status(self.notice)
+        self.hud.status(self.notice or OPTIONS_HINT)
         if self.demos:
             self.next_game()
         if table and self.table is not None:
@@ -314,7 +316,10 @@ class TitleView(WorldView):
 
     def on_update(self, delta_time: float) -> None:
         """Read the pad's menu moves; run the demo; alternate it with the table."""
-        for move in self.menu.poll():
+        for move in self.menu_moves():
+            if move == "options":
+                self.open_options()
+                break
             if move in ("fire", "start", "alt"):
                 self.start(2 if move == "alt" else 1)
                 return
@@ -362,13 +367,24 @@ class TitleView(WorldView):
     def on_draw(self) -> None:
         """The attract game and the HUD, or the table."""
         super().on_draw()
-        if self.showing_table and self.table is not None:
+        if self.showing_table and self.table is not None and self.options is None:
             self.table.draw()
+
+    def close_options(self) -> None:
+        """Back from the options: the title starts again with them (keys included)."""
+        super().close_options()
+        show_title(self.game, table=self.showing_table)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Enter or Space plays (Enter on a table entry watches it); Escape leaves the
         table's selection, else quits; Left / Right pick the rules; Up / Down the entry."""
         if fullscreen_key(self.game, symbol, modifiers):
+            return
+        if self.options is not None:
+            self.options.on_key_press(symbol, modifiers)
+            return
+        if symbol in OPEN_KEYS:
+            self.open_options()
             return
         if symbol in WATCH_KEYS and self.watch_pick():
             return
@@ -561,6 +577,11 @@ class PlayView(WorldView):
 
     def on_update(self, delta_time: float) -> None:
         """Run the owed ticks unless paused (watched settings are read either way)."""
+        for move in self.menu_moves():  # the pad's Start pauses; Back / Select: options
+            if move == "start":
+                self.set_paused(not self.paused)
+            elif move == "options" and self.paused:
+                self.open_options()
         if self.paused:
             self.poll_live(delta_time)
             self.update_hud()
@@ -577,7 +598,7 @@ class PlayView(WorldView):
         self.hud.show_world(self.world)
         self.hud.best(self.best)
         if self.paused:
-            self.hud.message("PAUSED", "P / ESC TO RESUME     Q TO QUIT TO TITLE")
+            self.hud.message("PAUSED", "P / ESC TO RESUME     O: OPTIONS     Q TO QUIT TO TITLE")
         elif self.ended and self.slot is not None:
             self.hud.message("GAME OVER", f"A HIGH SCORE: NUMBER {self.slot.rank + 1}!")
         elif self.ended:
@@ -614,6 +635,9 @@ class PlayView(WorldView):
         """Game keys to the latch; pause, restart and quit keys to the view."""
         if fullscreen_key(self.game, symbol, modifiers):
             return
+        if self.options is not None:
+            self.options.on_key_press(symbol, modifiers)
+            return
         if self.pending and symbol in self.game.bindings.restart:
             self.restart_now()
             return
@@ -635,6 +659,8 @@ class PlayView(WorldView):
         if self.paused:
             if symbol == arcade.key.Q:
                 self.to_title()
+            elif symbol in OPEN_KEYS:
+                self.open_options()
             return
         if not self.input.key_press(symbol):
             common_key(self.game, symbol)
@@ -642,6 +668,12 @@ class PlayView(WorldView):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         """Release game keys."""
         self.input.key_release(symbol)
+
+    def take_options(self) -> None:
+        """New options: the game's keys and pad buttons too (it is paused: none is held)."""
+        super().take_options()
+        self.input.bindings = self.game.bindings
+        self.input.clear()
 
     def on_hide_view(self) -> None:
         """Leaving the game (another screen, or the window closing): save an unfinished

@@ -18,7 +18,9 @@ import arcade
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
 from asteroids.app.hud import Hud, score_wrap
+from asteroids.app.input import MenuPad
 from asteroids.app.live import Outcome
+from asteroids.app.options_view import OPEN_KEYS, OptionsMenu
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.config import Config
@@ -27,8 +29,8 @@ from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World, new_world, step
 from asteroids.core import events as ev
 
-__all__ = ["FULLSCREEN_KEYS", "MUTE_KEYS", "VOLUME_DOWN_KEYS", "VOLUME_UP_KEYS", "TickSource",
-           "WorldView", "common_key", "fullscreen_key"]
+__all__ = ["FULLSCREEN_KEYS", "MUTE_KEYS", "OPEN_KEYS", "VOLUME_DOWN_KEYS", "VOLUME_UP_KEYS",
+           "TickSource", "WorldView", "common_key", "fullscreen_key"]
 
 MUTE_KEYS = frozenset({arcade.key.M})
 VOLUME_DOWN_KEYS = frozenset({arcade.key.BRACKETLEFT})
@@ -103,6 +105,42 @@ class WorldView(arcade.View):
         self._fps = 0.0
         self.replaced = False
         """True once a live reload put another screen up instead of this one."""
+        self.options: OptionsMenu | None = None
+        """The options overlay while it is open (keys and pad go to it; None: closed)."""
+        self.menu = MenuPad(game.gamepad)
+        """The pad's menu moves (``menu_moves``)."""
+
+    def menu_moves(self) -> list[str]:
+        """The pad's menu moves this frame (``MenuPad``); none while the options overlay is
+        open: it reads the pad itself."""
+        if self.options is not None:
+            self.options.poll_pad()
+            return []
+        return self.menu.poll()
+
+    def open_options(self) -> None:
+        """Open the options overlay over this screen."""
+        self.options = OptionsMenu(self.game, close=self.close_options,
+                                   changed=self.take_options)
+
+    def close_options(self) -> None:
+        """Back from the options overlay."""
+        self.options = None
+        self.take_options()
+
+    def take_options(self) -> None:
+        """The options changed (``Game.apply_options``): take the player's new display,
+        sound and keys tables (never rules: the World steps on as before) and a new HUD
+        scale at once."""
+        self.config = with_player_sections(self.config, self.game.config)
+        self.hud.show_fps = self.config.display.show_fps
+        scale = self.game.display.hud_scale
+        if scale != self.hud.scale:
+            old = self.hud
+            self.hud = Hud(self.game.width, self.game.height, old.show_fps, scale=scale)
+            self.hud.score_wrap = old.score_wrap
+            for name, text in old.values.items():
+                self.hud.set(name, text)
 
     def tick_mask(self) -> int:
         """The input for the next tick."""
@@ -190,8 +228,10 @@ class WorldView(arcade.View):
         return segs
 
     def on_draw(self) -> None:
-        """Draw the interpolated world and the HUD."""
+        """Draw the interpolated world and the HUD (and the options overlay when open)."""
         self.game.draw_frame(self.build_segments(), self.hud)
+        if self.options is not None:
+            self.options.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         """Keep the letterbox fitted (the window may not forward this)."""

@@ -20,6 +20,7 @@ from asteroids.app.views import (
     ATTRACT_DEMO_S,
     ATTRACT_TABLE_S,
     ENTRY_DELAY_S,
+    OPTIONS_HINT,
     PlayView,
     TitleView,
     show_title,
@@ -251,7 +252,7 @@ def test_load_warnings_are_shown_once_on_the_title(window, config, data_dir):
     first = window.current_view.hud.values["status"]
     assert first and first == "   ".join(game.scores.warnings)
     show_title(game)
-    assert window.current_view.hud.values["status"] == ""
+    assert window.current_view.hud.values["status"] == OPTIONS_HINT  # the warnings are gone
 
 
 def test_the_attract_cycle_alternates_the_demo_and_the_table(window, config):

@@ -1,0 +1,306 @@
+"""The options screen: an overlay the title and the pause screen open (O, or the pad's
+Back / Select), over the demo or the paused game, which it never steps.
+
+Keyboard: Up / Down select, Left / Right change, Enter activates (toggles, starts a
+press-to-bind, resets), Escape goes back (or cancels a press-to-bind). The pad: d-pad or
+stick, A activates, B goes back; Start cancels a pad press-to-bind. Every change applies at
+once and is remembered (``Game.set_option``); what the items are and how binding refuses a
+conflict is ``asteroids.profile.options``. It is an overlay, not a View, so opening it from
+pause neither saves nor ends the game in progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import arcade
+import pyglet
+
+from asteroids.app.game import Game
+from asteroids.app.hud import FONT, SELECTED, load_fonts
+from asteroids.app.input import MenuPad, pad_button_down
+from asteroids.config.keys import KEY_NAMES, canonical_key
+from asteroids.config.schema import PALETTES
+from asteroids.profile.options import (
+    HUD_SCALES,
+    ITEMS,
+    MONITOR_STRENGTHS,
+    Item,
+    bind_button,
+    bind_key,
+    key_bindings,
+    step_choice,
+    step_volume,
+)
+from asteroids.profile.settings import PAD_BUTTONS
+
+__all__ = ["OPEN_KEYS", "OptionsMenu", "key_name"]
+
+OPEN_KEYS = frozenset({arcade.key.O})
+"""Keys that open the options screen from the title and from pause."""
+
+_UP = frozenset({arcade.key.UP, arcade.key.NUM_UP})
+_DOWN = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN})
+_LEFT = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT})
+_RIGHT = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT})
+_ENTER = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
+                    arcade.key.SPACE})
+
+_NAMES: dict[int, str] = {}
+for _name in reversed(KEY_NAMES):  # the first name of a code wins
+    _NAMES[getattr(arcade.key, _name)] = canonical_key(_name)
+
+HELP = "UP / DOWN: PICK   LEFT / RIGHT: CHANGE   ENTER: SET   ESC: BACK"
+
+
+def key_name(symbol: int) -> str | None:
+    """The ``[keys]`` name of an arcade key code (None: not a bindable key)."""
+    return _NAMES.get(symbol)
+
+
+class OptionsMenu:
+    """The options overlay of one screen.
+
+    Args:
+        game: the shared services (its settings are what the items change).
+        close: called when the player goes back.
+        changed: called after every change (the screen behind takes the new settings).
+    """
+
+    def __init__(self, game: Game, close: Callable[[], None],
+                 changed: Callable[[], None] | None = None) -> None:
+        load_fonts()
+        self.game = game
+        self.close = close
+        self.changed = changed
+        self.index = 0
+        """The selected item (``ITEMS``)."""
+        self.listening: Item | None = None
+        """The control item waiting for a key or button press (None: not binding)."""
+        self.message = ""
+        """The last binding's outcome, shown under the items."""
+        self.menu = MenuPad(game.gamepad)
+        self._pad_held: set[str] = set()
+        self.batch = pyglet.graphics.Batch()
+        w, h = game.width, game.height
+        rows = len(ITEMS) + 4
+        self.row_h = h * 0.9 / rows
+        size = self.row_h * 0.55
+        top = h * 0.95
+
+        def text(x: float, y: float, anchor: str, scale: float = 1.0) -> arcade.Text:
+            return arcade.Text("", x, y, arcade.color.WHITE, size * scale, font_name=FONT,
+                               anchor_x=anchor, anchor_y="center", batch=self.batch)
+
+        self.title = text(w / 2, top, "center", 1.4)
+        self.title.text = "OPTIONS"
+        self.labels = [text(w * 0.30, top - (i + 1.6) * self.row_h, "left")
+                       for i in range(len(ITEMS))]
+        self.values = [text(w * 0.56, top - (i + 1.6) * self.row_h, "left")
+                       for i in range(len(ITEMS))]
+        self.note = text(w / 2, top - (len(ITEMS) + 2.0) * self.row_h, "center", 0.8)
+        self.help = text(w / 2, top - (len(ITEMS) + 2.9) * self.row_h, "center", 0.7)
+        self.refresh()
+
+    @property
+    def item(self) -> Item:
+        """The selected item."""
+        return ITEMS[self.index]
+
+    def value_text(self, item: Item) -> str:
+        """What the screen shows as ``item``'s value now."""
+        game, config = self.game, self.game.config
+        key = item.key
+        if key == "master_volume":
+            return f"{round(game.audio.master_volume * 100)} %"
+        if key == "effects_volume":
+            return f"{round(config.audio.effects_volume * 100)} %"
+        if key == "muted":
+            return "OFF" if game.audio.muted else "ON"
+        if key == "fullscreen":
+            return "ON" if game.window.fullscreen else "OFF"
+        if key == "palette":
+            return config.display.palette.replace("_", " ").upper()
+        if key == "monitor_strength":
+            strength = config.display.monitor.strength
+            return "OFF" if strength <= 0 else f"{round(strength * 100)} %"
+        if key == "hud_scale":
+            return f"{config.display.hud_scale:g} X"
+        if key.startswith("key:"):
+            if self.listening == item:
+                return "PRESS A KEY (ESC: CANCEL)"
+            return " / ".join(getattr(config.keys, key[4:])) or "-"
+        if key.startswith("pad:"):
+            if self.listening == item:
+                return ("PRESS A PAD BUTTON (START / ESC: CANCEL)" if game.gamepad is not None
+                        else "NO GAMEPAD (ESC: CANCEL)")
+            return " / ".join(b.upper() for b in game.pad_buttons[key[4:]]) or "-"
+        return ""
+
+    def _changed(self) -> None:
+        if self.changed is not None:
+            self.changed()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Lay out every line's text and colour from the current settings."""
+        colour = tuple(self.game.palette().text)
+        for i, item in enumerate(ITEMS):
+            selected = i == self.index
+            self.labels[i].text = ("> " if selected else "  ") + item.label
+            self.values[i].text = self.value_text(item)
+            for label in (self.labels[i], self.values[i]):
+                label.color = SELECTED if selected else colour  # type: ignore[assignment]
+        self.title.color = colour  # type: ignore[assignment]
+        self.note.text = self.message
+        self.help.text = HELP
+        self.help.color = colour  # type: ignore[assignment]
+
+    def move(self, step: int) -> None:
+        """Select the item ``step`` lines down (wrapping)."""
+        self.index = (self.index + step) % len(ITEMS)
+        self.message = ""
+        self.refresh()
+
+    def change(self, step: int) -> None:
+        """Left / Right on the selected item: the next or previous value, applied at once."""
+        game, config, key = self.game, self.game.config, self.item.key
+        if key == "master_volume":
+            game.set_option(master_volume=step_volume(game.audio.master_volume, step))
+        elif key == "effects_volume":
+            game.set_option(effects_volume=step_volume(config.audio.effects_volume, step))
+        elif key == "muted":
+            game.set_option(muted=not game.audio.muted)
+        elif key == "fullscreen":
+            game.toggle_fullscreen()
+        elif key == "palette":
+            game.set_option(palette=step_choice(PALETTES, config.display.palette, step))
+        elif key == "monitor_strength":
+            game.set_option(monitor_strength=step_choice(
+                MONITOR_STRENGTHS, config.display.monitor.strength, step))
+        elif key == "hud_scale":
+            game.set_option(hud_scale=step_choice(HUD_SCALES, config.display.hud_scale, step))
+        else:
+            return
+        self._changed()
+
+    def activate(self) -> None:
+        """Enter / A on the selected item."""
+        key = self.item.key
+        if key == "back":
+            self.close()
+            return
+        if key == "reset":
+            self.game.reset_options()
+            self.message = "OPTIONS RESET TO DEFAULTS"
+            self._changed()
+        elif key.startswith(("key:", "pad:")):
+            self.listening = self.item
+            self.message = ""
+            self._pad_held = self._pad_buttons()
+        else:
+            self.change(1)
+            return
+        self.refresh()
+
+    def _finish_binding(self, error: str | None) -> None:
+        self.listening = None
+        self.message = error.upper() if error else ""
+        self.refresh()
+
+    def bind_key(self, symbol: int) -> None:
+        """The press of a press-to-bind: bind ``symbol`` to the action listening, unless
+        another action has it (then say which and bind nothing)."""
+        item = self.listening
+        assert item is not None and item.key.startswith("key:")
+        name = key_name(symbol)
+        if name is None:
+            self._finish_binding("that key cannot be bound")
+            return
+        action = item.key[4:]
+        out = bind_key(key_bindings(self.game.config), action, name)
+        if out.error is None:
+            keys = dict(self.game.settings.keys or {}) if self.game.settings else {}
+            keys[action] = out.table[action]
+            self.game.set_option(keys=keys)
+            self._changed()
+        self._finish_binding(out.error or f"{action} is {name}")
+
+    def bind_pad(self, button: str) -> None:
+        """The pad's press of a press-to-bind (see ``bind_key``)."""
+        item = self.listening
+        assert item is not None and item.key.startswith("pad:")
+        action = item.key[4:]
+        out = bind_button(self.game.pad_buttons, action, button)
+        if out.error is None:
+            pad = dict(self.game.settings.pad or {}) if self.game.settings else {}
+            pad[action] = out.table[action]
+            self.game.set_option(pad=pad)
+            self._changed()
+        self._finish_binding(out.error or f"{action} is pad {button}")
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """The keyboard drives the menu (see the module's docstring)."""
+        if self.listening is not None:
+            if symbol == arcade.key.ESCAPE:
+                self._finish_binding("not changed")
+            elif self.listening.key.startswith("key:"):
+                self.bind_key(symbol)
+            return
+        if symbol == arcade.key.ESCAPE:
+            self.close()
+        elif symbol in _UP:
+            self.move(-1)
+        elif symbol in _DOWN:
+            self.move(1)
+        elif symbol in _LEFT:
+            self.change(-1)
+        elif symbol in _RIGHT:
+            self.change(1)
+        elif symbol in _ENTER:
+            self.activate()
+
+    def _pad_buttons(self) -> set[str]:
+        pad = self.game.gamepad
+        if pad is None:
+            return set()
+        try:
+            return {b for b in (*PAD_BUTTONS, "start") if pad_button_down(pad, b)}
+        except Exception:  # unplugged
+            return set()
+
+    def poll_pad(self) -> None:
+        """Once a frame: the pad's menu moves, or the button of a pad press-to-bind."""
+        if self.listening is not None and self.listening.key.startswith("pad:"):
+            held = self._pad_buttons()
+            began = held - self._pad_held
+            self._pad_held = held
+            if "start" in began:
+                self._finish_binding("not changed")
+            else:
+                pressed = [b for b in PAD_BUTTONS if b in began]
+                if pressed:
+                    self.bind_pad(pressed[0])
+            if self.listening is None:
+                self.menu.poll()  # the bound button is not also a menu move
+            return
+        for move in self.menu.poll():
+            if move == "up":
+                self.move(-1)
+            elif move == "down":
+                self.move(1)
+            elif move in ("left", "right"):
+                self.change(-1 if move == "left" else 1)
+            elif move == "fire":
+                self.activate()
+            elif move == "back":
+                self.close()
+                return
+
+    def draw(self) -> None:
+        """Dim what is behind and draw the menu, in world units under the game's camera."""
+        game = self.game
+        game.window.ctx.scissor = None
+        game.camera.use()
+        arcade.draw_lrbt_rectangle_filled(0, game.width, 0, game.height, (0, 0, 0, 215))
+        self.batch.draw()
