@@ -60,6 +60,11 @@ OPTION_FIELDS = ("master_volume", "effects_volume", "muted", "palette", "monitor
                  "hud_scale", "keys", "pad")
 """The remembered settings the options screen's "reset to defaults" forgets."""
 
+_OPTION_KEYS = {"palette": "display.palette", "hud_scale": "display.hud_scale",
+                "monitor_strength": "display.monitor.strength", "master_volume": "audio.volume",
+                "effects_volume": "audio.effects_volume", "muted": "audio.muted"}
+"""Remembered option -> the dotted setting it replaces (``keys`` covers every ``keys.*``)."""
+
 VOLUME_STEP = 0.1
 """How much one volume key changes the master volume."""
 
@@ -213,6 +218,11 @@ class Game:
         if self.settings is None:  # no profile: the options last for this session only
             self.settings = Settings()
             self._session_only = True
+        # What the player picks now wins over what the command line or a reload gave.
+        keys = {_OPTION_KEYS.get(name, name) for name in changes}
+        self.pinned = frozenset(k for k in self.pinned
+                                if k not in keys and not ("keys" in keys and k.startswith("keys.")))
+        self._live_pinned -= keys
         error = self.remember(**changes)
         self.apply_options()
         return error

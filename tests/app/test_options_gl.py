@@ -229,3 +229,16 @@ def test_the_pad_drives_the_options_and_binds_a_button(window, config):
     assert game.display.palette != before
     press(view, pad, "b")                           # B: back
     assert window.current_view.options is None
+
+
+def test_a_pinned_option_wins_at_start_until_the_player_changes_it(window, config):
+    Settings(palette="green").save()
+    game = Game(window, config, seed=2, sound=False, profile=True, pinned={"display.palette"})
+    assert game.display.palette == config.display.palette   # --set wins at start
+    view = TitleView(game)
+    window.show_view(view)
+    tap(window, arcade.key.O)
+    select(window, view, "palette")
+    tap(window, arcade.key.RIGHT)
+    assert game.display.palette != config.display.palette   # the player's pick wins now
+    assert Settings.load().palette == game.display.palette
