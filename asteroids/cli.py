@@ -27,7 +27,8 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
 
-COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores")
+COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
+            "balance")
 """Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
 EXIT_MISMATCH = 1
@@ -174,6 +175,9 @@ def _build_parser() -> argparse.ArgumentParser:
     scores.add_argument("--yes", "-y", action="store_true",
                         help="with --clear: do not ask (for scripts)")
 
+    from asteroids.lab.cli import add_parser as add_balance_parser
+
+    add_balance_parser(sub)
     return parser
 
 
@@ -468,6 +472,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from asteroids.profile.cli import run_scores
 
             return run_scores(args)
+        if args.command == "balance":
+            from asteroids.lab.cli import run as run_balance
+
+            return run_balance(args)
         raise AssertionError(f"unhandled command {args.command!r}")  # argparse forbids it
     except ConfigError as exc:
         print(exc, file=sys.stderr)
