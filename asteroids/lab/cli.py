@@ -249,6 +249,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("asteroids: balance: interrupted; no report written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except EngineUnavailable as exc:
+        print(f"asteroids: balance: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     elapsed = time.perf_counter() - started
     where = (f"ray at {args.address}" if args.address else "local ray") \
         if args.engine == "ray" else f"pool of {args.jobs or os.cpu_count() or 1}"

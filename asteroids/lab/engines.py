@@ -14,12 +14,14 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["ENGINES", "EngineUnavailable", "import_ray", "ordered_map", "pool_map", "ray_map"]
+__all__ = ["ENGINES", "EngineUnavailable", "check_reachable", "import_ray", "ordered_map",
+           "pool_map", "ray_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,6 +52,26 @@ def import_ray() -> Any:
     except ImportError:
         raise EngineUnavailable(RAY_MISSING) from None
     return ray
+
+
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast when a ``HOST:PORT`` Ray address does not answer (Ray itself retries a dead
+    address for many minutes). Other forms (``auto``, ``ray://...``) are left to Ray.
+
+    Raises:
+        EngineUnavailable: when nothing accepts a connection there within ``timeout_s``.
+    """
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise EngineUnavailable(
+            f"nothing answers at the Ray address {address} ({exc.strerror or exc}); start the "
+            "cluster first ('ray start --head' prints its address) or check the address"
+        ) from None
 
 
 def pool_map(fn: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None,
@@ -104,13 +126,24 @@ def ray_map(fn: Callable[[T], R], items: Sequence[T], *, address: str | None = N
     ray = import_ray()
     started = False
     if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
+        # Ray's start-up notices would scroll the progress bar away; its errors still show.
+        options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR,
                                    "log_to_driver": False}
-        if address:
-            package = Path(__file__).resolve().parents[1]
-            ray.init(address=address, runtime_env={"py_modules": [str(package)]}, **options)
-        else:
-            ray.init(num_cpus=num_cpus, **options)
+        try:
+            if address:
+                check_reachable(address)
+                package = Path(__file__).resolve().parents[1]
+                ray.init(address=address, runtime_env={"py_modules": [str(package)]},
+                         **options)
+            else:
+                ray.init(num_cpus=num_cpus, **options)
+        except (OSError, RuntimeError, ValueError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise EngineUnavailable(
+                f"could not start or reach {where}: {exc}. Check the address ('ray status' "
+                "on the head node prints it); a cluster with token authentication also "
+                "needs RAY_AUTH_MODE=token and its token on this machine (Ray's security "
+                "docs)") from None
         started = True
     try:
         task = ray.remote(num_cpus=1)(fn)
