@@ -14,7 +14,7 @@ import pytest
 from asteroids import cli
 from asteroids.config import load_config
 from asteroids.lab.cli import split_values
-from asteroids.lab.engines import pool_map
+from asteroids.lab.engines import EngineUnavailable, check_reachable, pool_map
 from asteroids.lab.game import DEATH_CAUSES, GameResult, play_game
 from asteroids.lab.stats import METRICS, Interval, compare, verdict
 from asteroids.replay import load_replay, record_bot_game, verify_replay
@@ -116,6 +116,14 @@ def test_a_game_stops_at_the_tick_cap_and_says_it_was_still_going():
 def test_pool_map_yields_in_input_order_whatever_finishes_first():
     items = [0.3, 0.0, 0.2, 0.0, 0.1]
     assert list(pool_map(_sleep_and_return, items, jobs=2)) == items
+
+
+def test_a_dead_ray_address_fails_fast_with_a_paragraph():
+    """Nothing listens on port 1 of this machine: refused at once (Ray alone retries a dead
+    address for minutes)."""
+    with pytest.raises(EngineUnavailable, match="nothing answers at the Ray address"):
+        check_reachable("127.0.0.1:1", timeout_s=2.0)
+    check_reachable("auto")  # not HOST:PORT: left to Ray
 
 
 def _sleep_and_return(seconds: float) -> float:

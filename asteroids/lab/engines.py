@@ -136,7 +136,8 @@ def ray_map(fn: Callable[[T], R], items: Sequence[T], *, address: str | None = N
                 ray.init(address=address, runtime_env={"py_modules": [str(package)]},
                          **options)
             else:
-                ray.init(num_cpus=num_cpus, **options)
+                # "local": a new Ray of our own, even when a 'ray start' cluster runs here.
+                ray.init(address="local", num_cpus=num_cpus, **options)
         except (OSError, RuntimeError, ValueError) as exc:
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise EngineUnavailable(
