@@ -41,3 +41,16 @@ def test_collision_benchmark_runs_checks_peers_and_reports_targets() -> None:
     for line in agreements:
         for part in line.split(":", 1)[1].split(";"):
             assert part.split(":")[1].strip().startswith("0 /"), line
+
+
+@pytest.mark.slow
+def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
+    """Tiny sizes, pool only (the Ray column is exercised by the ray-marked tests)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "balance", "--games", "2", "--ticks",
+         "60", "--tiny", "4", "--no-ray"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| pool, --jobs 1 (in process) |" in done.stdout
+    assert "## Overhead per game: 4 games of 1 tick" in done.stdout
