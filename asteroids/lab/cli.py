@@ -228,9 +228,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check(args)
         sides = _sides(args)
-        for folder in (args.keep_replays,):
-            if folder is not None:
-                Path(folder).mkdir(parents=True, exist_ok=True)
+        if args.keep_replays is not None:
+            Path(args.keep_replays).mkdir(parents=True, exist_ok=True)
         for path in (args.json, args.plot):
             if path is not None:
                 Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)

@@ -138,6 +138,7 @@ def render_text(doc: dict[str, Any]) -> str:
     for side, s in zip(sides, sums, strict=True):
         if s["at_cap"] >= CAP_NOTE_SHARE * s["games"]:
             lines.append(f"note: {s['at_cap']} of {s['games']} games of {side['name']} were "
-                         "still going at the tick cap; their survival time is the cap, so "
-                         "survival compares poorly: raise --ticks.")
+                         "still going at the tick cap, so their survival time is only the "
+                         "cap: for a survival comparison raise --ticks, or use rules the bot "
+                         "dies in.")
     return "\n".join(lines) + "\n"
