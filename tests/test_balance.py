@@ -282,3 +282,14 @@ def test_balance_in_a_fresh_process_prints_the_report_and_no_traceback(tmp_path)
     assert "Traceback" not in out.stderr
     # stderr is no terminal here: no progress bar, only the one summary line.
     assert out.stderr.startswith("asteroids: balance: 4 games in ")
+
+
+def test_games_stopped_at_the_cap_are_counted_and_flagged(tmp_path, capsys):
+    doc = balance(tmp_path, "--bot", "idle", "--games", "3", "--ticks", "60", "--jobs", "1")
+    summary = doc["sides"][0]["summary"]
+    assert (summary["game_over"], summary["at_cap"]) == (0, 3)
+    assert summary["survival_s"]["median"] == 1.0
+    assert doc["comparisons"] == []
+    out = capsys.readouterr().out
+    assert "note: 3 of 3 games of A were still going at the tick cap" in out
+    assert "Difference against" not in out
