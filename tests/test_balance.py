@@ -182,6 +182,21 @@ def test_verdict_needs_survival_and_score_to_agree(survival, score, word):
     assert verdict(intervals)[0] == word
 
 
+@pytest.mark.parametrize(("deaths", "score", "word"), [
+    ((-2, -1), (1, 2), "easier"),
+    ((1, 2), (-2, -1), "harder"),
+    ((-1, 1), (-1, 1), "no clear change"),
+    ((-2, -1), (-1, 1), "mixed"),
+])
+def test_when_every_game_reached_the_cap_deaths_stand_in_for_survival(deaths, score, word):
+    intervals = {"survival_s": Interval(0.0, 0.0, 0.0), "deaths": Interval(0.0, *deaths),
+                 "score": Interval(0.0, *score)}
+    got, why = verdict(intervals, all_at_cap=True)
+    assert got == word
+    assert "deaths stand in for survival" in why
+    assert verdict(intervals)[0] == ("no clear change" if score == (-1, 1) else "mixed")
+
+
 def test_an_interval_touching_zero_is_not_a_change():
     assert Interval(1.0, 0.0, 2.0).sign == 0
     assert Interval(1.0, 1e-9, 2.0).sign == 1

@@ -39,10 +39,10 @@ Play the same seeds with a bot on two or more configs and compare them side by s
 lives; for each side after the first, the mean difference against the first with a paired
 bootstrap 95 % interval, and a verdict (harder / easier when the survival and score
 intervals both exclude zero on the same side; no clear change when both contain it; mixed
-otherwise). Game i of every side uses seed SEED+i and runs to game over or the tick cap;
-survival time is that length in seconds of game time. Sides: --config (the first, A),
-then each --against file, or one side per --sweep value on top of A. --set applies to every
-side."""
+otherwise; when every game reached the tick cap, deaths per game stand in for survival).
+Game i of every side uses seed SEED+i and runs to game over or the tick cap; survival time
+is that length in seconds of game time. Sides: --config (the first, A), then each --against
+file, or one side per --sweep value on top of A. --set applies to every side."""
 
 
 class _BadInput(Exception):

@@ -46,7 +46,8 @@ def build_document(run: BalanceRun, *, resamples: int = RESAMPLES) -> dict[str, 
     base = run.results[0]
     for s in range(1, len(run.sides)):
         intervals = compare(base, run.results[s], seed=run.seed, side=s, resamples=resamples)
-        word, why = verdict(intervals)
+        capped = all(not g.game_over for g in (*base, *run.results[s]))
+        word, why = verdict(intervals, all_at_cap=capped)
         comparisons.append({
             "side": run.sides[s].name, "against": run.sides[0].name,
             "metrics": {k: v.as_dict() for k, v in intervals.items()},
@@ -134,7 +135,7 @@ def render_text(doc: dict[str, Any]) -> str:
         for c in comparisons:
             lines.append(f"  {c['side']}: {c['verdict']} ({c['why']})")
         lines.append("  (harder / easier: the survival and score intervals both exclude zero, "
-                     "on the same side of it)")
+                     "on the same side of it; mixed: they do not agree)")
     for side, s in zip(sides, sums, strict=True):
         if s["at_cap"] >= CAP_NOTE_SHARE * s["games"]:
             lines.append(f"note: {s['at_cap']} of {s['games']} games of {side['name']} were "

@@ -12,6 +12,10 @@ The verdict of a side against the first (``verdict``):
 * **easier**: both lie above zero;
 * **no clear change**: both contain zero;
 * **mixed**: anything else (one moved, or they moved apart); the reason is spelled out.
+
+When every game of both sides reached the tick cap, survival time says nothing (it is the
+cap everywhere); the deaths-per-game interval then stands in for it, turned around (fewer
+deaths counts as longer survival), and the reason says so.
 """
 
 from __future__ import annotations
@@ -188,12 +192,19 @@ def _moved(sign: int, up: str, down: str) -> str:
     return up if sign > 0 else down if sign < 0 else "no clear change"
 
 
-def verdict(intervals: dict[str, Interval]) -> tuple[str, str]:
+def verdict(intervals: dict[str, Interval], *, all_at_cap: bool = False) -> tuple[str, str]:
     """The one-word verdict and the reason, from the survival and score intervals (the rule
-    is in the module docstring)."""
-    survival, score = intervals["survival_s"].sign, intervals["score"].sign
-    why = (f"survival {_moved(survival, 'longer', 'shorter')}, "
-           f"score {_moved(score, 'higher', 'lower')}")
+    is in the module docstring); ``all_at_cap``: every game of both sides reached the tick
+    cap, so deaths per game stand in for survival."""
+    score = intervals["score"].sign
+    if all_at_cap:
+        survival = -intervals["deaths"].sign
+        why = (f"every game reached the tick cap, so deaths stand in for survival: deaths "
+               f"{_moved(-survival, 'more', 'fewer')}, score {_moved(score, 'higher', 'lower')}")
+    else:
+        survival = intervals["survival_s"].sign
+        why = (f"survival {_moved(survival, 'longer', 'shorter')}, "
+               f"score {_moved(score, 'higher', 'lower')}")
     if survival == score == 0:
         return "no clear change", why
     if survival == score:
