@@ -81,8 +81,8 @@ def test_aimer_more_lives_survive_longer_on_classic(tmp_path):
     """The same proof with the competent bot on the classic rules (no extra ships, so the
     games end): 1 ship against 3."""
     doc = balance(tmp_path, "--config", "classic", "--set", "scoring.extra_life_every=0",
-                  "--sweep", "game.lives=1,3", "--bot", "aimer", "--games", "10",
-                  "--ticks", "12500")
+                  "--sweep", "game.lives=1,3", "--bot", "aimer", "--games", "8",
+                  "--ticks", "10000")
     comparison = doc["comparisons"][0]
     assert comparison["metrics"]["survival_s"]["low"] > 0.0, comparison
     assert comparison["metrics"]["deaths"]["diff"] > 0.0
