@@ -199,8 +199,9 @@ def verdict(intervals: dict[str, Interval], *, all_at_cap: bool = False) -> tupl
     score = intervals["score"].sign
     if all_at_cap:
         survival = -intervals["deaths"].sign
-        why = (f"every game reached the tick cap, so deaths stand in for survival: deaths "
-               f"{_moved(-survival, 'more', 'fewer')}, score {_moved(score, 'higher', 'lower')}")
+        deaths = {1: "fewer deaths", -1: "more deaths", 0: "deaths no clear change"}[survival]
+        why = (f"every game reached the tick cap, so deaths stand in for survival: {deaths}, "
+               f"score {_moved(score, 'higher', 'lower')}")
     else:
         survival = intervals["survival_s"].sign
         why = (f"survival {_moved(survival, 'longer', 'shorter')}, "
