@@ -15,12 +15,16 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
+
+if TYPE_CHECKING:
+    from asteroids.app.live import LiveSpec
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
@@ -50,6 +54,22 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_live_option(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--live", action="store_true", help=text)
+
+
+def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
+    """``LiveSpec`` of ``--live`` (None without it); ValueError when nothing is watched."""
+    if not args.live:
+        return None
+    if not args.config:
+        raise ValueError("--live watches the --config files; give at least one, e.g. "
+                         "--config my.toml --live")
+    from asteroids.app.live import LiveSpec
+
+    return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asteroids",
@@ -68,6 +88,10 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", default=None,
                       help="save the game's replay to FILE (later games of the session "
                       "beside it as FILE-2, FILE-3, ...) instead of the replay folder")
+    _add_live_option(play, "apply edits of the --config files while the game runs: "
+                     "handling, speeds, timers, scoring... from the next tick, the world's "
+                     "size, tick rate, obstacles and rock shapes at the next game (R starts "
+                     "it now)")
 
     watch = sub.add_parser(
         "watch", help="watch a recorded replay in the game window",
@@ -80,6 +104,8 @@ def _build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--speed", type=int, choices=(1, 2, 4, 8), default=1,
                        help="starting speed (default 1)")
     _add_config_options(watch)
+    _add_live_option(watch, "apply edits of the --config files' display, sound and keys "
+                     "while the replay plays")
 
     config = sub.add_parser("config", help="show or check settings",
                             description="Show the resolved settings or check TOML files.")
@@ -126,6 +152,11 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a bot game with HUD, or the title screen")
     shot.add_argument("--size", metavar="WxH", default=None,
                       help="image size in px (default: the configured window size)")
+    shot.add_argument("--palette", metavar="NAME", default=None,
+                      help="line palette, as --set display.palette=NAME (vector, white, green, "
+                      "amber, colour, high_contrast, colour_blind)")
+    shot.add_argument("--monitor", metavar="STRENGTH", default=None,
+                      help="vector-monitor look 0..1, as --set display.monitor.strength=STRENGTH")
 
     verify = sub.add_parser(
         "verify", help="re-simulate replays without a window and check their state hashes",
@@ -158,6 +189,9 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--ticks", type=int, required=True, metavar="N",
                         help="the most ticks to record")
     record.add_argument("--out", required=True, metavar="FILE", help="the replay file to write")
+    record.add_argument("--players", type=int, choices=(1, 2), default=1,
+                        help="2: a two-player match, players taking turns (the bot flies "
+                        "both); recording stops when both are out")
 
     scores = sub.add_parser(
         "scores", help="show, export, import or clear the high-score tables",
@@ -227,6 +261,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     choices = _choices(args)
     config = choices.rulesets[choices.selected].config
     try:
+        live = _live_spec(args, rules=True)
+    except ValueError as exc:
+        return _error(f"play: {exc}")
+    try:
         from asteroids.app.main import run_game
     except ImportError as exc:
         if exc.name != "asteroids.app.main":
@@ -237,9 +275,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         folder = Path(args.record).resolve().parent
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
+    extra = {"live": live} if live is not None else {}
     result = run_game(config, seed=args.seed, record_to=args.record,
                       rulesets=choices.rulesets, ruleset_index=choices.selected,
-                      pinned=_pinned(args))
+                      pinned=_pinned(args), **extra)
     return int(result or 0)
 
 
@@ -250,13 +289,18 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     config = load_config(*args.config, overrides=args.overrides)
     try:
+        live = _live_spec(args, rules=False)
+    except ValueError as exc:
+        return _error(f"watch: {exc}")
+    try:
         replay = load_replay(args.replay)
     except ReplayError as exc:
         print(exc, file=sys.stderr)
         return EXIT_BAD_INPUT
     from asteroids.app.main import watch_replay
 
-    return int(watch_replay(replay, config, speed=args.speed) or 0)
+    extra = {"live": live} if live is not None else {}
+    return int(watch_replay(replay, config, speed=args.speed, **extra) or 0)
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:
@@ -318,6 +362,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_screenshot(args: argparse.Namespace) -> int:
+    if args.palette is not None:
+        args.overrides.append(f"display.palette={args.palette}")
+    if args.monitor is not None:
+        args.overrides.append(f"display.monitor.strength={args.monitor}")
     choices = _choices(args)
     config = choices.rulesets[choices.selected].config
     width = height = None
@@ -352,6 +400,8 @@ def _verify_one(path: str) -> dict[str, object]:
         "final_score": result.final_score, "final_wave": result.final_wave,
         "final_hash": result.final_hash, "game_version": replay.game_version,
     }
+    if replay.players != 1:
+        out.update(players=replay.players, final_scores=list(replay.final_scores))
     if not result.ok:
         out.update(problem=result.problem, first_bad_checkpoint=result.first_bad_checkpoint,
                    first_bad_tick=result.first_bad_tick, expected_hash=result.expected_hash,
@@ -411,7 +461,10 @@ def _report(results: Iterable[dict[str, object]], as_json: bool) -> list[dict[st
         if as_json:
             continue
         if r["status"] == "ok":
-            print(f"{r['file']}: ok: {r['ticks']} ticks, score {r['final_score']}, "
+            score = (f"score {r['final_score']}" if "players" not in r else
+                     f"{r['players']} players, scores "
+                     + " / ".join(str(s) for s in r["final_scores"]))  # type: ignore[attr-defined]
+            print(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
                   f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
         elif r["status"] == "mismatch":
             recorded_by = r["game_version"]
@@ -437,10 +490,17 @@ def _cmd_record(args: argparse.Namespace) -> int:
         return _error(f"record: --ticks must be in [0, {MAX_TICKS}]; got {args.ticks}")
     if not -(2**63) <= args.seed < 2**64:
         return _error(f"record: --seed must be in [-2**63, 2**64); got {args.seed}")
-    replay = record_bot_game(config, args.seed, bot, args.ticks)
+    if args.players == 2:
+        from asteroids.replay.matches import record_bot_match
+
+        replay = record_bot_match(config, args.seed, bot, args.ticks)
+        score = "scores " + " / ".join(str(s) for s in replay.final_scores)
+    else:
+        replay = record_bot_game(config, args.seed, bot, args.ticks)
+        score = f"score {replay.final_score}"
     path = save_replay(replay, args.out)
     why = "game over" if replay.ticks < args.ticks else "tick limit"
-    print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), score {replay.final_score}, "
+    print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), {score}, "
           f"wave {replay.final_wave}, final hash {replay.final_hash}")
     return 0
 

@@ -44,6 +44,34 @@ def test_collision_benchmark_runs_checks_peers_and_reports_targets() -> None:
 
 
 @pytest.mark.slow
+def test_render_benchmark_runs_and_ours_is_the_cheapest(tmp_path) -> None:
+    """The quick grid: every method draws every size and look; the game's renderer takes
+    less CPU to build and submit a frame than either arcade method (direction only: no
+    time is asserted)."""
+    import json
+
+    out = tmp_path / "render.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "render", "--quick", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    if done.returncode != 0 and "OpenGL" in done.stderr:
+        pytest.skip(f"no OpenGL here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert "submit per-asteroid ÷ ours" in done.stdout
+    data = json.loads(out.read_text())
+    rows = {(r["n"], r["method"], r["look"]): r for r in data["rows"]}
+    sizes = {n for n, _, _ in rows}
+    assert sizes == {30, 300}
+    for n in sizes:
+        for look in ("plain", "monitor"):
+            ours = rows[(n, "ours", look)]["submit_ms"]
+            assert rows[(n, "per-asteroid", look)]["submit_ms"] > ours
+            assert rows[(n, "ShapeElementList", look)]["submit_ms"] > ours
+    assert "classic_build_ms" in data["targets"]
+
+
+@pytest.mark.slow
 def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
     """Tiny sizes, pool only (the Ray column is exercised by the ray-marked tests)."""
     done = subprocess.run(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from asteroids import cli
-from asteroids.replay import MAX_REPLAY_BYTES, load_replay, save_replay
+from asteroids.replay import FORMAT_VERSION, MAX_REPLAY_BYTES, load_replay, save_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,7 +98,8 @@ def _bad_files(recorded: Path, tmp: Path) -> dict[str, tuple[Path, str]]:
                                                  1)), "rules fingerprint")
     make("wrong-version", data.replace(b"asteroids-replay 1", b"asteroids-replay 0", 1),
          "format 0 is not supported")
-    make("newer-format", data.replace(b"asteroids-replay 1", b"asteroids-replay 2", 1),
+    newer = f"asteroids-replay {FORMAT_VERSION + 1}".encode()
+    make("newer-format", data.replace(b"asteroids-replay 1", newer, 1),
          "newer version of asteroids")
     make("not-a-replay", (ROOT / "config" / "classic.toml").read_bytes(),
          "not an asteroids replay")

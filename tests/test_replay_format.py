@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from asteroids.config import Config, load_config
+from asteroids.config.rulesets import MATCH_TABLES
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.world import FIELD_NAMES
 from asteroids.paths import data_dir, replays_dir
@@ -79,8 +80,8 @@ test_ten_minute_classic_game_fits_in_tens_of_kilobytes = pytest.mark.slow(
 
 def test_rules_fingerprint_tables_are_complete_and_disjoint() -> None:
     tables = [f.name for f in dataclasses.fields(Config)]
-    assert sorted(RULE_TABLES + NON_RULE_TABLES) == sorted(tables)
-    assert not set(RULE_TABLES) & set(NON_RULE_TABLES)
+    assert sorted(RULE_TABLES + MATCH_TABLES + NON_RULE_TABLES) == sorted(tables)
+    assert len(set(RULE_TABLES + MATCH_TABLES + NON_RULE_TABLES)) == len(tables)
 
 
 def test_rules_fingerprint_ignores_keys_and_display_but_not_rules() -> None:

@@ -128,6 +128,12 @@ class SoundBank:
         if muted:
             self.stop_all()
 
+    def set_shares(self, effects: float, heartbeat: float) -> None:
+        """Set the effects' and the heartbeat's share of the master volume (0..1 each)."""
+        self._effects_share = min(max(float(effects), 0.0), 1.0)
+        self._heartbeat_share = min(max(float(heartbeat), 0.0), 1.0)
+        self.set_volume(self.master_volume)
+
     def set_volume(self, master: float) -> float:
         """Set the master volume (clamped to 0..1; effects and heartbeat keep their share of
         it) and return it. Looping sounds follow at once."""

@@ -37,9 +37,11 @@ def demo_files() -> list[Path]:
 
 
 def fits(replay: Replay, config: Config) -> bool:
-    """True when ``replay`` can be drawn with ``config``'s world (same size and tick rate)."""
+    """True when ``replay`` can be drawn with ``config``'s world (same size and tick rate)
+    and plays on one set of rules (a game tuned live is no demo)."""
     a, b = replay.config.world, config.world
-    return (a.width_px, a.height_px, a.tick_hz) == (b.width_px, b.height_px, b.tick_hz)
+    return ((a.width_px, a.height_px, a.tick_hz) == (b.width_px, b.height_px, b.tick_hz)
+            and not replay.config_changes)
 
 
 def load_demos(config: Config, files: Iterable[Path] | None = None) -> list[Replay]:

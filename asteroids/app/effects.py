@@ -103,17 +103,20 @@ class Particles:
             for name in ("pos", "vel", "half", "spin", "ttl", "ttl0"):
                 setattr(self, name, getattr(self, name)[live])
 
-    def segments(self, alpha: float, out: Segments) -> None:
-        """Append the particles' segments at ``alpha`` of the way to the next tick."""
+    def segments(self, alpha: float, out: Segments,
+                 color: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0),
+                 style: tuple[float, float] = (1.0, 0.0)) -> None:
+        """Append the particles' segments at ``alpha`` of the way to the next tick, in
+        ``color`` (its alpha fading with each particle's age) and a line ``style``."""
         if not len(self):
             return
         centre = self.pos + self.vel * alpha
         segs = np.stack([centre - self.half, centre + self.half], axis=1)
         fade = np.clip(self.ttl / np.maximum(self.ttl0, 1.0), 0.0, 1.0)
         cols = np.empty((len(self), 4), np.float32)
-        cols[:, :3] = 1.0
-        cols[:, 3] = fade
-        out.add(segs, cols)
+        cols[:, :3] = color[:3]
+        cols[:, 3] = fade * color[3]
+        out.add(segs, cols, style)
 
     def clear(self) -> None:
         """Remove every particle."""

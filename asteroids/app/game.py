@@ -19,11 +19,17 @@ from arcade.types import LRBT
 from asteroids.app.audio import SoundBank
 from asteroids.app.demos import load_demos
 from asteroids.app.input import KeyBindings, first_gamepad, open_gamepad
+from asteroids.app.live import LiveReload, LiveSpec, Outcome, notice_lines, problem_lines, tell
+from asteroids.app.live_panel import LivePanel
+from asteroids.app.monitor import LinePass, VectorMonitor
+from asteroids.app.palettes import Palette, palette_named
 from asteroids.app.recording import ReplaySaver
 from asteroids.app.render import LineRenderer
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.config import Config
-from asteroids.config.rulesets import Ruleset
+from asteroids.config.live import Change
+from asteroids.config.rulesets import Ruleset, ruleset_choices, with_player_sections
+from asteroids.config.schema import DisplayConfig
 from asteroids.core.params import Params, params_for
 from asteroids.paths import replays_dir
 from asteroids.profile import (
@@ -36,9 +42,16 @@ from asteroids.profile import (
 )
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from asteroids.app.hud import Hud
     from asteroids.core import World
     from asteroids.replay import Replay
+
+    class SettingsView(Protocol):
+        """A screen that takes new settings from a live reload (``WorldView``)."""
+
+        def apply_settings(self, player: Config, changes: list[Change]) -> Outcome: ...
 
 __all__ = ["VOLUME_STEP", "Game", "ScoreSlot"]
 
@@ -86,6 +99,9 @@ class Game:
             the rules): the remembered value does not replace them at start.
         settings: the remembered settings, when the caller has loaded them already (the
             window does, for its size); None loads them (with ``profile``).
+        live: watch these settings files and apply their changes while the window runs
+            (``asteroids play --live``); None: settings are read once.
+        player: the settings ``live``'s files gave at start (default: ``config``).
     """
 
     def __init__(self, window: arcade.Window, config: Config, seed: int | None = None,
@@ -93,8 +109,14 @@ class Game:
                  record_to: str | os.PathLike[str] | None = None,
                  rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
                  profile: bool = False, pinned: Collection[str] = (),
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, live: LiveSpec | None = None,
+                 player: Config | None = None) -> None:
         self.window = window
+        self.live: LiveReload | None = (LiveReload(live, player or config)
+                                        if live is not None else None)
+        """The watched settings files (None: no ``--live``)."""
+        self.live_panel: LivePanel | None = None
+        """The reload notice and problem panel (None: no ``--live``)."""
         self.rulesets: tuple[Ruleset, ...] = (tuple(rulesets) if rulesets
                                               else (Ruleset("custom", config),))
         """The rulesets the player can pick on the title screen."""
@@ -107,6 +129,8 @@ class Game:
         """Index of the selected ruleset in ``rulesets``. The hook for remembering the choice
         between runs (issue 10's settings store): restore it with ``select_ruleset`` before
         the first view is shown, save ``ruleset.label`` when it changes."""
+        self.player_index = ruleset_index
+        """Index of the player's own settings in ``rulesets`` (the ones ``--live`` watches)."""
         self.seed: int = int(seed) if seed is not None else time.time_ns() % (1 << 31)
         """Seed of the next game."""
         self.gamepad = open_gamepad(first_gamepad())
@@ -116,6 +140,12 @@ class Game:
                                           if record or record_to is not None else None)
         """Where played games are saved; None when games are not recorded."""
         self.lines = LineRenderer(window.ctx)
+        self.monitor: VectorMonitor | None = None
+        """The vector-monitor look's buffers while it is on (None: off, nothing allocated)."""
+        self.frame_time_s: float | None = None
+        """A fixed time per drawn frame for the afterglow (screenshots, benchmarks); None
+        uses the wall clock."""
+        self._last_frame: float | None = None
         self._keys: dict[int, tuple[Config, str]] = {}
         self._use_config(config)
         self.pinned = frozenset(pinned)
@@ -292,6 +322,91 @@ class Game:
                                       window=self.window)
         self.fit_camera()
         self.scene = SceneBuilder(config)
+        if self.live is not None:
+            if self.live_panel is None:
+                self.live_panel = LivePanel(w, h)
+            else:
+                self.live_panel.layout(w, h)
+
+    def sync_ruleset(self) -> None:
+        """Make the selected ruleset's settings the game's, if a live reload changed them
+        (called when a new screen starts: a game in progress keeps its World's)."""
+        if self.ruleset.config != self.config:
+            self._use_config(self.ruleset.config)
+
+    @property
+    def plays_player_rules(self) -> bool:
+        """Whether the selected rules are the player's own (the ones ``--live`` watches)."""
+        return self.ruleset_index == self.player_index
+
+    def poll_live(self, view: SettingsView, delta_time: float) -> None:
+        """Once per frame: age the notice; when the watched files changed, hand valid
+        settings to ``view`` and put up what changed, or the problems of a broken file."""
+        live, panel = self.live, self.live_panel
+        if live is None or panel is None:
+            return
+        panel.update(delta_time)
+        result = live.poll()
+        if result is None:
+            return
+        if result.config is None:
+            assert result.error is not None
+            lines = problem_lines(result.changed, result.error)
+            panel.show_problems(lines)
+            tell("\n".join(lines))
+            return
+        if panel.problem_lines:
+            panel.clear_problems()
+        changes = live.accept(result.config)
+        outcome = Outcome()
+        if changes:
+            self._take_player(result.config, changes)
+            outcome = view.apply_settings(result.config, changes)
+        lines, waiting = notice_lines(result.changed, changes, outcome)
+        panel.show_notice(lines, waiting)
+        tell(lines[0] + "".join(f"\n  {line}" for line in lines[1:]))
+
+    def _take_player(self, player: Config, changes: list[Change]) -> None:
+        """New player settings: the title's rulesets, and at once the player's own tables
+        (keys, sound, display) everywhere."""
+        live = self.live
+        assert live is not None
+        if live.spec.rules:
+            was_player = self.plays_player_rules
+            label = self.ruleset.label
+            choices = ruleset_choices(live.spec.paths, live.spec.overrides, player=player)
+            self.rulesets = tuple(choices.rulesets)
+            self.player_index = choices.selected
+            labels = [r.label for r in self.rulesets]
+            self.ruleset_index = (choices.selected if was_player or label not in labels
+                                  else labels.index(label))
+        self.config = with_player_sections(self.config, player)
+        self.bindings = KeyBindings(self.config)
+        self._keys.clear()
+        keys = {c.key for c in changes}
+        audio = player.audio
+        if "audio.effects_volume" in keys or "audio.heartbeat_volume" in keys:
+            self.audio.set_shares(audio.effects_volume, audio.heartbeat_volume)
+        if "audio.volume" in keys:
+            self.audio.set_volume(audio.volume)
+        if "audio.muted" in keys:
+            self.audio.set_muted(audio.muted)
+        self._take_display(player, keys)
+
+    def _take_display(self, player: Config, keys: set[str]) -> None:
+        """Window settings from a reload: vsync, full screen, size (what the window allows)."""
+        d = player.display
+        try:
+            if "display.vsync" in keys:
+                self.window.set_vsync(d.vsync)
+            if "display.fullscreen" in keys and bool(self.window.fullscreen) != d.fullscreen:
+                self.window.set_fullscreen(d.fullscreen)
+            if ("display.window_width_px" in keys or "display.window_height_px" in keys) \
+                    and not self.window.fullscreen:
+                self.window.set_size(d.window_width_px, d.window_height_px)
+        except Exception as exc:  # headless, no such mode: the rest still applies
+            tell(f"display settings not applied: {type(exc).__name__}: {exc}")
+        self.fit_camera()
 
     @property
     def ruleset(self) -> Ruleset:
@@ -336,16 +451,58 @@ class Game:
         vw = max(self.camera.viewport.width, 1.0)
         return self.config.display.line_width_px * self.width / vw
 
+    @property
+    def display(self) -> DisplayConfig:
+        """The display settings in force now (read on every frame: a reload applies at
+        once)."""
+        return self.config.display
+
+    def palette(self) -> Palette:
+        """The line palette in force now (``display.palette``)."""
+        return palette_named(self.display.palette)
+
+    def frame_dt(self) -> float:
+        """Seconds since the last frame drawn (``frame_time_s`` when set), for the monitor
+        look's afterglow; clamped to [0, 0.25]."""
+        now = time.perf_counter()
+        last, self._last_frame = self._last_frame, now
+        if self.frame_time_s is not None:
+            return self.frame_time_s
+        return 0.0 if last is None else min(max(now - last, 0.0), 0.25)
+
     def draw_frame(self, segs: Segments, hud: Hud | None) -> None:
-        """Clear (black bars included), then draw the segments and the HUD in world units."""
-        self.window.ctx.scissor = None
-        self.window.clear(color=arcade.color.BLACK)
-        self.camera.use()
-        s, c = segs.arrays()
-        self.lines.update(s, c)
-        self.lines.draw(self.line_width(), glow=self.config.display.glow)
+        """Draw the segments and the HUD in world units, over black (bars included): the
+        plain look, or the vector-monitor look when ``display.monitor.strength`` > 0."""
+        display = self.display
+        self.lines.upload(segs.packed())
+        width = self.line_width()
+        look = display.monitor
+        dt = self.frame_dt()
+        if look.strength > 0.0:
+            if self.monitor is None:
+                self.monitor = VectorMonitor(self.window.ctx)
+            px = self.width / max(self.camera.viewport.width, 1.0)
+
+            def draw_lines(line: LinePass) -> None:
+                self.lines.draw(width * line.width, dwell=line.dwell,
+                                dwell_length=line.dwell_length_px * px,
+                                brightness=line.brightness)
+
+            self.monitor.frame(look, self.camera, self.window.get_framebuffer_size(), dt,
+                               draw_lines)
+        else:
+            if self.monitor is not None:  # the look was turned off: free its buffers
+                self.monitor.release()
+                self.monitor = None
+            self.window.ctx.scissor = None
+            self.window.clear(color=arcade.color.BLACK)
+            self.camera.use()
+            self.lines.draw(width, glow=display.glow)
         if hud is not None:
+            hud.tint(self.palette().text)
             hud.draw()
+        if self.live_panel is not None:
+            self.live_panel.draw()
 
     def quit(self) -> None:
         """Close the window (the current view is hidden first, so it can save); ``arcade.run``

@@ -17,7 +17,26 @@ TABLE_ROWS = 10
 SELECTED = (255, 220, 60, 255)
 """Colour of the selected table row (and the letter being entered)."""
 
-__all__ = ["FONT", "Hud", "ScoreTable", "TABLE_ROWS", "load_fonts"]
+__all__ = ["CABINET_SCORE_WRAP", "FONT", "Hud", "ScoreTable", "TABLE_ROWS", "load_fonts",
+           "score_wrap"]
+
+CABINET_SCORE_WRAP = 100_000
+"""The 1979 cabinet showed five digits: its score rolled over at 100 000."""
+
+
+def score_wrap(setting: int, ruleset_key: str) -> int:
+    """Where the shown score rolls over (0 = never) for ``display.score_wrap`` and the rules'
+    high-score key (``asteroids.profile.ruleset_key``): -1 means as the cabinet did, with the
+    classic rules only.
+
+    >>> score_wrap(-1, "classic"), score_wrap(-1, "default"), score_wrap(0, "classic")
+    (100000, 0, 0)
+    >>> score_wrap(5000, "arena")
+    5000
+    """
+    if setting >= 0:
+        return setting
+    return CABINET_SCORE_WRAP if ruleset_key == "classic" else 0
 
 FONT: tuple[str, ...] = ("Kenney Future", "arial", "calibri")
 """Preferred font names, first found wins (Kenney Future ships with arcade)."""
@@ -46,15 +65,23 @@ class Hud:
         width: world width (labels are placed in world units).
         height: world height.
         show_fps: show the frames-per-second counter.
+        scale: size of the text (``display.hud_scale``; 1 = normal).
     """
 
-    def __init__(self, width: float, height: float, show_fps: bool = False) -> None:
+    def __init__(self, width: float, height: float, show_fps: bool = False,
+                 scale: float = 1.0) -> None:
         load_fonts()
         self.batch = pyglet.graphics.Batch()
         self.show_fps = show_fps
+        self.scale = scale
         self.values: dict[str, str] = {}
         """The text each label shows now (what tests read)."""
-        big, mid, small = height * 0.085, height * 0.042, height * 0.028
+        self.score_wrap = 0
+        """The score and best score shown roll over at this (0 = never): ``score_wrap``."""
+        self.text_color: tuple[int, int, int, int] = (255, 255, 255, 255)
+        """The colour of every label but the selected letter (``tint``)."""
+        big, mid, small = (height * 0.085 * scale, height * 0.042 * scale,
+                           height * 0.028 * scale)
         margin = height * 0.03
         top = height - margin
         white = arcade.color.WHITE
@@ -84,7 +111,7 @@ class Hud:
                                               height * 0.495, big, anchor_x="center",
                                               anchor_y="center")
         self._cursor: int | None = None
-        self.lives_xy = (margin * 1.5 + height * 0.012, top - mid * 1.9)
+        self.lives_xy = (margin * 1.5 + height * 0.012 * scale, top - mid * 1.9)
         """Where the first spare-ship icon goes (world units)."""
 
     def set(self, name: str, text: str) -> None:
@@ -93,15 +120,28 @@ class Hud:
             self.values[name] = text
             self.labels[name].text = text
 
+    def shown(self, score: int) -> int:
+        """``score`` as the HUD shows it (rolled over at ``score_wrap``)."""
+        return score % self.score_wrap if self.score_wrap > 0 else score
+
     def show_world(self, world: World) -> None:
         """Score and wave of a game in progress."""
-        self.set("score", f"{world.score:02d}")
+        self.set("score", f"{self.shown(world.score):02d}")
         self.set("wave", f"WAVE {max(world.wave, 1)}")
 
     def best(self, score: int | None) -> None:
         """The high score of the rules being played, top centre as in the 1979 game (None
         hides it)."""
-        self.set("best", "" if score is None else f"{score:02d}")
+        self.set("best", "" if score is None else f"{self.shown(score):02d}")
+
+    def tint(self, color: tuple[int, int, int, int]) -> None:
+        """Draw the labels in ``color`` (the palette's text colour); a no-op when they are."""
+        if tuple(color) == self.text_color:
+            return
+        self.text_color = tuple(color)  # type: ignore[assignment]
+        for name, label in self.labels.items():
+            if not (name.startswith("letter") and int(name[-1]) == self._cursor):
+                label.color = self.text_color
 
     def initials(self, letters: list[str], cursor: int | None) -> None:
         """The three letters of the initials entry, the one at ``cursor`` in ``SELECTED``
@@ -112,7 +152,7 @@ class Hud:
             self._cursor = cursor
             for i in range(3):
                 self.labels[f"letter{i}"].color = (SELECTED if i == cursor
-                                                   else arcade.color.WHITE)
+                                                   else self.text_color)
 
     def message(self, title: str = "", hint: str = "") -> None:
         """The big centred message and the line under it (empty strings hide them)."""

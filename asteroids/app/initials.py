@@ -53,15 +53,19 @@ class InitialsView(WorldView):
         config: the rules it was played with.
         seed: its seed.
         done: what comes next, once the initials are set (the title's table).
+        who: whose score it is (``PLAYER 2`` after a two-player game), shown as the title;
+            empty after a one-player game.
     """
 
     sound = False
 
     def __init__(self, game: Game, slot: ScoreSlot, world: World, config: Config, seed: int,
-                 done: Callable[[], None]) -> None:
+                 done: Callable[[], None], who: str = "") -> None:
         super().__init__(game, seed, config=config)
         self.world = self.prev = world
         self.slot = slot
+        self.who = who
+        """Whose score it is (empty after a one-player game)."""
         self.done_next = done
         """Called once the initials are set."""
         self.letters = ["?", "?", "?"]
@@ -137,8 +141,11 @@ class InitialsView(WorldView):
         self.hud.show_world(self.world)
         self.hud.best(self.game.best_score(self.config))
         left = max(0, int(INITIALS_TIMEOUT_S - self.idle_s + 0.999))
-        self.hud.message("NEW HIGH SCORE", f"NUMBER {self.slot.rank + 1}   ENTER YOUR INITIALS"
-                         f"   {left}")
+        place = f"NUMBER {self.slot.rank + 1}   ENTER YOUR INITIALS   {left}"
+        if self.who:
+            self.hud.message(self.who, f"NEW HIGH SCORE: {place}")
+        else:
+            self.hud.message("NEW HIGH SCORE", place)
         self.hud.initials(self.letters, self.cursor)
         self.hud.note(HELP)
         self.hud.status((self.error or "").upper())

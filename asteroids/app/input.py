@@ -56,6 +56,10 @@ class KeyBindings:
                 self.bits[code] = self.bits.get(code, 0) | bit
         self.pause: set[int] = _codes(keys.pause)
         """Key codes that pause and resume."""
+        self.restart: set[int] = _codes(keys.restart)
+        """Key codes that start the next game at once while settings wait for it."""
+        self.restart_names: tuple[str, ...] = tuple(keys.restart)
+        """The restart keys' names, for the screen."""
 
     def bits_of(self, key: int) -> int:
         """Input bits driven by one key (0 if unbound)."""
@@ -198,20 +202,21 @@ class MenuPad:
 
     ``poll()`` returns the moves that began since the last poll, each once per push:
     ``"left"`` / ``"right"`` / ``"up"`` / ``"down"`` (d-pad, or the left stick past
-    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start) and ``"back"`` (B). Whatever is
-    already held when the menu opens is not a move.
+    ``MENU_STICK_ON``), ``"fire"`` (A), ``"start"`` (Start), ``"back"`` (B) and ``"alt"``
+    (Y: a two-player game on the title). Whatever is already held when the menu opens is not
+    a move.
 
     Args:
         gamepad: an opened pyglet Controller (``open_gamepad``), or None (polls give
             nothing).
     """
 
-    MOVES = ("left", "right", "up", "down", "fire", "start", "back")
+    MOVES = ("left", "right", "up", "down", "fire", "start", "back", "alt")
     """Every move ``poll`` can return, in the order it returns them."""
 
     _AXES = (("left", "leftx", -1.0, "dpleft"), ("right", "leftx", 1.0, "dpright"),
              ("up", "lefty", 1.0, "dpup"), ("down", "lefty", -1.0, "dpdown"))
-    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"))
+    _BUTTONS = (("fire", "a"), ("start", "start"), ("back", "b"), ("alt", "y"))
 
     def __init__(self, gamepad: Any | None) -> None:
         self.pad = gamepad

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from asteroids.config import Config
 
 if TYPE_CHECKING:
+    from asteroids.app.live import LiveSpec
     from asteroids.config.rulesets import Ruleset
     from asteroids.replay import Replay
 
@@ -61,7 +62,7 @@ def _run_window(make_window: Callable[[], Any]) -> int:
 def run_game(config: Config, seed: int | None = None, *,
              record_to: str | os.PathLike[str] | None = None,
              rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
-             pinned: Collection[str] = ()) -> int:
+             pinned: Collection[str] = (), live: LiveSpec | None = None) -> int:
     """Open the game window and play until it is closed. Every game played is recorded.
 
     Args:
@@ -76,6 +77,8 @@ def run_game(config: Config, seed: int | None = None, *,
             ``ruleset`` when ``--config`` or a rules ``--set`` chose the rules): the
             settings remembered from the last run (size, full screen, mute, volume, rules)
             do not replace these at start.
+        live: watch the settings files and apply their changes while the game runs
+            (``--live``); ``config`` is what they gave at start.
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
@@ -85,12 +88,14 @@ def run_game(config: Config, seed: int | None = None, *,
         from asteroids.app.window import GameWindow
 
         return GameWindow(config, seed=seed, record=True, record_to=record_to,
-                          rulesets=rulesets, ruleset_index=ruleset_index, pinned=pinned)
+                          rulesets=rulesets, ruleset_index=ruleset_index, pinned=pinned,
+                          live=live)
 
     return _run_window(make)
 
 
-def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1) -> int:
+def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *,
+                 live: LiveSpec | None = None) -> int:
     """Open the game window and play ``replay`` in it until the window is closed.
 
     Args:
@@ -98,6 +103,8 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1) -
         config: the player's settings; only their display, sound and key sections are used
             (the game itself runs on the replay's settings). None: all from the replay.
         speed: the starting speed (1, 2, 4 or 8).
+        live: watch the settings files (``watch --live``); their display, sound and keys
+            apply while the replay plays (``config`` is what they gave at start).
 
     Returns:
         The process exit code, as for ``run_game``.
@@ -112,6 +119,6 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1) -
     def make() -> Any:
         from asteroids.app.window import GameWindow
 
-        return GameWindow(view_config, replay=replay, speed=speed)
+        return GameWindow(view_config, replay=replay, speed=speed, live=live, player=config)
 
     return _run_window(make)

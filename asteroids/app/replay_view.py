@@ -15,7 +15,11 @@ from collections.abc import Callable
 import arcade
 
 from asteroids.app.game import Game
+from asteroids.app.live import Outcome
 from asteroids.app.world_view import WorldView, common_key
+from asteroids.config import Config
+from asteroids.config.live import Change
+from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
 
@@ -72,6 +76,12 @@ class ReplayView(WorldView):
             raise ValueError(f"speed must be one of {SPEEDS}, got {speed!r}")
         super().__init__(game, replay.seed, config=replay.config)
         self.replay = replay
+        self.player: Config = game.config
+        """Whose display, sound and keys the replay is shown with (the game's rules are
+        the replay's own, changes recorded during it included)."""
+        self._steps: dict[int, Config] = {}
+        """The settings of each recorded settings change (tick of the change -> config)."""
+        self.config = self._config_for(0)
         self.back = back
         """Called by Escape / Q instead of closing the window (None: close)."""
         self.speed = speed
@@ -101,6 +111,37 @@ class ReplayView(WorldView):
         want = self.expected.get(tick)
         if want is not None and self.out_of_step is None and state_hash(world) != want:
             self.out_of_step = tick
+
+    def _config_for(self, tick: int) -> Config:
+        """The settings of the step from ``tick``: the replay's rules at that tick (with its
+        recorded changes) and the player's display, sound and keys; one object per change,
+        so the core's compiled rules are reused."""
+        start = 0
+        for change in self.replay.config_changes:
+            if change.tick > tick:
+                break
+            start = change.tick
+        config = self._steps.get(start)
+        if config is None:
+            config = with_player_sections(self.replay.config_at(tick), self.player)
+            self._steps[start] = config
+        return config
+
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload (``watch --live``): display, sound and keys apply at once; the
+        rules are the replay's and do not change."""
+        self.player = player
+        self._steps.clear()
+        self.config = self._config_for(self.tick)
+        self.hud.show_fps = self.config.display.show_fps
+        rules = {c.key for c in changes if c.rule}
+        return Outcome(rules, ["the rules are the replay's: not changed"] if rules else [])
+
+    def run_tick(self, mask: int) -> None:
+        """Step with the settings in force at this tick of the recording."""
+        if self.replay.config_changes:
+            self.config = self._config_for(self.tick)
+        super().run_tick(mask)
 
     def tick_mask(self) -> int:
         """The recorded mask of the next tick."""
@@ -144,10 +185,15 @@ class ReplayView(WorldView):
             start, world = self.tick, self.world
         else:
             start, world = base, self.kept[base]
-        masks, config = self.replay.masks, self.config
+        masks = self.replay.masks
+        changes = bool(self.replay.config_changes)
+        config = self._config_for(start)
         for t in range(start, target):
+            if changes:
+                config = self._config_for(t)
             world, _ = step(world, masks[t], config)
             self._passed(t + 1, world)
+        self.config = self._config_for(target)
         self.seeks += target - start
         self.world = self.prev = world
         self.tick = target

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from asteroids.app.palettes import PLAIN, VECTOR, Palette
 from asteroids.config import Config
 from asteroids.core.geometry import transform_outlines, wrap_delta
 from asteroids.core.params import Params, params_for
@@ -22,10 +23,11 @@ from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = [
-    "Palette",
+    "FLOATS_PER_SEGMENT",
     "SceneBuilder",
     "Segments",
     "closed_loops",
+    "ghost_index",
     "lerp_positions",
     "match_ids",
     "wrap_ghosts",
@@ -34,49 +36,58 @@ __all__ = [
 _STEP_RAD = 2.0 * math.pi / HEADING_STEPS
 _ALL_SHIFTS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _VERTICAL_SHIFTS = ((0, -1), (0, 1))
+FLOATS_PER_SEGMENT = 10
+"""A packed segment (``Segments.packed``): its two ends (4), RGBA (4), width factor and dash
+length (2), as ``asteroids.app.render.LineRenderer`` uploads it."""
 _JUMP_PX = 60.0
 """A move longer than this in one tick is a teleport (respawn, hyperspace): not interpolated."""
 
 
-class Palette:
-    """RGBA colours (0..1) of each kind of line: a vector monitor's few phosphor tints."""
-
-    ASTEROID = (0.86, 0.90, 1.00, 1.0)
-    SHIP = (1.00, 1.00, 1.00, 1.0)
-    FLAME = (1.00, 0.62, 0.25, 1.0)
-    SHIELD = (0.45, 0.80, 1.00, 0.85)
-    SAUCER = (0.65, 1.00, 0.65, 1.0)
-    SHOT_SHIP = (1.00, 1.00, 1.00, 1.0)
-    SHOT_SAUCER = (1.00, 0.55, 0.55, 1.0)
-    OBSTACLE = (0.45, 0.60, 1.00, 1.0)
-    HUD = (0.90, 0.90, 0.90, 1.0)
-
-
 class Segments:
-    """A growing list of coloured segments, flattened once per frame."""
+    """A growing list of coloured, styled segments, packed once per frame."""
 
     def __init__(self) -> None:
         self._segs: list[np.ndarray] = []
         self._cols: list[np.ndarray] = []
+        self._styles: list[tuple[float, float]] = []
 
-    def add(self, segs: np.ndarray, color: tuple[float, ...] | np.ndarray) -> None:
-        """Append (S, 2, 2) segments in one colour (4,) or per-segment colours (S, 4)."""
+    def add(self, segs: np.ndarray, color: tuple[float, ...] | np.ndarray,
+            style: tuple[float, float] = PLAIN) -> None:
+        """Append (S, 2, 2) segments in one colour (4,) or per-segment colours (S, 4), all
+        with one ``(width factor, dash length)`` style."""
         if segs.shape[0] == 0:
             return
         col = np.asarray(color, dtype=np.float32)
-        if col.ndim == 1:
-            col = np.broadcast_to(col, (segs.shape[0], 4))
-        self._segs.append(np.asarray(segs, dtype=np.float32).reshape(-1, 2, 2))
+        self._segs.append(np.asarray(segs).reshape(-1, 2, 2))
         self._cols.append(col)
+        self._styles.append(style)
 
     def __len__(self) -> int:
         return sum(s.shape[0] for s in self._segs)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(S, 2, 2) float32 segment ends and (S, 4) float32 colours."""
-        if not self._segs:
-            return np.zeros((0, 2, 2), np.float32), np.zeros((0, 4), np.float32)
-        return np.concatenate(self._segs), np.ascontiguousarray(np.concatenate(self._cols))
+        packed = self.packed()
+        return (np.ascontiguousarray(packed[:, :4]).reshape(-1, 2, 2),
+                np.ascontiguousarray(packed[:, 4:8]))
+
+    def styles(self) -> np.ndarray:
+        """(S, 2) float32 width factors and dash lengths."""
+        return np.ascontiguousarray(self.packed()[:, 8:])
+
+    def packed(self) -> np.ndarray:
+        """Everything as one (S, ``FLOATS_PER_SEGMENT``) float32 array, ready to upload:
+        ends (4), RGBA (4), width factor, dash length."""
+        total = len(self)
+        out = np.empty((total, FLOATS_PER_SEGMENT), np.float32)
+        i = 0
+        for segs, col, style in zip(self._segs, self._cols, self._styles, strict=True):
+            j = i + segs.shape[0]
+            out[i:j, :4] = segs.reshape(-1, 4)
+            out[i:j, 4:8] = col
+            out[i:j, 8:] = style
+            i = j
+        return out
 
 
 def closed_loops(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -128,6 +139,48 @@ def _lerp_angle(prev: np.ndarray, cur: np.ndarray, alpha: float) -> np.ndarray:
     return prev + delta * alpha
 
 
+def ghost_index(segs: np.ndarray, size: np.ndarray,
+                shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Which segments have a visible copy shifted by whole world sizes, and by how much.
+
+    A copy is visible when its bounding box touches the world rectangle; only segments that
+    touch or cross an edge can have one, so the test runs on those alone.
+
+    Args:
+        segs: (S, 2, 2) segments.
+        size: (2,) world width and height.
+        shifts: which (x, y) multiples of the size to try, in this order.
+
+    Returns:
+        (G,) indices into ``segs`` (in ``shifts`` order, then segment order) and (G, 1, 2)
+        displacements to add to them.
+    """
+    none = np.zeros(0, np.int64), np.zeros((0, 1, 2))
+    if segs.shape[0] == 0:
+        return none
+    w, h = float(size[0]), float(size[1])
+    lo = np.minimum(segs[:, 0], segs[:, 1])
+    hi = np.maximum(segs[:, 0], segs[:, 1])
+    near = np.flatnonzero((lo[:, 0] <= 0.0) | (hi[:, 0] >= w) | (lo[:, 1] <= 0.0)
+                          | (hi[:, 1] >= h))
+    if near.shape[0] == 0:
+        return none
+    lo, hi = lo[near], hi[near]
+    idx, moves = [], []
+    for sx, sy in shifts:
+        dx, dy = sx * w, sy * h
+        vis = (hi[:, 0] + dx >= 0) & (lo[:, 0] + dx <= w) & (hi[:, 1] + dy >= 0) & (
+            lo[:, 1] + dy <= h)
+        if vis.any():
+            found = near[vis]
+            idx.append(found)
+            moves.append(np.broadcast_to(np.array([[dx, dy]]), (found.shape[0], 1, 2)))
+    if not idx:
+        return none
+    return np.concatenate(idx), np.concatenate(moves)
+
+
 def wrap_ghosts(segs: np.ndarray, cols: np.ndarray, size: np.ndarray,
                 shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -135,27 +188,18 @@ def wrap_ghosts(segs: np.ndarray, cols: np.ndarray, size: np.ndarray,
 
     Args:
         segs: (S, 2, 2) segments.
-        cols: (S, 4) colours.
+        cols: (S, ...) per-segment values (colours) that the copies keep.
         size: (2,) world width and height.
         shifts: which (x, y) multiples of the size to try.
 
     Returns:
-        The segments and colours with the visible ghosts appended.
+        The segments and colours with the visible ghosts appended (``ghost_index`` order).
     """
-    if segs.shape[0] == 0:
+    idx, moves = ghost_index(segs, size, shifts)
+    if idx.shape[0] == 0:
         return segs, cols
-    lo = segs.min(axis=1)
-    hi = segs.max(axis=1)
-    out, out_c = [segs], [cols]
-    w, h = float(size[0]), float(size[1])
-    for sx, sy in shifts:
-        dx, dy = sx * w, sy * h
-        vis = (hi[:, 0] + dx >= 0) & (lo[:, 0] + dx <= w) & (hi[:, 1] + dy >= 0) & (
-            lo[:, 1] + dy <= h)
-        if vis.any():
-            out.append(segs[vis] + np.array([dx, dy], dtype=segs.dtype))
-            out_c.append(cols[vis])
-    return np.concatenate(out), np.concatenate(out_c)
+    return (np.concatenate([segs, segs[idx] + moves.astype(segs.dtype)]),
+            np.concatenate([cols, cols[idx]]))
 
 
 def _circle(x: float, y: float, r: float, n: int = 20) -> np.ndarray:
@@ -186,15 +230,17 @@ class SceneBuilder:
     def _size_if(self, wraps: bool) -> np.ndarray | None:
         return self.size if wraps else None
 
-    def _add_wrapped(self, out: Segments, segs: np.ndarray, color: tuple[float, ...],
+    def _add_wrapped(self, out: Segments, segs: np.ndarray, palette: Palette, kind: str,
                      wraps: bool, shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS) -> None:
-        cols = np.broadcast_to(np.asarray(color, np.float32), (segs.shape[0], 4))
+        color, style = palette.color(kind), palette.style(kind)
+        out.add(segs, color, style)
         if wraps:
-            segs, cols = wrap_ghosts(segs, cols, self.size, shifts)
-        out.add(segs, cols)
+            idx, moves = ghost_index(segs, self.size, shifts)
+            if idx.shape[0]:
+                out.add(segs[idx] + moves, color, style)
 
-    def build(self, prev: World, cur: World, alpha: float, out: Segments | None = None
-              ) -> Segments:
+    def build(self, prev: World, cur: World, alpha: float, out: Segments | None = None,
+              palette: Palette = VECTOR) -> Segments:
         """All segments of the playfield at ``alpha`` of the way from ``prev`` to ``cur``.
 
         Args:
@@ -202,18 +248,20 @@ class SceneBuilder:
             cur: the latest world.
             alpha: interpolation fraction in [0, 1].
             out: a list to append to; a new one when None.
+            palette: the colours and line styles of each kind.
         """
         out = out if out is not None else Segments()
-        out.add(self._obstacles, Palette.OBSTACLE)
-        self._asteroids(prev, cur, alpha, out)
-        self._ship(prev, cur, alpha, out)
-        self._saucer(prev, cur, alpha, out)
-        self._shots(prev, cur, alpha, out)
+        out.add(self._obstacles, palette.obstacle, palette.style("obstacle"))
+        self._asteroids(prev, cur, alpha, out, palette)
+        self._ship(prev, cur, alpha, out, palette)
+        self._saucer(prev, cur, alpha, out, palette)
+        self._shots(prev, cur, alpha, out, palette)
         return out
 
-    def _asteroids(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
-        if cur.ast_id.shape[0] == 0:
-            return
+    def asteroid_points(self, prev: World, cur: World, alpha: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The rocks' outlines at ``alpha``: (V, 2) packed world points and (N + 1,) offsets
+        (no wrap ghosts)."""
         p = self.params
         pos = np.array(cur.ast_pos, dtype=np.float64)
         angle = cur.ast_angle.astype(np.float64)
@@ -226,9 +274,15 @@ class SceneBuilder:
                                        angle[found], alpha)
         theta = angle * _STEP_RAD
         cos_sin = np.stack([np.cos(theta), np.sin(theta)], axis=1)
-        pts = transform_outlines(pos, cos_sin, cur.ast_local, cur.ast_offsets)
-        self._add_wrapped(out, closed_loops(pts, cur.ast_offsets), Palette.ASTEROID,
-                          p.wrap_asteroids)
+        return transform_outlines(pos, cos_sin, cur.ast_local, cur.ast_offsets), cur.ast_offsets
+
+    def _asteroids(self, prev: World, cur: World, alpha: float, out: Segments,
+                   palette: Palette = VECTOR) -> None:
+        if cur.ast_id.shape[0] == 0:
+            return
+        pts, offsets = self.asteroid_points(prev, cur, alpha)
+        self._add_wrapped(out, closed_loops(pts, offsets), palette, "asteroid",
+                          self.params.wrap_asteroids)
 
     def ship_pose(self, prev: World, cur: World, alpha: float) -> tuple[float, float, float]:
         """Interpolated ship (x, y, heading in steps); no interpolation across a teleport."""
@@ -243,24 +297,27 @@ class SceneBuilder:
                 h = float(_lerp_angle(np.float64(prev.ship_heading), np.float64(h), alpha))
         return x, y, h
 
-    def _ship(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+    def _ship(self, prev: World, cur: World, alpha: float, out: Segments,
+              palette: Palette = VECTOR) -> None:
         if not cur.ship_visible:
             return
         p = self.params
         x, y, h = self.ship_pose(prev, cur, alpha)
         hull = ship_outline(p, x, y, round(h) % HEADING_STEPS)
-        self._add_wrapped(out, _loop(hull), Palette.SHIP, p.wrap_ship)
+        self._add_wrapped(out, _loop(hull), palette, "ship", p.wrap_ship)
         if cur.thrusting and cur.tick % 3 != 0:
             c, s = math.cos(h * _STEP_RAD), math.sin(h * _STEP_RAD)
             flame = np.array([(-0.42, 0.2), (-0.85, 0.0), (-0.42, -0.2)]) * p.ship_length
             world = np.stack([x + c * flame[:, 0] - s * flame[:, 1],
                               y + s * flame[:, 0] + c * flame[:, 1]], axis=1)
             segs = np.stack([world[:-1], world[1:]], axis=1)
-            self._add_wrapped(out, segs, Palette.FLAME, p.wrap_ship)
+            self._add_wrapped(out, segs, palette, "flame", p.wrap_ship)
         if cur.shield_on:
-            self._add_wrapped(out, _circle(x, y, p.shield_radius), Palette.SHIELD, p.wrap_ship)
+            self._add_wrapped(out, _circle(x, y, p.shield_radius), palette, "shield",
+                              p.wrap_ship)
 
-    def _saucer(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
+    def _saucer(self, prev: World, cur: World, alpha: float, out: Segments,
+                palette: Palette = VECTOR) -> None:
         if not cur.saucer_alive:
             return
         p = self.params
@@ -275,11 +332,10 @@ class SceneBuilder:
         pts = saucer_outline(p, x, y, cur.saucer_small)
         # Hull outline plus the two classic cross lines (rim and dome base).
         segs = np.concatenate([_loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
-        self._add_wrapped(out, segs, Palette.SAUCER, p.wrap_saucers, _VERTICAL_SHIFTS)
+        self._add_wrapped(out, segs, palette, "saucer", p.wrap_saucers, _VERTICAL_SHIFTS)
 
-    def _shots(self, prev: World, cur: World, alpha: float, out: Segments) -> None:
-        if cur.shot_id.shape[0] == 0:
-            return
+    def shot_segments(self, prev: World, cur: World, alpha: float) -> np.ndarray:
+        """Every shot as a (S, 2, 2) tail-to-head segment at ``alpha`` (no wrap ghosts)."""
         p = self.params
         head = np.array(cur.shot_pos, dtype=np.float64)
         idx, found = match_ids(prev.shot_id, cur.shot_id)
@@ -295,19 +351,35 @@ class SceneBuilder:
         unit = vel / np.maximum(speed, 1e-9)[:, None]
         length = max(self.shot_length, 1.0)
         tail = head - unit * length
-        segs = np.stack([tail, head], axis=1)
-        cols = np.where((cur.shot_owner == SHOOTER_SAUCER)[:, None],
-                        np.asarray(Palette.SHOT_SAUCER, np.float32),
-                        np.asarray(Palette.SHOT_SHIP, np.float32)).astype(np.float32)
-        if p.wrap_shots:
-            segs, cols = wrap_ghosts(segs, cols, self.size)
-        out.add(segs, cols)
+        return np.stack([tail, head], axis=1)
 
-    def life_icons(self, lives: int, x: float, y: float, out: Segments, scale: float = 0.8
-                   ) -> None:
+    def _shots(self, prev: World, cur: World, alpha: float, out: Segments,
+               palette: Palette = VECTOR) -> None:
+        if cur.shot_id.shape[0] == 0:
+            return
+        p = self.params
+        segs = self.shot_segments(prev, cur, alpha)
+        saucers = (cur.shot_owner == SHOOTER_SAUCER)[:, None]
+        cols = np.where(saucers, np.asarray(palette.shot_saucer, np.float32),
+                        np.asarray(palette.shot_ship, np.float32)).astype(np.float32)
+        ship_style, saucer_style = palette.style("shot_ship"), palette.style("shot_saucer")
+        styles: tuple[float, float] | np.ndarray = ship_style
+        if saucer_style != ship_style:
+            styles = np.where(saucers, np.asarray(saucer_style, np.float32),
+                              np.asarray(ship_style, np.float32))
+        out.add(segs, cols, styles)
+        if p.wrap_shots:
+            idx, moves = ghost_index(segs, self.size)
+            if idx.shape[0]:
+                out.add(segs[idx] + moves, cols[idx],
+                        styles[idx] if isinstance(styles, np.ndarray) else styles)
+
+    def life_icons(self, lives: int, x: float, y: float, out: Segments, scale: float = 0.8,
+                   palette: Palette = VECTOR) -> None:
         """Spare-ship icons pointing up, left to right from (x, y) (their centres)."""
         length = self.params.ship_length * scale
         gap = length * 0.9
         shape = SHIP_OUTLINE[:, ::-1] * np.array([-1.0, 1.0]) * length  # rotate to point up
+        style = palette.style("icon")
         for i in range(max(0, min(lives, 12))):
-            out.add(_loop(shape + np.array([x + i * gap, y])), Palette.HUD)
+            out.add(_loop(shape + np.array([x + i * gap, y])), palette.icon, style)

@@ -15,7 +15,11 @@ if TYPE_CHECKING:
 
     from asteroids.config.rulesets import Ruleset
 
-__all__ = ["save_screenshot"]
+__all__ = ["AFTERGLOW_FRAMES", "save_screenshot"]
+
+AFTERGLOW_FRAMES = 30
+"""With the vector-monitor look, the frames drawn before the picture (one per tick), so the
+afterglow has its trails."""
 
 
 def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int = 0,
@@ -27,7 +31,8 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
     Headless (EGL) when arcade has not been imported yet; otherwise an invisible window.
 
     Args:
-        config: the settings (the display section sets the default image size and looks).
+        config: the settings (the display section sets the default image size, the palette
+            and the vector-monitor look).
         path: where to write the PNG; parent folders are created.
         seed: the game's seed.
         ticks: simulation ticks to run before the picture is taken.
@@ -69,10 +74,16 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
                 else TitleView(game, seed))
         window.show_view(view)
         dt = 1.0 / config.world.tick_hz
-        for _ in range(ticks):
+        game.frame_time_s = dt
+        # With the monitor look on, the last frames are drawn too: their afterglow shows.
+        drawn = min(ticks, AFTERGLOW_FRAMES if config.display.monitor.strength > 0 else 0)
+        for i in range(ticks):
             view.on_update(dt)
+            if i >= ticks - drawn:
+                view.on_draw()
         # Land between two ticks, as a real frame usually does.
         view.on_update(dt * 0.5)
+        game.frame_time_s = dt * 0.5
         view.on_draw()
         image = arcade.get_image()
         out = Path(path)

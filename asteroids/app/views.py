@@ -5,8 +5,9 @@ with the high-score table of the selected rules, and a game that makes the table
 the initials entry (``asteroids.app.initials``) before the title shows its place.
 
 Both are ``WorldView``s (``asteroids.app.world_view``: one input mask per tick, the fixed
-stepper); a recording PlayView hands each (mask, world after) pair to a ``Recorder``. No
-game rule lives here.
+stepper); a recording PlayView hands each (mask, world after) pair to a ``Recorder``. A
+two-player game is a ``MatchPlayView``: a PlayView over a two-player match
+(``asteroids.app.match_view``). No game rule lives here.
 
 Imports go one way: views receive the shared ``Game`` and switch screens with
 ``show_title`` / ``start_game`` below; the screens they open (``InitialsView``,
@@ -24,23 +25,31 @@ from asteroids.app.game import Game, ScoreSlot
 from asteroids.app.hud import ScoreTable
 from asteroids.app.initials import InitialsView
 from asteroids.app.input import MenuPad, PlayerInput
+from asteroids.app.live import Outcome
+from asteroids.app.match_view import MatchPlay, replay_view
 from asteroids.app.recording import SaveResult
-from asteroids.app.replay_view import ReplayView
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.world_view import TickSource, WorldView, common_key
+from asteroids.config import Config
+from asteroids.config.live import Change, ReloadPlan, plan_reload
+from asteroids.config.rulesets import with_player_sections
 from asteroids.core import new_world
 from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
 from asteroids.profile import ScoreEntry, ruleset_label
 from asteroids.replay import Recorder, Replay, ReplayError, load_replay
 
-__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "ENTRY_DELAY_S", "PlayView", "RULES_NEXT_KEYS",
-           "RULES_PREV_KEYS", "TickSource", "TitleView", "WorldView", "common_key", "show_title",
-           "start_game"]
+__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "ENTRY_DELAY_S", "MatchPlayView", "PlayView",
+           "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TickSource", "TitleView", "WorldView",
+           "common_key", "show_title", "start_game"]
 
 START_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
                         arcade.key.SPACE})
 """Keys that start a game from the title or game-over screen."""
+
+PLAYER_KEYS = {arcade.key.KEY_1: 1, arcade.key.NUM_1: 1, arcade.key.KEY_2: 2,
+               arcade.key.NUM_2: 2}
+"""Keys that start a one- or two-player game from the title (Enter / Space: one player)."""
 
 RULES_PREV_KEYS = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT})
 RULES_NEXT_KEYS = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT})
@@ -76,13 +85,17 @@ def show_title(game: Game, *, table: bool = False, pick: int | None = None) -> N
     """Switch to the title / attract screen; ``table`` opens it on the high-score table
     with row ``pick`` selected (the place a game just took)."""
     game.audio.stop_all()
+    game.sync_ruleset()
     game.window.show_view(TitleView(game, table=table, pick=pick))
 
 
-def start_game(game: Game) -> None:
-    """Start a new game with the next seed."""
+def start_game(game: Game, players: int = 1) -> None:
+    """Start a new game with the next seed (on the selected rules as they are now): one
+    player, or a two-player match."""
     game.audio.stop_all()
-    game.window.show_view(PlayView(game, game.next_seed()))
+    game.sync_ruleset()
+    view = PlayView if players == 1 else MatchPlayView
+    game.window.show_view(view(game, game.next_seed()))
 
 
 def _table_rows(entries: list[ScoreEntry]) -> list[tuple[str, str, str, str, str]]:
@@ -165,8 +178,9 @@ class TitleView(WorldView):
             self.hud.note("")
             return
         scores = "     UP / DOWN: SCORES" if self.table is not None else ""
-        self.hud.message("ASTEROIDS", ("ENTER / SPACE TO PLAY     LEFT / RIGHT: RULES" if choose
-                                       else "PRESS ENTER / SPACE TO PLAY") + scores)
+        self.hud.message("ASTEROIDS", ("PLAYERS: PRESS 1 OR 2     LEFT / RIGHT: RULES" if choose
+                                       else "PLAYERS: PRESS 1 OR 2     ENTER / SPACE: 1 PLAYER")
+                         + scores)
         self.hud.note(f"RULES: {self.game.ruleset.label.upper()}" + ("  < >" if choose else ""))
 
     def show_table(self, pick: int | None = None) -> None:
@@ -241,7 +255,7 @@ class TitleView(WorldView):
                 show_title(game)
 
         self.game.audio.stop_all()
-        self.game.window.show_view(ReplayView(self.game, replay, back=back))
+        self.game.window.show_view(replay_view(self.game, replay, back=back))
         return True
 
     def next_game(self) -> None:
@@ -287,16 +301,22 @@ class TitleView(WorldView):
         self.game.select_ruleset(self.game.ruleset_index + step)
         show_title(self.game, table=self.showing_table)
 
-    def start(self) -> None:
-        """Enter / A: watch the selected entry, else play."""
-        if not self.watch_pick():
-            start_game(self.game)
+    def start(self, players: int = 1) -> None:
+        """Enter / A: watch the selected entry, else play (Y: a two-player game)."""
+        if players != 1 or not self.watch_pick():
+            start_game(self.game, players)
+
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: the title starts again on the selected rules as they are now."""
+        super().apply_settings(player, changes)
+        show_title(self.game, table=self.showing_table)
+        return Outcome()
 
     def on_update(self, delta_time: float) -> None:
         """Read the pad's menu moves; run the demo; alternate it with the table."""
         for move in self.menu.poll():
-            if move in ("fire", "start"):
-                self.start()
+            if move in ("fire", "start", "alt"):
+                self.start(2 if move == "alt" else 1)
                 return
             if move == "back" and self.pick is not None:
                 self.show_table(None)
@@ -308,6 +328,8 @@ class TitleView(WorldView):
                 self.pick_ruleset(-1 if move == "left" else 1)
                 return
         super().on_update(delta_time)
+        if self.replaced:
+            return
         self.phase_s += delta_time
         if self.showing_table:
             if self.phase_s > ATTRACT_TABLE_S and self.pick is None:
@@ -350,6 +372,8 @@ class TitleView(WorldView):
             return
         if symbol in START_KEYS:
             start_game(self.game)
+        elif symbol in PLAYER_KEYS:
+            start_game(self.game, PLAYER_KEYS[symbol])
         elif symbol == arcade.key.ESCAPE:
             if self.pick is not None:
                 self.show_table(None)
@@ -389,6 +413,8 @@ class PlayView(WorldView):
     """
 
     SHOWS_LIVES = True
+    PLAYERS = 1
+    """Players in this view's games (``start_game`` plays again with as many)."""
 
     def __init__(self, game: Game, seed: int, autopilot: bool = False,
                  source: TickSource | None = None) -> None:
@@ -412,6 +438,22 @@ class PlayView(WorldView):
         """True once game over has been handled (replay saved, score entered)."""
         self.slot: ScoreSlot | None = None
         """This game's place in the high-score table (None: it did not make it)."""
+        self.follows_player = game.live is not None and game.plays_player_rules
+        """Whether ``--live`` changes to the player's rules apply to this game."""
+        self.rules_changed = False
+        """True once a live reload changed this game's rules: it is recorded with the
+        changes, and enters no high-score table (it was not played under one ruleset)."""
+        self.pending: tuple[Change, ...] = ()
+        """Changes that wait for the next game (the restart key starts it now)."""
+
+    @property
+    def ended(self) -> bool:
+        """The game is over (the last ship is gone)."""
+        return bool(self.world.game_over)
+
+    def to_title(self, *, table: bool = False, pick: int | None = None) -> None:
+        """Back to the title (on its high-score table, row ``pick`` selected)."""
+        show_title(self.game, table=table, pick=pick)
 
     def tick_mask(self) -> int:
         """The latched player input for one tick (or the source's, or the bot's)."""
@@ -425,9 +467,9 @@ class PlayView(WorldView):
     def on_tick(self, mask: int) -> None:
         """Record the tick; on game over, save the replay and enter the score."""
         if self.recorder is not None and self.saved is None:
-            self.recorder.add(mask, self.world)
+            self.recorder.add(mask, self.world, self.config)
             self.recorded_ticks += 1
-        if self.world.game_over and not self.finished:
+        if self.ended and not self.finished:
             self.game_over()
 
     def game_over(self) -> None:
@@ -441,7 +483,8 @@ class PlayView(WorldView):
                     name = saved.path.name
             except OSError:
                 name = None
-        self.slot = self.game.enter_score(self.world, self.config, name)
+        if not self.rules_changed:
+            self.slot = self.game.enter_score(self.world, self.config, name)
         if saved is not None and saved.ok:
             self.game.prune_replays()
         self.update_hud()
@@ -454,7 +497,7 @@ class PlayView(WorldView):
         game.audio.stop_all()
         game.window.show_view(InitialsView(
             game, slot, self.world, self.config, self.seed,
-            done=lambda: show_title(game, table=True, pick=slot.rank)))
+            done=lambda: self.to_title(table=True, pick=slot.rank)))
 
     def save_replay(self) -> SaveResult | None:
         """Save the game recorded so far (once; later calls return the first outcome).
@@ -469,14 +512,60 @@ class PlayView(WorldView):
         self.update_hud()
         return self.saved
 
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """A live reload: live settings apply from the next tick (and go into the replay);
+        the others wait for the next game, which the restart key starts at once.
+
+        A game on other rules than the player's (a preset picked on the title) takes only
+        the player's keys, sound and display.
+        """
+        game = self.game
+        target = player if self.follows_player else with_player_sections(self.config, player)
+        plan = self.plan_reload(target)
+        if plan.config is not self.config:
+            if any(c.rule for c in plan.live):
+                self.rules_changed = True
+                self.scene = SceneBuilder(plan.config)
+            self.config = plan.config
+            self.hud.show_fps = self.config.display.show_fps
+            if any(c.key.startswith("keys.") for c in plan.live):
+                self.input.bindings = game.bindings
+                self.input.clear()
+        self.pending = plan.deferred
+        live = {c.key for c in plan.live}
+        outcome = Outcome({c.key for c in changes if c.key not in live})
+        if not self.follows_player and any(c.rule for c in changes):
+            outcome.notes.append(f"this game runs the {self.game.ruleset.label} rules; "
+                                 "yours apply when you pick them")
+        if plan.reason:
+            outcome.notes.append(plan.reason)
+        if self.pending:
+            keys = sorted(game.bindings.restart_names)
+            earlier = len({c.key for c in self.pending} - {c.key for c in changes})
+            more = f" with {earlier} earlier change{'s' if earlier > 1 else ''}" if earlier else ""
+            outcome.notes.append(f"applies to the next game{more} "
+                                 f"({' / '.join(keys) or 'restart'} restarts now)")
+        self.update_hud()
+        return outcome
+
+    def restart_now(self) -> None:
+        """Start the next game at once, so the changes waiting for it apply (the current
+        game's replay is saved as an unfinished game)."""
+        start_game(self.game, self.PLAYERS)
+
+    def plan_reload(self, target: Config) -> ReloadPlan:
+        """What this game takes of the reloaded settings ``target`` now, and what waits."""
+        return plan_reload(self.config, target)
+
     def on_update(self, delta_time: float) -> None:
-        """Run the owed ticks unless paused."""
+        """Run the owed ticks unless paused (watched settings are read either way)."""
         if self.paused:
+            self.poll_live(delta_time)
             self.update_hud()
             return
         self.input.poll_pad()
         super().on_update(delta_time)
-        if self.world.game_over:
+        if self.ended:
             self.over_s += delta_time
             if self.slot is not None and self.over_s >= ENTRY_DELAY_S:
                 self.enter_initials()
@@ -487,21 +576,30 @@ class PlayView(WorldView):
         self.hud.best(self.best)
         if self.paused:
             self.hud.message("PAUSED", "P / ESC TO RESUME     Q TO QUIT TO TITLE")
-        elif self.world.game_over and self.slot is not None:
+        elif self.ended and self.slot is not None:
             self.hud.message("GAME OVER", f"A HIGH SCORE: NUMBER {self.slot.rank + 1}!")
-        elif self.world.game_over:
+        elif self.ended:
             self.hud.message("GAME OVER", "PRESS ENTER / SPACE TO PLAY AGAIN     ESC FOR TITLE")
         else:
             self.hud.message()
         notes = [self.saved.hud_text()] if self.saved is not None else []
         if self.slot is not None and self.slot.error:
             notes.append(self.slot.error.upper())
+        if self.rules_changed and self.ended:
+            notes.append("RULES CHANGED DURING THE GAME: NOT IN THE HIGH SCORES")
         self.hud.note("     ".join(notes))
+        waiting = len({c.key for c in self.pending})
+        if waiting:
+            keys = " / ".join(self.game.bindings.restart_names)
+            what = "1 SETTING WAITS" if waiting == 1 else f"{waiting} SETTINGS WAIT"
+            self.hud.status(f"{what} FOR THE NEXT GAME: {keys} STARTS IT NOW")
+        else:
+            self.hud.status("")
         super().update_hud()
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume; the clock does not run while paused."""
-        if paused == self.paused or self.world.game_over:
+        if paused == self.paused or self.ended:
             return
         self.paused = paused
         self.input.clear()
@@ -512,15 +610,18 @@ class PlayView(WorldView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Game keys to the latch; pause, restart and quit keys to the view."""
-        if self.world.game_over:
+        if self.pending and symbol in self.game.bindings.restart:
+            self.restart_now()
+            return
+        if self.ended:
             if symbol in START_KEYS and self.over_s >= RESTART_DELAY_S:
                 if self.slot is not None:
                     self.enter_initials()
                 else:
-                    start_game(self.game)
+                    start_game(self.game, self.PLAYERS)
             elif symbol == arcade.key.ESCAPE:
-                show_title(self.game, table=self.slot is not None,
-                           pick=self.slot.rank if self.slot is not None else None)
+                self.to_title(table=self.slot is not None,
+                              pick=self.slot.rank if self.slot is not None else None)
             else:
                 common_key(self.game, symbol)
             return
@@ -529,7 +630,7 @@ class PlayView(WorldView):
             return
         if self.paused:
             if symbol == arcade.key.Q:
-                show_title(self.game)
+                self.to_title()
             return
         if not self.input.key_press(symbol):
             common_key(self.game, symbol)
@@ -546,6 +647,15 @@ class PlayView(WorldView):
         self.game.audio.stop_all()
 
     def on_deactivate(self) -> None:
-        """The window lost focus: pause, so no key stays stuck down."""
+        """The window lost focus: forget the keys held, so none stays stuck down, and
+        pause; with ``--live`` the game runs on (the player is editing its settings in
+        another window, to watch them take effect)."""
         self.input.clear()
-        self.set_paused(True)
+        if self.game.live is None:
+            self.set_paused(True)
+
+
+class MatchPlayView(MatchPlay, PlayView):
+    """A two-player game: the players take turns, as on the 1979 cabinet (``MatchPlay`` and
+    ``asteroids.core.match``); everything else as in ``PlayView``. The keyboard (and pad)
+    drive whichever player's turn it is."""

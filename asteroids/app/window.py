@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 import arcade
 
 from asteroids.app.game import Game
-from asteroids.app.replay_view import ReplayView
+from asteroids.app.match_view import replay_view
 from asteroids.app.views import show_title
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
 from asteroids.profile import Settings
 
 if TYPE_CHECKING:
+    from asteroids.app.live import LiveSpec
     from asteroids.replay import Replay
 
 __all__ = ["FRAME_RATE", "GameWindow", "window_geometry"]
@@ -77,13 +78,16 @@ class GameWindow(arcade.Window):
         ruleset_index: the selected one; its config is ``config``.
         pinned: settings the command line gave (``Game``'s ``pinned``): remembered values
             do not replace them at start.
+        live: the settings files to watch (``--live``; ``Game``'s ``live``).
+        player: the settings those files gave at start (default: ``config``).
     """
 
     def __init__(self, config: Config, seed: int | None = None, sound: bool = True, *,
                  record: bool = True, record_to: str | os.PathLike[str] | None = None,
                  replay: Replay | None = None, speed: int = 1,
                  rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
-                 pinned: Collection[str] = ()) -> None:
+                 pinned: Collection[str] = (), live: LiveSpec | None = None,
+                 player: Config | None = None) -> None:
         d = config.display
         title = "Asteroids" if replay is None else "Asteroids replay"
         playing = replay is None
@@ -104,11 +108,12 @@ class GameWindow(arcade.Window):
                          record_to=record_to if playing else None,
                          rulesets=rulesets if playing else None,
                          ruleset_index=ruleset_index if playing else 0,
-                         profile=playing, pinned=pinned, settings=settings)
+                         profile=playing, pinned=pinned, settings=settings, live=live,
+                         player=player)
         if replay is None:
             show_title(self.game)
         else:
-            self.show_view(ReplayView(self.game, replay, speed=speed))
+            self.show_view(replay_view(self.game, replay, speed=speed))
 
     def _place(self, x: int, y: int) -> None:
         """Move the window to ``(x, y)`` when that corner is on a screen (a remembered

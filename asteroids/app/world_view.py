@@ -17,10 +17,13 @@ import arcade
 
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
-from asteroids.app.hud import Hud
+from asteroids.app.hud import Hud, score_wrap
+from asteroids.app.live import Outcome
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.config import Config
+from asteroids.config.live import Change
+from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World, new_world, step
 from asteroids.core import events as ev
 
@@ -78,13 +81,16 @@ class WorldView(arcade.View):
         self.scene = game.scene if self.config == game.config else SceneBuilder(self.config)
         """Draws this view's world (the game's, unless the view runs other settings)."""
         self.particles = Particles(game.width, game.height, self.config.world.tick_hz, seed)
-        self.hud = Hud(game.width, game.height, self.config.display.show_fps)
+        self.hud = Hud(game.width, game.height, self.config.display.show_fps,
+                       scale=game.display.hud_scale)
         self.masks: list[int] = []
         """Every mask fed to the core, one per tick, in order."""
         self.events: list[ev.Event] = []
         """The last frame's events (for tests and overlays)."""
         self.frames = 0
         self._fps = 0.0
+        self.replaced = False
+        """True once a live reload put another screen up instead of this one."""
 
     def tick_mask(self) -> int:
         """The input for the next tick."""
@@ -119,12 +125,37 @@ class WorldView(arcade.View):
             self.run_tick(self.tick_mask())
         return n
 
+    def poll_live(self, delta_time: float) -> bool:
+        """Let ``--live`` look at the settings files (``Game.poll_live``; once a frame).
+        Returns True when a reload put another screen up instead of this one."""
+        window = self.window
+        before = window.current_view if window is not None else None
+        self.game.poll_live(self, delta_time)
+        self.replaced = window is not None and window.current_view is not before
+        return self.replaced
+
+    def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
+        """New settings from a live reload (``changes`` is what differs from the last).
+
+        The player's own tables (keys, sound, display) apply to this screen at once; its
+        rules are not this screen's to change, so rule changes wait for the next game.
+        Returns what the notice should say about them.
+        """
+        self.config = with_player_sections(self.config, player)
+        self.hud.show_fps = self.config.display.show_fps
+        rules = {c.key for c in changes if c.rule}
+        return Outcome(rules, ["rules apply to the next game"] if rules else [])
+
     def on_update(self, delta_time: float) -> None:
-        """One frame: run the owed ticks and refresh the HUD."""
+        """One frame: look at watched settings, run the owed ticks, refresh the HUD."""
+        if self.poll_live(delta_time):
+            return  # the reload opened another screen
         self.frames += 1
         if delta_time > 0:
             self._fps = 0.9 * self._fps + 0.1 / delta_time if self._fps else 1.0 / delta_time
         self.advance(delta_time)
+        self.hud.score_wrap = score_wrap(self.game.display.score_wrap,
+                                         self.game.score_key(self.config))
         self.update_hud()
 
     def update_hud(self) -> None:
@@ -137,11 +168,13 @@ class WorldView(arcade.View):
     def build_segments(self) -> Segments:
         """This frame's segments: the playfield, particles and, where shown, spare ships."""
         alpha = self.stepper.alpha
-        segs = self.scene.build(self.prev, self.world, alpha)
-        self.particles.segments(alpha, segs)
+        palette = self.game.palette()
+        segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
+        self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
         if self.SHOWS_LIVES:
             x, y = self.hud.lives_xy
-            self.game.scene.life_icons(self.world.lives, x, y, segs)
+            self.game.scene.life_icons(self.world.lives, x, y, segs,
+                                       scale=0.8 * self.hud.scale, palette=palette)
         return segs
 
     def on_draw(self) -> None:

@@ -714,16 +714,18 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, _Source],
     return out
 
 
-def load_config_text(text: str, *, source: str = "<text>") -> Config:
-    """The built-in defaults layered with settings given as TOML text, validated.
+def load_config_text(text: str, *, source: str = "<text>",
+                     overrides: Sequence[str] = ()) -> Config:
+    """The built-in defaults layered with settings given as TOML text, then ``overrides``.
 
     For settings embedded in another file (a replay stores its whole resolved config this
-    way); the same checks and limits as ``load_config`` apply, and errors name ``source``.
+    way, and its mid-game changes as overrides); the same checks and limits as
+    ``load_config`` apply, and errors name ``source``.
 
     Raises:
         ConfigError: listing every problem (positions are lines of ``text``).
     """
-    return load_config(_Text(source, text.encode("utf-8")))
+    return load_config(_Text(source, text.encode("utf-8")), overrides=overrides)
 
 
 def load_preset(name: str, *, overrides: Sequence[str] = ()) -> Config:

@@ -8,13 +8,13 @@ the whole schema and cannot drift from it (a test compares the two).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from asteroids.config.knobs import Knob, describe, knobs
 from asteroids.config.schema import Config
 
-__all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml"]
+__all__ = ["DEFAULT_TOML_HEADER", "render_default_toml", "render_toml", "render_value"]
 
 DEFAULT_TOML_HEADER = (
     "Default preset: every setting of asteroids, with its built-in default.",
@@ -29,6 +29,15 @@ DEFAULT_TOML_HEADER = (
     "Units: px = world pixels, s = seconds, deg = degrees.",
 )
 """The comment block at the top of ``config/default.toml``."""
+
+
+def render_value(value: Any) -> str:
+    """One setting's value as TOML (floats with ``repr``, so every bit survives a round trip).
+
+    >>> render_value(420.0), render_value((20, 50, 100)), render_value("bounce")
+    ('420.0', '[20, 50, 100]', '"bounce"')
+    """
+    return _value(value)
 
 
 def _value(value: Any) -> str:
@@ -92,19 +101,23 @@ def _obstacles(out: list[str], knob: Knob, obstacles: tuple[Any, ...],
 
 
 def render_toml(config: Config, *, with_comments: bool = True,
-                header: Sequence[str] = ()) -> str:
+                header: Sequence[str] = (), skip: Collection[str] = ()) -> str:
     """The whole config as TOML text, tables in schema order.
 
     Args:
         config: the config to write.
         with_comments: add a comment line per knob (doc, unit, allowed values) and per table.
         header: lines for a comment block at the top (written even without comments).
+        skip: top-level tables to leave out (they load back as their defaults); a
+            one-player replay leaves out the two-player ``match`` table this way.
 
     Returns:
         TOML text ending in a newline; ``load_config`` on it gives ``config`` back.
     """
     out = [f"# {line}".rstrip() for line in header]
     for knob in knobs(Config):
+        if knob.name in skip:
+            continue
         value = getattr(config, knob.name)
         if knob.kind == "table":
             _table(out, value, knob.name, with_comments)

@@ -26,9 +26,12 @@ __all__ = [
     "HeartbeatConfig",
     "HyperspaceConfig",
     "KeysConfig",
+    "MatchConfig",
+    "MonitorConfig",
     "Obstacle",
     "SaucersConfig",
     "ScoringConfig",
+    "PALETTES",
     "ShieldConfig",
     "ShipConfig",
     "ShotsConfig",
@@ -316,6 +319,17 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Two-player games, the players taking turns as on the 1979 cabinet (one-player games
+    never read this table, and one-player replays leave it out)."""
+
+    turn_banner_s: float = knob(
+        2.0, "\"PLAYER N\" shows this long before each turn; neither player's game runs "
+        "meanwhile", unit="s", lo=0.0, hi=10.0,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Obstacle:
     """A static polygon (world coordinates, any winding) that things bounce off."""
 
@@ -335,6 +349,35 @@ class AudioConfig:
     muted: bool = knob(False, "start with sound off")
 
 
+PALETTES = ("vector", "white", "green", "amber", "colour", "high_contrast", "colour_blind")
+"""Names of the line palettes (``display.palette``); their colours are in
+``asteroids.app.palettes``."""
+
+
+@dataclass(frozen=True, slots=True)
+class MonitorConfig:
+    """The vector-monitor look: phosphor afterglow, bloom, bright line ends, flicker."""
+
+    strength: float = knob(
+        0.0, "how strong the look is: 0 = off (the plain look, no extra cost), 1 = full",
+        lo=0.0, hi=1.0,
+    )
+    persistence_s: float = knob(
+        0.08, "afterglow: time for a line that moved on to fade to a tenth (0 = none)",
+        unit="s", lo=0.0, hi=2.0,
+    )
+    bloom: float = knob(0.9, "brightness of the halo around bright lines (0 = none)",
+                        lo=0.0, hi=4.0)
+    bloom_radius_px: float = knob(6.0, "reach of the halo", unit="px", lo=1.0, hi=32.0)
+    beam_dwell: float = knob(
+        0.7, "extra brightness at line ends, where the beam dwelt (0 = none)", lo=0.0, hi=4.0,
+    )
+    dwell_length_px: float = knob(3.0, "how far the bright end reaches along a line",
+                                  unit="px", lo=0.5, hi=20.0)
+    flicker: float = knob(0.04, "frame-to-frame brightness wobble (0 = steady)", lo=0.0,
+                          hi=0.5)
+
+
 @dataclass(frozen=True, slots=True)
 class DisplayConfig:
     """The window and how lines look. Never affects the simulation."""
@@ -343,9 +386,22 @@ class DisplayConfig:
     window_height_px: int = knob(720, "window height", unit="px", lo=240, hi=16384)
     fullscreen: bool = knob(False, "start full screen")
     vsync: bool = knob(True, "wait for the display's refresh")
-    glow: bool = knob(True, "vector-monitor glow around lines")
+    glow: bool = knob(True, "soft glow around lines in the plain look")
     line_width_px: float = knob(1.5, "width of drawn lines", unit="px", lo=0.5, hi=10.0)
     show_fps: bool = knob(False, "show frames per second")
+    palette: str = knob(
+        "vector", "line colours (white, green, amber: monochrome; colour_blind also tells "
+        "kinds apart by line width and dashes)",
+        choices=PALETTES,
+    )
+    hud_scale: float = knob(1.0, "size of the score and messages (1 = normal)", lo=0.5,
+                            hi=3.0)
+    score_wrap: int = knob(
+        -1, "the score shown rolls over at this many points (0 = never; -1 = as the cabinet "
+        "did: at 100000 with the classic rules, else never); extra ships and high scores "
+        "count the real score", lo=-1, hi=1_000_000_000,
+    )
+    monitor: MonitorConfig = field(default_factory=MonitorConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +415,10 @@ class KeysConfig:
     hyperspace: tuple[str, ...] = knob(("LSHIFT", "RSHIFT"), "hyperspace")
     shield: tuple[str, ...] = knob(("DOWN", "S"), "shield")
     pause: tuple[str, ...] = knob(("P", "ESCAPE"), "pause / resume")
+    restart: tuple[str, ...] = knob(
+        ("R",), "start a new game at once, while a settings change waits for the next game "
+        "(asteroids play --live)",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +444,7 @@ class Config:
     saucers: SaucersConfig = field(default_factory=SaucersConfig)
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    match: MatchConfig = field(default_factory=MatchConfig)
     obstacles: tuple[Obstacle, ...] = knob((), "static polygons; [[obstacles]] tables")
     audio: AudioConfig = field(default_factory=AudioConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)

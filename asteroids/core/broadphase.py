@@ -32,10 +32,12 @@ from asteroids.core.geometry import F64Array, I64Array
 
 __all__ = [
     "DIRECT_MAX_PAIRS",
+    "METHODS",
     "PAD_REL",
     "body_boxes",
     "box_pairs",
     "box_self_pairs",
+    "check_method",
     "stable_order",
 ]
 
@@ -103,6 +105,16 @@ def body_boxes(points: F64Array, offsets: I64Array, uniform: int = 0) -> tuple[F
     return np.minimum.reduceat(points, st, axis=0), np.maximum.reduceat(points, st, axis=0)
 
 
+METHODS = ("auto", "direct", "sweep")
+"""The broad phase's ways of finding pairs: all give the same pairs; "auto" picks by size."""
+
+
+def check_method(method: str) -> None:
+    """Refuse an unknown broad-phase method (a typo would otherwise silently mean "sweep")."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
 def box_pairs(
     alo: F64Array,
     ahi: F64Array,
@@ -126,6 +138,7 @@ def box_pairs(
         ``(ia, ib, kx, ky)``: int64 arrays; box ``b[ib]`` shifted by ``(kx W, ky H)`` overlaps box
         ``a[ia]``. ``kx``/``ky`` are None without wrap. Order is deterministic, unspecified.
     """
+    check_method(method)
     na = alo.shape[0]
     nb = blo.shape[0]
     z = np.zeros(0, dtype=np.int64)
@@ -160,6 +173,7 @@ def box_self_pairs(
         ``(i, j, kx, ky)``: box ``j`` shifted by ``(kx W, ky H)`` overlaps box ``i``; ``i < j``.
         A pair may repeat with different images only when a box is larger than half the world.
     """
+    check_method(method)
     n = lo.shape[0]
     z = np.zeros(0, dtype=np.int64)
     if n < 2:
@@ -414,7 +428,8 @@ class _Entries:
     """Strip entries of a set of images, counting-sorted by (strip, start bin), with the
     per-entry fields the sweep reads (gathered once, so candidates need one gather each)."""
 
-    __slots__ = ("img", "strip", "key", "bin1", "y0", "y1", "home", "owner", "real", "cum")
+    __slots__ = ("img", "strip", "key", "bin1", "x0", "x1", "y0", "y1", "home", "owner", "real",
+                 "cum")
 
     def __init__(self, a: _Images, g: _Strips) -> None:
         s0, s1 = g.strips(a)
@@ -428,6 +443,8 @@ class _Entries:
         self.strip = strip
         self.key = key[order]
         self.bin1 = g.bins(a.x1)[img]
+        self.x0 = a.x0[img]
+        self.x1 = a.x1[img]
         self.y0 = a.y0[img]
         self.y1 = a.y1[img]
         # A pair sharing several strips is kept only in the lowest: the strip where one of
@@ -458,8 +475,12 @@ def _sweep_pairs(
         for c0, c1 in _chunks(lo, hi):
             r, p = _expand_ranges(lo[c0:c1], hi[c0:c1])
             r += c0
+            # The bins found the candidates; the boxes themselves decide, as in the direct
+            # strategy (two boxes one ulp apart share a bin).
             keep = (
-                (first.y0[r] <= second.y1[p])
+                (first.x0[r] <= second.x1[p])
+                & (second.x0[p] <= first.x1[r])
+                & (first.y0[r] <= second.y1[p])
                 & (second.y0[p] <= first.y1[r])
                 & (first.home[r] | second.home[p])
             )
@@ -493,7 +514,8 @@ def _sweep_self(
     for c0, c1 in _chunks(lo_, hi_):
         p, q = _expand_ranges(lo_[c0:c1], hi_[c0:c1])
         p += c0
-        keep = (e.y0[p] <= e.y1[q]) & (e.y0[q] <= e.y1[p]) & (e.home[p] | e.home[q])
+        keep = ((e.x0[p] <= e.x1[q]) & (e.x0[q] <= e.x1[p]) & (e.y0[p] <= e.y1[q])
+                & (e.y0[q] <= e.y1[p]) & (e.home[p] | e.home[q]))
         if world is not None:
             keep &= (e.real[p] | e.real[q]) & (e.owner[p] != e.owner[q])
         k = keep.nonzero()[0]

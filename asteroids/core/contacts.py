@@ -18,7 +18,14 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from asteroids.core.broadphase import PAD_REL, body_boxes, box_pairs, box_self_pairs, stable_order
+from asteroids.core.broadphase import (
+    PAD_REL,
+    body_boxes,
+    box_pairs,
+    box_self_pairs,
+    check_method,
+    stable_order,
+)
 from asteroids.core.geometry import (
     BoolArray,
     F64Array,
@@ -146,6 +153,7 @@ def circle_pairs(
     >>> circle_pairs([[0.0, 0.0], [3.0, 0.0], [10.0, 0.0]], [1.0, 2.0, 1.0])
     (array([0]), array([1]))
     """
+    check_method(method)
     c, mc = vec2_scale(centers, "centers")
     r, mr = _as_radii(radii, c.shape[0], "radii")
     world = as_world_size(world_size)
@@ -188,6 +196,7 @@ def circle_cross_pairs(
     >>> circle_cross_pairs([[0.0, 0.0]], [1.0], [[5.0, 0.0], [1.5, 0.0]], [1.0, 1.0])
     (array([0]), array([1]))
     """
+    check_method(method)
     ca, ma = vec2_scale(centers_a, "centers_a")
     ra, mra = _as_radii(radii_a, ca.shape[0], "radii_a")
     cb, mb = vec2_scale(centers_b, "centers_b")
@@ -317,7 +326,7 @@ def circle_segment_contacts(
         points: ``(V, 2)`` packed outline points, world coordinates.
         offsets: ``(B + 1,)`` body offsets.
         world_size: ``(W, H)`` for a wrapping world, or None.
-        method: broad phase, ``"auto"``, ``"direct"`` or ``"grid"``; same result.
+        method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; same result.
 
     Returns:
         :class:`CircleContacts` for pairs with distance ``<= radius`` or center inside.
@@ -330,6 +339,7 @@ def circle_segment_contacts(
     >>> cc.body.tolist(), cc.edge.tolist(), cc.depth.tolist(), cc.normal.tolist()
     ([0], [1], [0.5], [[1.0, 0.0]])
     """
+    check_method(method)
     c, mc = vec2_scale(centers, "centers")
     r, mr = _as_radii(radii, c.shape[0], "radii")
     pts, mp = vec2_scale(points, "points")

@@ -160,23 +160,27 @@ def as_offsets(offsets: ArrayLike, n_points: int, name: str = "offsets") -> I64A
     return offsets_counts(offsets, n_points, name)[0]
 
 
-def as_world_size(world_size: ArrayLike | None) -> F64Array | None:
+def as_world_size(world_size: ArrayLike | None, name: str = "world_size") -> F64Array | None:
     """Validate an optional world size ``(W, H)``; both must be finite and > 0.
 
     Returns:
         ``(2,)`` float64 array, or None.
 
     Raises:
-        ValueError: wrong length, non-finite or non-positive size.
+        ValueError: wrong length, non-finite or non-positive size (the message starts with
+            ``name``).
     """
     if world_size is None:
         return None
     try:
-        w, h = (float(v) for v in world_size)  # type: ignore[union-attr]
+        size = np.asarray(world_size, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"world_size must be two numbers (W, H), got {world_size!r}") from None
+        size = np.zeros(0)
+    if size.shape != (2,):
+        raise ValueError(f"{name} must be two numbers (W, H), got {world_size!r}")
+    w, h = size.tolist()
     if not (math.isfinite(w) and math.isfinite(h) and w > 0.0 and h > 0.0):
-        raise ValueError(f"world_size must be two finite positive numbers, got {world_size!r}")
+        raise ValueError(f"{name} must be two finite positive numbers, got {world_size!r}")
     return np.array([w, h])
 
 
@@ -244,14 +248,16 @@ def wrap_positions(p: ArrayLike, size: ArrayLike) -> F64Array:
         ``(..., 2)`` wrapped positions.
 
     Raises:
-        ValueError: if ``p`` contains NaN or inf.
+        ValueError: if ``p`` contains NaN or inf, or ``size`` is not two finite numbers > 0
+            (a zero width would turn every position into NaN).
 
     >>> wrap_positions(np.array([[-1e-17, 1210.0]]), np.array([800.0, 600.0])).tolist()
     [[0.0, 10.0]]
     """
     p = np.asarray(p, dtype=np.float64)
-    size = np.asarray(size, dtype=np.float64)
     _check_finite(p, "p")
+    size = as_world_size(size, "size")
+    assert size is not None
     y = p % size
     return np.where(y >= size, 0.0, y) + 0.0
 
@@ -319,6 +325,9 @@ def reflect(
     Returns:
         ``(N, 2)`` reflected velocities.
 
+    Raises:
+        ValueError: NaN/inf in ``v`` or ``n``, or ``restitution`` outside ``[0, 1]``.
+
     >>> reflect(np.array([[3.0, -4.0]]), np.array([[0.0, 1.0]])).tolist()
     [[3.0, 4.0]]
     """
@@ -326,8 +335,11 @@ def reflect(
     n = np.asarray(n, dtype=np.float64)
     _check_finite(v, "v")
     _check_finite(n, "n")
+    e = float(restitution)
+    if not 0.0 <= e <= 1.0:  # also refuses NaN: a bounce may not add energy or flip the wall
+        raise ValueError(f"restitution must be in [0, 1], got {restitution!r}")
     vn = v[..., 0] * n[..., 0] + v[..., 1] * n[..., 1]
-    k = (1.0 + float(restitution)) * vn
+    k = (1.0 + e) * vn
     if approaching_only:
         k = np.where(vn < 0.0, k, 0.0)
     out = np.empty(np.broadcast_shapes(v.shape, n.shape), dtype=np.float64)
@@ -586,6 +598,10 @@ def edge_normals(
     offs = as_offsets(offsets, pts.shape[0])
     body = np.asarray(body, dtype=np.int64)
     edge = np.asarray(edge, dtype=np.int64)
+    if body.ndim != 1 or body.shape != edge.shape:
+        # Broadcasting one body against many edges would silently pair the wrong rows.
+        raise ValueError(f"body and edge must be 1-D of one length, got {body.shape} and "
+                         f"{edge.shape}")
     counts = offs[1:] - offs[:-1]
     if body.size and ((body < 0).any() or (body >= counts.shape[0]).any()):
         raise ValueError("body index out of range")

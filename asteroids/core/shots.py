@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from asteroids.core.broadphase import PAD_REL, body_boxes, box_pairs
+from asteroids.core.broadphase import PAD_REL, body_boxes, box_pairs, check_method
 from asteroids.core.geometry import (
     EPS,
     BoolArray,
@@ -118,6 +118,7 @@ def first_hits(
     >>> h.body.tolist(), h.edge.tolist(), h.t.tolist(), h.point[0].tolist()
     ([0, -1], [3, -1], [0.5, inf], [0.0, 1.0])
     """
+    check_method(method)
     if method == "auto":
         small = first_hits_small(starts, ends, points, offsets, world_size, body_motion)
         if small is not None:

@@ -256,6 +256,11 @@ shot still ends the tick as its ricochets take it (folded at the walls, reflecte
 last obstacle met), but the rest of that tick's travel is not tested: it may pass a rock or a
 pillar there, and is tested again from the next tick on."""
 
+_WALL_PIECES = MAX_SHOT_PIECES + 1
+"""Pieces asked of :func:`geometry.segment_wall_bounce`: one more than are ever tested. Its last
+piece is a chord when a move crosses more walls than it has pieces for; with one spare, every
+piece tested is a true piece of the path, never that chord."""
+
 
 _REACH_MAX_PAIRS = 512
 """``_shots_may_hit`` answers up to this many (shot, rock) pairs (a classic game has at most
@@ -473,11 +478,11 @@ class _Leg:
         return np.where(np.floor(u / size) % 2.0 != 0.0, -self.vel, self.vel)
 
 
-def _leg_after_ricochet(hits: _ShotHits, row: int, p: Params, pieces: int) -> _Leg | None:
-    """The leg a shot starts where it ricocheted off an obstacle, or None when the tick (or
-    the cap on pieces) is used up."""
+def _leg_after_ricochet(hits: _ShotHits, row: int, p: Params) -> _Leg | None:
+    """The leg a shot starts where it ricocheted off an obstacle, or None when the ricochet
+    came at the very end of the tick."""
     ts = float(hits.b_t[row])
-    if pieces < 1 or ts >= 1.0:
+    if ts >= 1.0:
         return None
     point = hits.b_point[row][None, :]
     end, vel = remaining_travel(point, hits.b_t[row:row + 1], hits.b_vel[row][None, :],
@@ -487,7 +492,7 @@ def _leg_after_ricochet(hits: _ShotHits, row: int, p: Params, pieces: int) -> _L
         return _Leg(point[0], vel[0], ts, point, end, np.array([ts]), np.array([1.0]),
                     np.array([True]), skip=skip)
     rest = 1.0 - ts
-    wb = segment_wall_bounce(point, rest * vel, np.zeros(2), p.size, max_pieces=pieces)
+    wb = segment_wall_bounce(point, rest * vel, np.zeros(2), p.size, max_pieces=_WALL_PIECES)
     return _Leg(point[0], vel[0], ts, wb.starts[0], wb.ends[0], ts + wb.t0[0] * rest,
                 ts + wb.t1[0] * rest, wb.valid[0], skip=skip)
 
@@ -516,7 +521,7 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
     rocks = _asteroid_outlines(d) if n else empty_f64(2)
     hits = _ShotHits(k)
     walls = None if p.wrap_shots else segment_wall_bounce(starts, d.shot_vel, np.zeros(2),
-                                                          p.size, max_pieces=MAX_SHOT_PIECES)
+                                                          p.size, max_pieces=_WALL_PIECES)
     for owner in (SHOOTER_SHIP, SHOOTER_SAUCER):
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
@@ -537,7 +542,7 @@ def _sweep_shots(d: Draft, p: Params, claims: _Claims) -> None:
             turned |= walls.valid[rows, 1]
         for row in rows[turned & (hits.kind[rows] == 0)].tolist():
             if hits.bounced[row]:
-                leg = _leg_after_ricochet(hits, row, p, MAX_SHOT_PIECES - 1)
+                leg = _leg_after_ricochet(hits, row, p)
             else:
                 assert walls is not None
                 leg = _Leg(starts[row], d.shot_vel[row], 0.0, walls.starts[row],
@@ -572,7 +577,7 @@ def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: P
         used += 1
         if p.shots_ricochet_obstacles and hits.kind[row] == 4:
             hits.ricochet(one, leg.velocity(piece, p.size)[None, :])
-            leg = _leg_after_ricochet(hits, row, p, MAX_SHOT_PIECES - used)
+            leg = _leg_after_ricochet(hits, row, p)
         elif hits.kind[row]:
             return
         else:

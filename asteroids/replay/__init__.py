@@ -10,6 +10,7 @@ Pure (never imports arcade)::
 The file format is described in ``docs/replay-format.md``.
 """
 
+from asteroids.replay.changes import ConfigChange
 from asteroids.replay.files import load_replay, save_replay
 from asteroids.replay.format import (
     CHECKPOINT_EVERY,
@@ -26,6 +27,7 @@ from asteroids.replay.verify import VerifyResult, verify_replay, world_diff
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "ConfigChange",
     "FORMAT_VERSION",
     "MAX_REPLAY_BYTES",
     "NON_RULE_TABLES",

@@ -1,4 +1,4 @@
-"""The replay file format, version 1: a text file that is a seed, a config and the inputs.
+"""The replay file format, versions 1 and 2: a text file that is a seed, a config and inputs.
 
 Layout (``docs/replay-format.md`` is the full description)::
 
@@ -14,6 +14,12 @@ Layout (``docs/replay-format.md`` is the full description)::
     tick_hashes = <multi-line string: base64, one byte of the state hash per tick>
     config = <multi-line literal string: the full resolved config as TOML>
     checksum blake2b-128 <32 hex>           <- over every byte before this line
+
+Format 2 is format 1 plus what a format 1 reader would misread: ``config_changes``, the
+rule settings changed during the game (``asteroids play --live``), one record per change
+(``asteroids.replay.changes``); or ``players = 2`` and ``final_scores``, a two-player match
+(``asteroids.replay.matches``). A one-player game without changes is written as format 1,
+byte for byte as before.
 
 Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
 files over ``MAX_REPLAY_BYTES`` before reading them whole, and checks every field's type and
@@ -38,11 +44,13 @@ from typing import Any
 import numpy as np
 
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
-from asteroids.config.rulesets import NON_RULE_TABLES, RULE_TABLES
+from asteroids.config.rulesets import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES
 from asteroids.core.world import FIELD_NAMES, World
+from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "FORMAT_PLAIN",
     "FORMAT_VERSION",
     "MAGIC",
     "MAX_REPLAY_BYTES",
@@ -57,8 +65,14 @@ __all__ = [
     "rules_fingerprint",
 ]
 
-FORMAT_VERSION = 1
-"""The format this version writes and the only one it reads."""
+FORMAT_VERSION = 2
+"""The newest format this version writes and reads: format 1 with ``config_changes`` or two
+players."""
+FORMAT_PLAIN = 1
+"""The format of a one-player game whose settings never changed (the only one before
+``--live`` and two-player games); written whenever it can be, so such files stay byte for
+byte as they were."""
+_READABLE = (FORMAT_PLAIN, FORMAT_VERSION)
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
@@ -80,6 +94,9 @@ _HEADER_KEYS = {
     "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
     "checkpoints", "inputs", "tick_hashes", "config",
 }
+_CHANGES_KEY = "config_changes"
+_MATCH_KEYS = {"players", "final_scores"}
+"""Header keys of two-player files (format 2) only."""
 
 
 class ReplayError(Exception):
@@ -128,11 +145,32 @@ class Replay:
     """Per checkpoint, one byte per World field (``field_names``), so a verification can
     name the fields that differ at the first divergent checkpoint."""
     field_names: tuple[str, ...] = FIELD_NAMES
+    config_changes: tuple[ConfigChange, ...] = ()
+    """Rule settings changed during the game, in tick order (format 2; empty: format 1)."""
+    players: int = 1
+    """1, or 2 for a two-player match (``asteroids.core.match``; format 2): then the masks
+    drive the match, the hashes are ``match_hash`` values, ``final_score`` and ``final_wave``
+    are the best of the players' and ``final_scores`` has each player's. A two-player replay
+    has no ``config_changes``."""
+    final_scores: tuple[int, ...] = ()
+    """Each player's final score, in player order (two-player replays only)."""
 
     @property
     def ticks(self) -> int:
         """Ticks in the game (one input mask each)."""
         return len(self.masks)
+
+    @property
+    def format(self) -> int:
+        """The file format it is written in: ``FORMAT_PLAIN`` unless settings changed or two
+        players played."""
+        return FORMAT_VERSION if self.config_changes or self.players != 1 else FORMAT_PLAIN
+
+    def config_at(self, tick: int) -> Config:
+        """The settings of the step from ``tick`` to ``tick + 1`` (``masks[tick]``)."""
+        if not self.config_changes:
+            return self.config
+        return config_at(self.config, self.config_changes, tick)
 
     def same_game(self, other: Replay) -> bool:
         """Whether two replays record the same game (everything but when and by which
@@ -142,14 +180,15 @@ class Replay:
                    for f in dataclasses.fields(self) if f.name not in ignore)
 
 
-def rules_fingerprint(config: Config) -> str:
+def rules_fingerprint(config: Config, players: int = 1) -> str:
     """A 32-hex-digit digest of the settings that change how the game plays.
 
-    Only ``RULE_TABLES`` count: rebinding a key or turning the volume down keeps a replay's
-    fingerprint; changing the ship's thrust changes it. Floats are written with ``repr``, so
-    every bit counts.
+    Only ``RULE_TABLES`` count, and for a two-player game ``MATCH_TABLES`` too: rebinding a
+    key or turning the volume down keeps a replay's fingerprint; changing the ship's thrust
+    changes it. Floats are written with ``repr``, so every bit counts.
     """
-    tree = {name: _plain(getattr(config, name)) for name in RULE_TABLES}
+    tables = RULE_TABLES + (MATCH_TABLES if players > 1 else ())
+    tree = {name: _plain(getattr(config, name)) for name in tables}
     text = json.dumps(tree, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
@@ -257,27 +296,32 @@ def _b64_lines(data: bytes) -> str:
 
 def encode_replay(replay: Replay) -> bytes:
     """The file's bytes for ``replay`` (see the module docstring for the layout)."""
-    config_text = render_toml(replay.config, with_comments=False)
+    config_text = render_toml(replay.config, with_comments=False,
+                              skip=MATCH_TABLES if replay.players == 1 else ())
     if "'''" in config_text:  # pragma: no cover - no setting can hold three quotes
         raise ValueError("the config text cannot be embedded in a literal TOML string")
     cps = ",\n".join(
         f'    [{tick}, "{h}", "{d.hex()}"]'
         for (tick, h), d in zip(replay.checkpoints, replay.checkpoint_digests, strict=True)
     )
+    version = replay.format
     lines = [
-        f"{MAGIC} {FORMAT_VERSION}",
+        f"{MAGIC} {version}",
         "# An asteroids replay: the seed, the full settings and one input mask per tick.",
         "# Check it: asteroids verify FILE. Watch it: asteroids watch FILE.",
         "# Format: docs/replay-format.md. Any edit breaks the checksum on the last line.",
-        f"format = {FORMAT_VERSION}",
+        f"format = {version}",
         f"game_version = {json.dumps(replay.game_version)}",
         f'rules = "{replay.rules}"',
         f"seed = {replay.seed}",
+        *([f"players = {replay.players}"] if replay.players != 1 else []),
         f"tick_hz = {replay.tick_hz!r}",
         f"created_at = {json.dumps(replay.created_at)}",
         f"ticks = {replay.ticks}",
         f"final_score = {replay.final_score}",
         f"final_wave = {replay.final_wave}",
+        *([f"final_scores = [{', '.join(str(s) for s in replay.final_scores)}]"]
+          if replay.players != 1 else []),
         f'final_hash = "{replay.final_hash}"',
         f"checkpoint_every = {replay.checkpoint_every}",
         "checkpoint_fields = [" + ", ".join(f'"{n}"' for n in replay.field_names) + "]",
@@ -292,6 +336,7 @@ def encode_replay(replay: Replay) -> bytes:
         'tick_hashes = """',
         _b64_lines(replay.tick_hashes),
         '"""',
+        *(encode_changes(replay.config_changes) if replay.config_changes else []),
         "config = '''",
         config_text.rstrip("\n"),
         "'''",
@@ -320,17 +365,18 @@ def decode_replay(data: bytes, path: str) -> Replay:
     word, _, version = first.decode("latin-1").strip().partition(" ")
     if word != MAGIC:
         raise bad(f"this is not an asteroids replay (a replay's first line is "
-                  f"'{MAGIC} {FORMAT_VERSION}').")
+                  f"'{MAGIC} {FORMAT_PLAIN}').")
     if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
         raise bad("the first line is damaged: it should name the replay format version, "
-                  f"e.g. '{MAGIC} {FORMAT_VERSION}'.")
+                  f"e.g. '{MAGIC} {FORMAT_PLAIN}'.")
+    readable = " and ".join(str(v) for v in _READABLE)
     if int(version) > FORMAT_VERSION:
         raise bad(f"the replay was written by a newer version of asteroids (replay format "
-                  f"{int(version)}; this version reads format {FORMAT_VERSION}). Update the "
+                  f"{int(version)}; this version reads formats {readable}). Update the "
                   "game to verify or watch it.")
-    if int(version) != FORMAT_VERSION:
+    if int(version) not in _READABLE:
         raise bad(f"replay format {int(version)} is not supported (this version reads "
-                  f"format {FORMAT_VERSION} only).")
+                  f"formats {readable} only).")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -350,7 +396,7 @@ def decode_replay(data: bytes, path: str) -> Replay:
         raise bad(f"the header is not valid TOML ({exc}).") from None
     except RecursionError:
         raise bad("the header is not valid TOML (values are nested too deeply).") from None
-    return _from_doc(doc, bad)
+    return _from_doc(doc, bad, int(version))
 
 
 def _split_checksum(text: str) -> tuple[str, str | None]:
@@ -362,13 +408,21 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
     return head + "\n", last[len(_CHECKSUM_PREFIX):]
 
 
-def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
+def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
+    newer = version >= FORMAT_VERSION
+    keys = _HEADER_KEYS | {_CHANGES_KEY} | _MATCH_KEYS if newer else _HEADER_KEYS
     missing = sorted(_HEADER_KEYS - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
-    extra = sorted(doc.keys() - _HEADER_KEYS)
+    extra = sorted(doc.keys() - keys)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
+    if newer and _CHANGES_KEY not in doc and not _MATCH_KEYS & doc.keys():
+        raise bad(f"the header lacks {_CHANGES_KEY} (or players, for a two-player match): a "
+                  f"format {version} replay has at least one of them.")
+    if _CHANGES_KEY in doc and _MATCH_KEYS & doc.keys():
+        raise bad(f"a two-player replay cannot have {_CHANGES_KEY} (its settings never change "
+                  "during the game).")
 
     def integer(key: str, lo: int, hi: int) -> int:
         value = doc[key]
@@ -383,12 +437,13 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
             raise bad(f"'{key}' is not a valid value; got {_show(value)}.")
         return value
 
-    if integer("format", 0, 2**31) != FORMAT_VERSION:
+    if integer("format", 0, 2**31) != version:
         raise bad(f"the header says format {doc['format']} but the first line says "
-                  f"{FORMAT_VERSION}.")
+                  f"{version}.")
     game_version = string("game_version", re.compile(r"[0-9A-Za-z.+_-]+"))
     rules = string("rules", _HEX32)
     seed = integer("seed", *_SEED_RANGE)
+    players, final_scores = _players(doc, bad)
     ticks = integer("ticks", 0, MAX_TICKS)
     final_score = integer("final_score", 0, _MAX_SCORE)
     final_wave = integer("final_wave", 0, 2**31)
@@ -420,7 +475,7 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         first = str(exc).splitlines()[0]
         raise bad(f"its settings are not valid for this version of the game ({first}).") \
             from None
-    if rules_fingerprint(config) != rules:
+    if rules_fingerprint(config, players) != rules:
         raise bad("its settings do not match its rules fingerprint: the settings or the "
                   "'rules' line were edited.")
     if float(tick_hz) != config.world.tick_hz:
@@ -453,14 +508,34 @@ def _from_doc(doc: dict[str, Any], bad: Any) -> Replay:
         digests.append(bytes.fromhex(cp[2]))
     if ticks % every == 0 and checkpoints[-1][1] != final_hash:
         raise bad(f"'final_hash' differs from the checkpoint at the last tick ({ticks}).")
+    changes: tuple[ConfigChange, ...] = ()
+    if _CHANGES_KEY in doc:
+        changes = decode_changes(doc[_CHANGES_KEY], config, ticks, bad)
 
     return Replay(
         seed=seed, config=config, masks=masks, checkpoints=tuple(checkpoints),
         final_hash=final_hash, final_score=final_score, final_wave=final_wave,
         created_at=created_at, game_version=game_version, rules=rules,
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
-        checkpoint_digests=tuple(digests), field_names=tuple(names),
+        checkpoint_digests=tuple(digests), field_names=tuple(names), config_changes=changes,
+        players=players, final_scores=final_scores,
     )
+
+
+def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
+    """``players`` and ``final_scores`` (format 2); one player without them (format 1)."""
+    if not _MATCH_KEYS & doc.keys():
+        return 1, ()
+    players = doc.get("players")
+    if isinstance(players, bool) or players != 2:
+        raise bad(f"'players' must be 2 (a one-player game is written as format "
+                  f"{FORMAT_PLAIN}, without it); got {_show(players)}.")
+    scores = doc.get("final_scores")
+    if (not isinstance(scores, list) or len(scores) != players
+            or not all(type(s) is int and 0 <= s <= _MAX_SCORE for s in scores)):
+        raise bad(f"'final_scores' must list {players} scores, one per player; got "
+                  f"{_show(scores)}.")
+    return players, tuple(scores)
 
 
 def _inflate(packed: bytes, ticks: int) -> bytes:

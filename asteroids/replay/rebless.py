@@ -34,10 +34,12 @@ from asteroids.core import events as ev
 from asteroids.core import new_world
 from asteroids.core.contacts import circle_segment_contacts
 from asteroids.core.geometry import wrap_delta
+from asteroids.core.match import Match, MatchEvent, MatchOver, Tagged, TurnStarted, new_match
 from asteroids.core.params import params_for
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP, World
 from asteroids.replay.files import load_replay, save_replay
 from asteroids.replay.format import Replay, ReplayError, rules_fingerprint
+from asteroids.replay.matches import record_bot_match, verify_match
 from asteroids.replay.record import get_bot, record_bot_game
 from asteroids.replay.verify import VerifyResult, verify_replay
 
@@ -54,7 +56,7 @@ COVERAGE_KEYS = (
     "wave_cleared", "ship_death", "safe_respawn", "hyperspace", "hyperspace_death",
     "small_saucer_kill", "extra_life", "game_over", "classic_preset", "arena_preset",
     "bounce_borders", "shield", "rock_collision", "obstacle_bounce", "shot_ricochet",
-    "ricochet_hit",
+    "ricochet_hit", "turn_change", "match_over",
 )
 """What the golden replays must exercise together, each counted by ``coverage``."""
 
@@ -70,6 +72,8 @@ class GoldenEntry:
     ticks: int
     overrides: tuple[str, ...]
     covers: str
+    players: int = 1
+    """2: a two-player match (one bot flies both players' turns)."""
 
     def config(self, golden_dir: Path = GOLDEN_DIR) -> Config:
         """The settings: a file ``PRESET.toml`` beside the manifest or else the bundled
@@ -96,6 +100,7 @@ def load_manifest(golden_dir: Path = GOLDEN_DIR) -> list[GoldenEntry]:
             name=item["name"], preset=item.get("preset", "default"), bot=item["bot"],
             seed=int(item["seed"]), ticks=int(item["ticks"]),
             overrides=tuple(item.get("overrides", ())), covers=item.get("covers", ""),
+            players=int(item.get("players", 1)),
         ))
     names = [e.name for e in entries]
     if len(set(names)) != len(names):
@@ -104,7 +109,11 @@ def load_manifest(golden_dir: Path = GOLDEN_DIR) -> list[GoldenEntry]:
 
 
 def record_entry(entry: GoldenEntry, golden_dir: Path = GOLDEN_DIR) -> Replay:
-    """Play the entry's bot script again (stopping at game over)."""
+    """Play the entry's bot script again (stopping at game over, or when a two-player
+    match is over)."""
+    if entry.players != 1:
+        return record_bot_match(entry.config(golden_dir), entry.seed, get_bot(entry.bot),
+                                entry.ticks)
     return record_bot_game(entry.config(golden_dir), entry.seed, get_bot(entry.bot),
                            entry.ticks)
 
@@ -295,23 +304,20 @@ def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
     """Verify ``replay`` and count what it exercises, from the events of the re-simulation
     and the Worlds before and after each tick (not from what the manifest claims)."""
     counts: Counter[str] = Counter()
-    dead = False
+    dead: set[int] = set()
     arena = _ArenaWatch(replay.config)
-    previous = [new_world(replay.config, replay.seed)]
 
-    def on_step(world: World, events: tuple[ev.Event, ...]) -> None:
-        nonlocal dead
-        arena.tick(previous[0], world, events)
-        previous[0] = world
+    def count(player: int, before: World, world: World, events: Sequence[ev.Event]) -> None:
+        arena.tick(before, world, tuple(events))
         for e in events:
             if isinstance(e, ev.WaveCleared):
                 counts["wave_cleared"] += 1
             elif isinstance(e, ev.ShipDestroyed):
                 counts["hyperspace_death" if e.cause == "hyperspace" else "ship_death"] += 1
-                dead = True
-            elif isinstance(e, ev.ShipSpawned) and dead:
+                dead.add(player)
+            elif isinstance(e, ev.ShipSpawned) and player in dead:
                 counts["safe_respawn"] += 1
-                dead = False
+                dead.discard(player)
             elif isinstance(e, ev.HyperspaceEntered):
                 counts["hyperspace"] += 1
             elif isinstance(e, ev.SaucerDestroyed) and e.small and e.by in ("ship-shot", "ship"):
@@ -323,7 +329,30 @@ def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
             elif isinstance(e, ev.ShieldChanged) and e.on:
                 counts["shield"] += 1
 
-    result = verify_replay(replay, on_step=on_step)
+    if replay.players == 1:
+        previous = [new_world(replay.config, replay.seed)]
+
+        def on_step(world: World, events: tuple[ev.Event, ...]) -> None:
+            count(0, previous[0], world, events)
+            previous[0] = world
+
+        result = verify_replay(replay, on_step=on_step)
+    else:
+        waiting = list(new_match(replay.config, replay.seed, replay.players).worlds)
+
+        def on_match_step(match: Match, tagged: tuple[Tagged, ...]) -> None:
+            for k, world in enumerate(match.worlds):
+                if world is not waiting[k]:  # the one World this tick stepped
+                    count(k, waiting[k], world, [e for p, e in tagged
+                                                 if p == k and not isinstance(e, MatchEvent)])
+                    waiting[k] = world
+            for _, e in tagged:
+                if isinstance(e, TurnStarted):
+                    counts["turn_change"] += 1
+                elif isinstance(e, MatchOver):
+                    counts["match_over"] += 1
+
+        result = verify_match(replay, on_step=on_match_step)
     counts.update(arena.counts)
     fingerprint = rules_fingerprint(replay.config)
     for preset in ("classic", "arena"):

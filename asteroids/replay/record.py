@@ -16,6 +16,7 @@ from asteroids.config import Config
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.inputs import as_mask
 from asteroids.core.world import World
+from asteroids.replay.changes import MAX_CHANGES, ConfigChange, rule_settings
 from asteroids.replay.format import (
     CHECKPOINT_EVERY,
     MAX_CHECKPOINT_EVERY,
@@ -60,6 +61,9 @@ class Recorder:
             raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
         self.config = config
         self.seed = seed
+        self._step_config = config
+        """The settings of the last step recorded (the game's current settings)."""
+        self._changes: list[ConfigChange] = []
         self.every = every
         start = new_world(config, seed)
         self._masks = bytearray()
@@ -73,12 +77,26 @@ class Recorder:
         """Ticks recorded so far."""
         return len(self._masks)
 
-    def add(self, mask: int, world_after: World) -> None:
-        """Record one ``step``: the mask it was given and the World it returned.
+    @property
+    def changes(self) -> tuple[ConfigChange, ...]:
+        """The rule changes recorded so far (``asteroids play --live``)."""
+        return tuple(self._changes)
+
+    def add(self, mask: int, world_after: World, config: Config | None = None) -> None:
+        """Record one ``step``: the mask and the settings it was given, and the World it
+        returned.
+
+        Args:
+            mask: the input mask of the step.
+            world_after: the World the step returned.
+            config: the settings the step ran on, when they may have changed since the
+                last step (a live reload); None: the same as the last step's. A change of
+                rule settings is recorded at this step's tick.
 
         Raises:
-            ValueError: if the mask is not a valid input mask, or ``world_after`` is not the
-                next tick (a step was missed or recorded twice).
+            ValueError: if the mask is not a valid input mask, ``world_after`` is not the
+                next tick (a step was missed or recorded twice), or ``config`` changes a
+                setting that cannot change during a game.
         """
         mask = as_mask(mask)
         tick = len(self._masks) + 1
@@ -87,6 +105,8 @@ class Recorder:
                              f"{world_after.tick} (every step must be recorded once)")
         if tick > MAX_TICKS:
             raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
+        if config is not None and config is not self._step_config:
+            self._note_config(tick - 1, config)
         h = state_hash(world_after)
         self._masks.append(mask)
         self._tick_hashes.append(int(h[:2], 16))
@@ -94,6 +114,16 @@ class Recorder:
         if tick % self.every == 0:
             self._checkpoints.append((tick, h))
             self._digests.append(field_digests(world_after))
+
+    def _note_config(self, tick: int, config: Config) -> None:
+        """Record the settings of the step from ``tick`` on, if their rules changed."""
+        settings = rule_settings(self._step_config, config)
+        self._step_config = config
+        if not settings:
+            return
+        if len(self._changes) >= MAX_CHANGES:
+            raise ValueError(f"a replay holds at most {MAX_CHANGES} settings changes")
+        self._changes.append(ConfigChange(tick, settings, config))
 
     def finish(self, world: World, *, created_at: str | None = None) -> Replay:
         """The replay of the game so far; ``world`` is the last World recorded (or the start).
@@ -112,7 +142,7 @@ class Recorder:
             created_at=created_at or utc_now(), game_version=__version__,
             rules=rules_fingerprint(self.config), tick_hz=float(self.config.world.tick_hz),
             checkpoint_every=self.every, tick_hashes=bytes(self._tick_hashes),
-            checkpoint_digests=tuple(self._digests),
+            checkpoint_digests=tuple(self._digests), config_changes=tuple(self._changes),
         )
 
 

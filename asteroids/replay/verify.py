@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.events import Event
+from asteroids.core.match import Match, MatchEvent, Tagged
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import Replay, field_digests
 
@@ -70,12 +71,26 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     Args:
         replay: a loaded (or just recorded) replay.
         on_step: called with each new World and its events, for tests that look at what
-            happened (e.g. which rules a golden replay exercises).
+            happened (e.g. which rules a golden replay exercises). For a two-player replay:
+            the active player's World and its events.
     """
+    if replay.players != 1:  # a two-player match: asteroids.replay.matches
+        from asteroids.replay.matches import verify_match
+
+        if on_step is None:
+            return verify_match(replay)
+        world_step = on_step
+
+        def on_match_step(match: Match, tagged: tuple[Tagged, ...]) -> None:
+            world_step(match.world, tuple(e for _, e in tagged
+                                          if not isinstance(e, MatchEvent)))
+
+        return verify_match(replay, on_step=on_match_step)
     config = replay.config
     every = replay.checkpoint_every
     expected = dict(replay.checkpoints)
     world = new_world(config, replay.seed)
+    changes = {c.tick: c.config for c in replay.config_changes}
     good_world, good_index = world, 0
     h = state_hash(world)
     if h != expected.get(0, h):
@@ -83,6 +98,8 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
     masks = replay.masks
     ticks = len(masks)
     for t in range(1, ticks + 1):
+        if changes:
+            config = changes.get(t - 1, config)
         world, events = step(world, masks[t - 1], config)
         if on_step is not None:
             on_step(world, events)
@@ -108,13 +125,15 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
 def _narrow(replay: Replay, good_world: World, good_tick: int, bad_tick: int, bad_hash: str,
             bad_world: World) -> VerifyResult:
     """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
-    config = replay.config
+    config = replay.config_at(good_tick)
+    changes = {c.tick: c.config for c in replay.config_changes}
     expected = replay.final_hash if bad_tick == replay.ticks and bad_tick % \
         replay.checkpoint_every else dict(replay.checkpoints)[bad_tick]
     first_bad = bad_tick
     world = good_world
     if bad_tick > 0:
         for t in range(good_tick + 1, bad_tick + 1):
+            config = changes.get(t - 1, config)
             world, _ = step(world, replay.masks[t - 1], config)
             if t - 1 < len(replay.tick_hashes) and \
                     int(state_hash(world)[:2], 16) != replay.tick_hashes[t - 1]:

@@ -39,3 +39,35 @@ def test_screenshot_refuses_a_bad_size_without_a_traceback(tmp_path: Path) -> No
     )
     assert done.returncode == 2
     assert "--size must be WIDTHxHEIGHT" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.gl
+def test_screenshot_renders_a_palette_and_the_monitor_look(tmp_path: Path) -> None:
+    out = tmp_path / "green.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "screenshot", str(out), "--ticks", "40",
+         "--size", "320x180", "--seed", "4", "--palette", "green", "--monitor", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    if done.returncode != 0 and "OpenGL" in done.stderr:
+        pytest.skip(f"no OpenGL here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(out) as image:
+        px = np.asarray(image.convert("RGB")).astype(int)
+    lit = px.max(axis=2) > 64
+    assert lit.sum() > 50
+    # A green monitor: green is the brightest channel of every lit pixel.
+    assert (px[lit][:, 1] >= px[lit].max(axis=1)).all()
+
+
+def test_screenshot_refuses_an_unknown_palette_in_one_paragraph(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "screenshot", str(tmp_path / "x.png"),
+         "--palette", "purple"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "display.palette" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.png").exists()

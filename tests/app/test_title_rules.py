@@ -81,7 +81,7 @@ def note(window):
 def test_title_shows_the_selected_rules_and_how_to_change_them(window, title):
     assert note(window) == "RULES: DEFAULT  < >"
     assert "LEFT / RIGHT: RULES" in title.hud.values["hint"]
-    assert "ENTER / SPACE TO PLAY" in title.hud.values["hint"]
+    assert "PLAYERS: PRESS 1 OR 2" in title.hud.values["hint"]
 
 
 def test_right_switches_to_the_next_ruleset_and_the_title_shows_it(window, game, title):

@@ -7,8 +7,9 @@ says what was expected. Callers rely on that message to find the culprit, so thi
 each validating function with otherwise valid tiny inputs and exactly ONE bad argument, and
 matches the whole message, anchored (``^...$``), so a misspelt, re-cased or swapped name fails.
 
-``asteroids.core.broadphase`` takes already-validated arrays and checks nothing itself; its
-public entry points are covered through the collision functions that call it.
+``asteroids.core.broadphase`` takes already-validated arrays and checks only its ``method``
+(a typo would silently mean "sweep"); its public entry points are covered through the
+collision functions that call it, and directly below for the method.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from asteroids.core.broadphase import box_pairs, box_self_pairs
 from asteroids.core.contacts import (
     circle_circle_contact,
     circle_cross_pairs,
@@ -95,6 +97,9 @@ def offs_shape(name: str, got: tuple[int, ...]) -> str:
 
 WORLD_POSITIVE = "^" + re.escape("world_size must be two finite positive numbers, got ")
 WORLD_TWO = "^" + re.escape("world_size must be two numbers (W, H), got ")
+SIZE_POSITIVE = "^" + re.escape("size must be two finite positive numbers, got ")
+SIZE_TWO = "^" + re.escape("size must be two numbers (W, H), got ")
+METHOD = exact("method must be one of auto, direct, sweep, got 'grid'")
 BOX = exact("bounce box needs finite lo < hi on both axes")
 
 
@@ -265,6 +270,10 @@ CASES: list[Any] = [
     # ---- geometry: world bounds ----
     *nonfinite_cases("wrap_delta", "d"),
     *nonfinite_cases("wrap_positions", "p"),
+    # A zero or missing size would make every position NaN or raise deep inside numpy.
+    case("wrap_positions", "size-zero", SIZE_POSITIVE, size=[0.0, 600.0]),
+    case("wrap_positions", "size-nan", SIZE_POSITIVE, size=[800.0, np.nan]),
+    case("wrap_positions", "size-one", SIZE_TWO, size=[800.0]),
     *nonfinite_cases("bounce_positions", "p"),
     *nonfinite_cases("bounce_positions", "v"),
     *nonfinite_cases("bounce_positions", "lo", BOX),
@@ -274,6 +283,13 @@ CASES: list[Any] = [
     # ---- geometry: reflection ----
     *nonfinite_cases("reflect", "v"),
     *nonfinite_cases("reflect", "n"),
+    # Restitution outside [0, 1] would add energy (e > 1) or pull through the wall (e < 0).
+    case("reflect", "restitution-above-1", exact("restitution must be in [0, 1], got 1.5"),
+         restitution=1.5),
+    case("reflect", "restitution-negative", exact("restitution must be in [0, 1], got -0.1"),
+         restitution=-0.1),
+    case("reflect", "restitution-nan", exact("restitution must be in [0, 1], got nan"),
+         restitution=np.nan),
     *nonfinite_cases("remaining_travel", "point"),
     *nonfinite_cases("remaining_travel", "t"),
     *nonfinite_cases("remaining_travel", "displacement"),
@@ -326,6 +342,11 @@ CASES: list[Any] = [
     case("edge_normals", "body-negative", exact("body index out of range"), body=[-1]),
     case("edge_normals", "edge-too-big", exact("edge index out of range"), edge=[4]),
     case("edge_normals", "edge-negative", exact("edge index out of range"), edge=[-1]),
+    case("edge_normals", "body-edge-lengths",
+         exact("body and edge must be 1-D of one length, got (1,) and (2,)"), edge=[0, 1]),
+    case("edge_normals", "body-2d",
+         exact("body and edge must be 1-D of one length, got (1, 1) and (1, 1)"),
+         body=[[0]], edge=[[1]]),
     # ---- geometry: point in polygon ----
     case("points_in_polygons", "queries-shape", shape2("queries", (2,)), queries=[1.0, 1.0]),
     *nonfinite_cases("points_in_polygons", "queries"),
@@ -396,6 +417,8 @@ CASES: list[Any] = [
     case("first_hits", "body_motion-rows", rows("body_motion", 1, 2), body_motion=np.zeros((2, 2))),
     case("first_hits", "body_motion-shape", shape2("body_motion", (2,)), body_motion=np.zeros(2)),
     *world_cases("first_hits"),
+    *(case(f, "method-unknown", METHOD, method="grid")
+      for f in ("first_hits", "circle_pairs", "circle_cross_pairs", "circle_segment_contacts")),
     # ---- collision: circles ----
     case("circle_pairs", "centers-shape", shape2("centers", (2,)), centers=[0.0, 0.0]),
     *nonfinite_cases("circle_pairs", "centers"),
@@ -521,3 +544,20 @@ def test_first_hits_general_path_names_arguments() -> None:
         fn(**{**kwargs, "body_motion": np.zeros((2, 2))}, method="direct")
     with pytest.raises(ValueError, match=WORLD_POSITIVE):
         fn(**{**kwargs, "world_size": (0.0, 1.0)}, method="direct")
+
+
+@pytest.mark.parametrize("method", ["auto", "direct", "sweep"])
+def test_every_named_method_is_accepted(method: str) -> None:
+    """The methods the docstrings name are the ones the kernels take, with the same pairs."""
+    fn, kwargs = BASE["circle_pairs"]
+    i, j = fn(**kwargs, method=method)
+    ref_i, ref_j = fn(**kwargs)
+    assert i.tolist() == ref_i.tolist() and j.tolist() == ref_j.tolist()
+
+
+def test_broadphase_refuses_unknown_method_even_with_no_boxes() -> None:
+    empty = np.zeros((0, 2))
+    with pytest.raises(ValueError, match=METHOD):
+        box_pairs(empty, empty, empty, empty, None, method="grid")
+    with pytest.raises(ValueError, match=METHOD):
+        box_self_pairs(empty, empty, None, method="grid")

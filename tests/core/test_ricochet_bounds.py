@@ -26,6 +26,7 @@ from asteroids.core import step
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import params_for
 from asteroids.core.ship import ship_outline
+from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
 from tests.core.test_ricochet import SQUARE, WALL, far, of, pillars
@@ -125,6 +126,59 @@ def test_a_rock_on_the_third_piece_after_two_walls_is_hit() -> None:
     world, broken = run(cfg, [far(cfg), target], [(SHOOTER_SHIP, 4.0, 8.0, -12.0, -12.0, 30)])
     assert [(b.x, b.y, b.by) for b in broken] == [(7.0, 3.0, "ship-shot")]
     assert world.shot_id.shape[0] == 0
+
+
+# --- a pillar, then two walls: the tested pieces are the true path, never a chord ----------
+
+# The pillar x 8..28, y 5..25 by the top-left corner. From (4, 9) at (24, -12) a tick: the
+# pillar's face x = 8 at (8, 7) at 1/6 tick, back left to the wall x = 0 at (0, 3) at 1/2, the
+# wall y = 0 at (6, 0) at 3/4, then to (12, 3). The pillar uses the first piece and the two
+# after it reach the cap; a path folded into too few pieces makes its last one the chord from
+# (0, 3) straight to (12, 3) instead of the true piece (0, 3) to (6, 0).
+CORNER_PILLAR = ((8.0, 5.0), (28.0, 5.0), (28.0, 25.0), (8.0, 25.0))
+CORNER_SHOT = (SHOOTER_SHIP, 4.0, 9.0, 24.0, -12.0, 30)
+
+
+def test_a_rock_on_the_true_piece_after_a_pillar_and_a_wall_is_hit() -> None:
+    # (4, 1) lies on the true piece (0, 3) -> (6, 0), 2 px from the chord y = 3.
+    cfg = pillars(CORNER_PILLAR, borders="bounce")
+    world, broken = run(cfg, [far(cfg)], [CORNER_SHOT])
+    assert world.shot_pos.tolist() == [[12.0, 3.0]]
+    assert world.shot_vel.tolist() == [[24.0, 12.0]]
+    target = rock(2, 4.0, 1.0, round_radius=0.5, cfg=cfg)
+    world, broken = run(cfg, [far(cfg), target], [CORNER_SHOT])
+    assert [(b.x, b.y, b.by) for b in broken] == [(4.0, 1.0, "ship-shot")]
+
+
+def test_a_rock_on_the_chord_only_is_not_hit() -> None:
+    # (9, 3) lies on the chord (0, 3) -> (12, 3), 1.3 px from the true path's nearest piece.
+    cfg = pillars(CORNER_PILLAR, borders="bounce")
+    target = rock(2, 9.0, 3.0, round_radius=1.0, cfg=cfg)
+    world, broken = run(cfg, [far(cfg), target], [CORNER_SHOT])
+    assert broken == []
+    assert world.shot_pos.tolist() == [[12.0, 3.0]]
+
+
+# --- nothing is hit beyond a wall the shot bounced off ------------------------------------
+
+
+def test_a_wrapping_rock_past_a_bouncing_wall_is_not_hit_beyond_it() -> None:
+    # Rocks wrap, shots bounce (each kind has its own border), so a rock at the right edge
+    # pokes past the wall x = W: a spike from (W-10, 95..105) to its tip (W+7, 108). The shot
+    # from (W-6, 113) at (12, -6) meets the wall at (W, 110) at half a tick; straight on it
+    # would enter the spike beyond the wall near (W+5, 107.5), but it folds back, and its true
+    # path, the mirror image of that one, passes above the spike. No hit, and the shot ends
+    # the tick folded at (W-6, 107).
+    cfg = quiet(config_with(borders={"asteroids": "wrap", "ship": "wrap", "shots": "bounce",
+                                     "saucers": "wrap"}))
+    w = float(cfg.world.width_px)
+    spike = ((-5.0, -5.0), (12.0, 8.0), (-5.0, 5.0))
+    target = NewRock(2, w - 5.0, 100.0, 0.0, 0.0, 0, 0, spike, math.hypot(12.0, 8.0))
+    world, broken = run(cfg, [far(cfg), target], [(SHOOTER_SHIP, w - 6.0, 113.0, 12.0, -6.0,
+                                                    30)])
+    assert broken == []
+    assert world.shot_pos.tolist() == [[w - 6.0, 107.0]]
+    assert world.shot_vel.tolist() == [[-12.0, -6.0]]
 
 
 # --- the pillar left behind, and whose hits a ricochet drops -------------------------------

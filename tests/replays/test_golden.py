@@ -20,8 +20,9 @@ REQUIRED = (
     "wave_cleared", "ship_death", "safe_respawn", "hyperspace", "hyperspace_death",
     "small_saucer_kill", "extra_life", "game_over", "classic_preset", "arena_preset",
     "bounce_borders", "rock_collision", "obstacle_bounce", "shot_ricochet", "ricochet_hit",
+    "turn_change", "match_over",
 )
-"""What issue 9 asks the golden replays to cover together; the arena's elastic rock
+"""What issues 9 and 12 ask the golden replays to cover together; the arena's elastic rock
 collisions, pillars and ricochets are counted from the Worlds, not from any event."""
 
 
@@ -79,3 +80,14 @@ def test_the_arena_golden_shows_the_arena_physics() -> None:
     for key in ("rock_collision", "obstacle_bounce", "shot_ricochet", "ricochet_hit"):
         assert counts[key] > 0, f"arena.replay has no {key}"
 
+
+
+def test_the_two_player_golden_alternates_and_ends() -> None:
+    """Issue 12: one replay holds a whole two-player match, with at least two turn changes
+    and the match's end, and it verifies."""
+    replay = load_replay(GOLDEN_DIR / "two-players.replay")
+    assert replay.players == 2 and len(replay.final_scores) == 2
+    result, counts = _verified("two-players")
+    assert result.ok
+    assert counts["turn_change"] >= 2 and counts["match_over"] == 1
+    assert counts["game_over"] == 2

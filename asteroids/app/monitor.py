@@ -1,0 +1,265 @@
+"""The vector-monitor look (``[display.monitor]``): phosphor afterglow, bloom, bright line
+ends and a faint flicker, drawn through offscreen framebuffers.
+
+Each frame, with the look on:
+
+1. This frame's lines are drawn into a small buffer (1/``DOWNSCALE`` of the window's width
+   and height), brighter at their ends, where the beam dwelt.
+2. One pass at that size updates the afterglow, the brighter of those lines and the last
+   afterglow faded by ``0.1 ** (dt / persistence)`` (less one step of 1/255, so an 8-bit trail
+   always reaches black), and writes the glow: the afterglow plus the last frame's bloom.
+3. Bloom: the afterglow is blurred at half that size again (one pass of 9 bilinear taps)
+   over ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible
+   at game speeds and saves a pass).
+4. The glow is scaled up over the whole window, replacing the clear, and the lines are drawn
+   crisp on top, a little dimmer than in the plain look so their ends can be brighter.
+
+The brightness of each frame wobbles by a factor taken from the frame count (deterministic:
+no random state). A full-window pass costs a lot on a software rasteriser, so step 4's is the
+only one; the others touch 1/16 and 1/64 of the pixels (the afterglow is soft anyway). Off
+(strength 0) none of this runs and no buffer exists: ``Game.draw_frame`` draws the plain look.
+Settings are read from the config on every frame, so a live reload applies at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from arcade.gl.geometry import quad_2d_fs
+
+from asteroids.config.schema import MonitorConfig
+
+if TYPE_CHECKING:
+    from arcade import Camera2D
+    from arcade.context import ArcadeContext
+    from arcade.gl import Framebuffer, Program, Texture2D
+
+__all__ = ["LinePass", "VectorMonitor", "flicker_factor"]
+
+_QUAD_VS = """#version 330
+in vec2 in_vert;
+in vec2 in_uv;
+out vec2 uv;
+void main() { uv = in_uv; gl_Position = vec4(in_vert, 0.0, 1.0); }
+"""
+
+_PERSIST_FS = """#version 330
+uniform sampler2D prev;
+uniform sampler2D now;
+uniform sampler2D halo;
+uniform float decay;
+uniform float trail_gain;
+uniform float halo_gain;
+in vec2 uv;
+layout(location = 0) out vec4 trail;
+layout(location = 1) out vec4 glow;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec3 old = texelFetch(prev, p, 0).rgb * decay - 1.0 / 255.0;
+    vec3 t = max(old, texelFetch(now, p, 0).rgb);
+    trail = vec4(t, 1.0);
+    glow = vec4(t * trail_gain + texture(halo, uv).rgb * halo_gain, 1.0);
+}
+"""
+
+_BLUR_FS = """#version 330
+uniform sampler2D src;
+uniform vec2 step;
+in vec2 uv;
+out vec4 frag;
+void main() {
+    // One pass, 9 bilinear taps (each already averages 4 texels): centre, 4 diagonal at one
+    // step, 4 straight at two steps, weighted like a Gaussian of about a step's sigma.
+    vec2 d = step;
+    vec2 e = vec2(step.x, -step.y);
+    vec3 c = texture(src, uv).rgb * 0.20;
+    c += (texture(src, uv + d).rgb + texture(src, uv - d).rgb
+        + texture(src, uv + e).rgb + texture(src, uv - e).rgb) * 0.125;
+    c += (texture(src, uv + vec2(2.0 * step.x, 0.0)).rgb
+        + texture(src, uv - vec2(2.0 * step.x, 0.0)).rgb
+        + texture(src, uv + vec2(0.0, 2.0 * step.y)).rgb
+        + texture(src, uv - vec2(0.0, 2.0 * step.y)).rgb) * 0.075;
+    frag = vec4(c, 1.0);
+}
+"""
+
+_SHOW_FS = """#version 330
+uniform sampler2D glow;
+in vec2 uv;
+out vec4 frag;
+void main() { frag = vec4(texture(glow, uv).rgb, 1.0); }
+"""
+
+TRAIL_GAIN = 0.55
+"""The afterglow shows at this gain (times strength and flicker) under the crisp lines."""
+TRAIL_WIDTH = 0.75
+"""Lines go into the small buffer this many line widths wide, times ``DOWNSCALE`` (so they
+stay about one texel wide there)."""
+CRISP_DIM = 0.2
+"""Crisp lines are dimmed by this much at full strength, so their ends can be brighter."""
+
+
+class LinePass(NamedTuple):
+    """How ``VectorMonitor.frame`` wants the lines drawn, once per target."""
+
+    width: float
+    """Times the configured line width."""
+    dwell: float
+    """Extra brightness at segment ends (``LineRenderer.draw``'s ``dwell``)."""
+    dwell_length_px: float
+    """How far the bright end reaches, in window pixels."""
+    brightness: float
+    """Multiplies every colour."""
+
+
+def flicker_factor(frame: int, amount: float) -> float:
+    """The brightness of frame number ``frame``: 1 minus up to ``amount``, from a hash of the
+    frame count (Knuth's multiplicative hash), so it is the same on every run.
+
+    >>> flicker_factor(7, 0.0)
+    1.0
+    >>> 0.9 <= flicker_factor(7, 0.1) <= 1.0
+    True
+    """
+    h = ((frame * 2654435761) & 0xFFFFFFFF) / 4294967296.0
+    return 1.0 - amount * h
+
+
+class VectorMonitor:
+    """Offscreen buffers and shaders of the vector-monitor look, made on first use.
+
+    Args:
+        ctx: the window's arcade context.
+    """
+
+    DOWNSCALE = 4
+    """The afterglow buffers have 1/DOWNSCALE of the window's width and height (the bloom
+    half of that)."""
+
+    def __init__(self, ctx: ArcadeContext) -> None:
+        self.ctx = ctx
+        self.frame_count = 0
+        """Frames drawn with the look (the flicker's clock)."""
+        self._size: tuple[int, int] = (0, 0)
+        self._now: tuple[Framebuffer, Texture2D] | None = None
+        self._trails: list[tuple[Framebuffer, Texture2D]] = []
+        """Afterglow ping-pong: [this frame's target (with the glow), the last frame's]."""
+        self._glow: Texture2D | None = None
+        self._halo: tuple[Framebuffer, Texture2D] | None = None
+        self._quad = quad_2d_fs()
+        self._persist = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_PERSIST_FS)
+        self._persist["prev"] = 0
+        self._persist["now"] = 1
+        self._persist["halo"] = 2
+        self._blur = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_BLUR_FS)
+        self._blur["src"] = 0
+        self._show = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_SHOW_FS)
+        self._show["glow"] = 0
+
+    def _texture(self, size: tuple[int, int]) -> Texture2D:
+        ctx = self.ctx
+        return ctx.texture(size, components=4, dtype="f1", filter=(ctx.LINEAR, ctx.LINEAR),
+                           wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+
+    def _fbo(self, *textures: Texture2D) -> Framebuffer:
+        fbo = self.ctx.framebuffer(color_attachments=list(textures))
+        fbo.clear(color=(0, 0, 0, 255))
+        return fbo
+
+    def _ensure(self, size: tuple[int, int]) -> None:
+        if size == self._size and self._now is not None:
+            return
+        self.release()
+        k = self.DOWNSCALE
+        small = (max(1, -(-size[0] // k)), max(1, -(-size[1] // k)))
+        smaller = (max(1, (small[0] + 1) // 2), max(1, (small[1] + 1) // 2))
+        now = self._texture(small)
+        self._now = (self._fbo(now), now)
+        self._glow = glow = self._texture(small)
+        for _ in range(2):
+            trail = self._texture(small)
+            self._trails.append((self._fbo(trail, glow), trail))
+        halo = self._texture(smaller)
+        self._halo = (self._fbo(halo), halo)
+        self._size = size
+
+    def release(self) -> None:
+        """Free the offscreen buffers (the look was turned off or the window resized)."""
+        self._now = self._glow = self._halo = None
+        self._trails = []
+        self._size = (0, 0)
+
+    @property
+    def allocated(self) -> bool:
+        """Whether the offscreen buffers exist."""
+        return self._now is not None
+
+    def _pass(self, target: Framebuffer, program: Program, *textures: Texture2D) -> None:
+        target.use()
+        self.ctx.viewport = (0, 0, *target.size)
+        for unit, tex in enumerate(textures):
+            tex.use(unit)
+        self._quad.render(program)
+
+    def frame(self, look: MonitorConfig, camera: Camera2D, size: tuple[int, int], dt: float,
+              draw_lines: Callable[[LinePass], None]) -> None:
+        """Draw one frame with the look: ``draw_lines`` draws this frame's lines with the
+        camera in use, as the ``LinePass`` asks: once into the small buffer, once into the
+        window.
+
+        Args:
+            look: the settings (``display.monitor``), read now.
+            camera: the letterboxed play camera (its viewport is in window pixels).
+            size: the window's framebuffer size in pixels.
+            dt: seconds since the last frame (how far the afterglow fades).
+            draw_lines: draws this frame's lines.
+        """
+        ctx = self.ctx
+        size = (int(size[0]), int(size[1]))
+        self._ensure(size)
+        assert self._now is not None and self._glow is not None  # made by _ensure
+        assert self._halo is not None
+        s = look.strength
+        self.frame_count += 1
+        flicker = flicker_factor(self.frame_count, look.flicker * s)
+        persistence = look.persistence_s * s
+        decay = 0.1 ** (max(dt, 0.0) / persistence) if persistence > 0.0 else 0.0
+        dwell = look.beam_dwell * s
+        (trail_fbo, trail_tex), (_, prev_tex) = self._trails
+        now_fbo, now_tex = self._now
+        halo_fbo, halo_tex = self._halo
+        old_blend = ctx.blend_func
+        try:
+            # 1. This frame's lines, small.
+            now_fbo.use()
+            ctx.scissor = None
+            now_fbo.clear(color=(0, 0, 0, 255))
+            camera.use()
+            vx, vy, vw, vh = camera.viewport.lbwh_int
+            k = self.DOWNSCALE
+            ctx.viewport = (vx // k, vy // k, -(-vw // k), -(-vh // k))
+            ctx.scissor = ctx.viewport
+            draw_lines(LinePass(TRAIL_WIDTH * k, dwell, look.dwell_length_px, 1.0))
+            ctx.scissor = None
+            ctx.disable(ctx.BLEND)
+            # 2. Afterglow and glow (the glow uses the last frame's bloom).
+            self._persist["decay"] = decay
+            self._persist["trail_gain"] = TRAIL_GAIN * s * flicker
+            self._persist["halo_gain"] = look.bloom * s * flicker
+            self._pass(trail_fbo, self._persist, prev_tex, now_tex, halo_tex)
+            # 3. Bloom for the next frame: half the radius per step, at half the size again.
+            texel = look.bloom_radius_px / (2.0 * self.DOWNSCALE) / 2.0
+            self._blur["step"] = (texel / halo_tex.width, texel / halo_tex.height)
+            self._pass(halo_fbo, self._blur, trail_tex)
+            # 4. The glow over the whole window (no clear needed), then the crisp lines.
+            ctx.screen.use()
+            ctx.viewport = (0, 0, *size)
+            self._glow.use(0)
+            self._quad.render(self._show)
+        finally:
+            ctx.blend_func = old_blend
+            ctx.enable(ctx.BLEND)
+        camera.use()
+        draw_lines(LinePass(1.0, dwell, look.dwell_length_px, flicker * (1.0 - CRISP_DIM * s)))
+        self._trails.reverse()

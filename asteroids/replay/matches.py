@@ -1,0 +1,264 @@
+"""Two-player replays: one input stream drives a whole ``Match`` (``asteroids.core.match``).
+
+A two-player game is recorded like a one-player one, one mask per match tick (banner ticks
+included: their masks are kept and ignored), into the same file format with two more
+header lines (``players = 2``, ``final_scores``; see ``docs/replay-format.md``). What
+differs is the state the hashes describe: every checkpoint and tick hash is a
+``match_hash`` (the match's own fields, then both Worlds), and the per-field digests cover
+``MATCH_FIELD_NAMES`` (the match's fields, then ``p1_`` and ``p2_`` and each World field).
+
+``MatchRecorder`` and ``record_bot_match`` record; ``verify_match`` re-simulates, and
+``verify_replay`` hands two-player files to it. Pure: no arcade.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from asteroids import __version__
+from asteroids.config import Config
+from asteroids.core.hashing import state_hash
+from asteroids.core.inputs import as_mask
+from asteroids.core.match import (
+    MATCH_FIELDS,
+    MAX_PLAYERS,
+    Match,
+    Tagged,
+    match_hash,
+    new_match,
+    step_match,
+)
+from asteroids.core.world import FIELD_NAMES, World
+from asteroids.replay.format import (
+    CHECKPOINT_EVERY,
+    MAX_CHECKPOINT_EVERY,
+    MAX_TICKS,
+    Replay,
+    field_digests,
+    rules_fingerprint,
+)
+from asteroids.replay.verify import VerifyResult
+
+__all__ = ["MATCH_FIELD_NAMES", "MatchRecorder", "OnMatchStep", "match_field_digests",
+           "match_field_names", "record_bot_match", "verify_match"]
+
+OnMatchStep = Callable[[Match, tuple[Tagged, ...]], None]
+"""Called with each new Match and its tagged events during a verification."""
+
+
+def match_field_names(players: int = 2) -> tuple[str, ...]:
+    """The names of the per-field digests of a ``players``-player match: ``MATCH_FIELDS``,
+    then ``p1_<World field>`` ... for each player."""
+    return MATCH_FIELDS + tuple(f"p{k + 1}_{name}" for k in range(players)
+                                for name in FIELD_NAMES)
+
+
+MATCH_FIELD_NAMES = match_field_names(MAX_PLAYERS)
+"""The digest names of a two-player replay's checkpoints."""
+
+
+def match_field_digests(match: Match) -> bytes:
+    """One byte per ``match_field_names(match.players)`` entry: the match's own fields, then
+    each World's ``field_digests``."""
+    out = bytearray()
+    for name in MATCH_FIELDS:
+        data = int(getattr(match, name)).to_bytes(16, "little", signed=True)
+        out.append(hashlib.blake2b(data, digest_size=1).digest()[0])
+    for world in match.worlds:
+        out += field_digests(world)
+    return bytes(out)
+
+
+class _Hasher:
+    """``match_hash`` that hashes a waiting World once, not on every tick of the other's
+    turn (only the active World changes during a step)."""
+
+    def __init__(self) -> None:
+        self._worlds: list[World | None] = []
+        self._hashes: list[str] = []
+
+    def __call__(self, match: Match) -> str:
+        if len(self._worlds) != match.players:
+            self._worlds = [None] * match.players
+            self._hashes = [""] * match.players
+        for k, world in enumerate(match.worlds):
+            if world is not self._worlds[k]:
+                self._worlds[k] = world
+                self._hashes[k] = state_hash(world)
+        return match_hash(match, tuple(self._hashes))
+
+
+class MatchRecorder:
+    """Feed it every match tick's mask and the Match after it; ``finish`` gives the Replay.
+
+    Args:
+        config: the settings the match runs under.
+        seed: the match seed given to ``new_match``.
+        every: ticks between full checkpoints.
+
+    Raises:
+        ValueError: for a seed or interval a replay cannot hold.
+    """
+
+    def __init__(self, config: Config, seed: int, *, every: int = CHECKPOINT_EVERY) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not (
+                -(2**63) <= seed < 2**64):
+            raise ValueError(f"a replay's seed must be an int in [-2**63, 2**64); got {seed!r}")
+        if not 1 <= every <= MAX_CHECKPOINT_EVERY:
+            raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
+        self.config = config
+        self.seed = seed
+        self.every = every
+        self.players = MAX_PLAYERS
+        start = new_match(config, seed, self.players)
+        self._hash = _Hasher()
+        self._masks = bytearray()
+        self._tick_hashes = bytearray()
+        self._last_hash = self._hash(start)
+        self._checkpoints: list[tuple[int, str]] = [(0, self._last_hash)]
+        self._digests: list[bytes] = [match_field_digests(start)]
+
+    @property
+    def ticks(self) -> int:
+        """Match ticks recorded so far."""
+        return len(self._masks)
+
+    def add(self, mask: int, match_after: Match) -> None:
+        """Record one ``step_match``: the mask it was given and the Match it returned.
+
+        Raises:
+            ValueError: if the mask is not a valid input mask, or ``match_after`` is not the
+                next tick.
+        """
+        mask = as_mask(mask)
+        tick = len(self._masks) + 1
+        if match_after.tick != tick:
+            raise ValueError(f"MatchRecorder.add: expected the match after tick {tick}, got "
+                             f"tick {match_after.tick} (every step must be recorded once)")
+        if tick > MAX_TICKS:
+            raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
+        h = self._hash(match_after)
+        self._masks.append(mask)
+        self._tick_hashes.append(int(h[:2], 16))
+        self._last_hash = h
+        if tick % self.every == 0:
+            self._checkpoints.append((tick, h))
+            self._digests.append(match_field_digests(match_after))
+
+    def finish(self, match: Match, *, created_at: str | None = None) -> Replay:
+        """The replay of the match so far; ``match`` is the last Match recorded."""
+        from asteroids.replay.record import utc_now
+
+        if match.tick != self.ticks:
+            raise ValueError(f"MatchRecorder.finish: the match is at tick {match.tick}, but "
+                             f"{self.ticks} ticks were recorded")
+        return Replay(
+            seed=self.seed, config=self.config, masks=bytes(self._masks),
+            checkpoints=tuple(self._checkpoints), final_hash=self._last_hash,
+            final_score=max(match.scores), final_wave=max(int(w.wave) for w in match.worlds),
+            created_at=created_at or utc_now(), game_version=__version__,
+            rules=rules_fingerprint(self.config, self.players),
+            tick_hz=float(self.config.world.tick_hz), checkpoint_every=self.every,
+            tick_hashes=bytes(self._tick_hashes), checkpoint_digests=tuple(self._digests),
+            field_names=match_field_names(self.players), players=self.players,
+            final_scores=match.scores,
+        )
+
+
+def record_bot_match(config: Config, seed: int, bot: Callable[[World, Config], int],
+                     ticks: int, *, every: int = CHECKPOINT_EVERY,
+                     created_at: str | None = None, stop_at_over: bool = True) -> Replay:
+    """Play a two-player match of up to ``ticks`` ticks with one bot flying both players'
+    turns (it sees the active player's World) and record it; stops when the match is over."""
+    if not 0 <= ticks <= MAX_TICKS:
+        raise ValueError(f"ticks must be in [0, {MAX_TICKS}]; got {ticks}")
+    recorder = MatchRecorder(config, seed, every=every)
+    match = new_match(config, seed)
+    for _ in range(ticks):
+        if stop_at_over and match.over:
+            break
+        mask = bot(match.world, config)
+        match, _ = step_match(match, mask, config)
+        recorder.add(mask, match)
+    return recorder.finish(match, created_at=created_at)
+
+
+def verify_match(replay: Replay, *, on_step: OnMatchStep | None = None) -> VerifyResult:
+    """Re-simulate a two-player ``replay`` and compare every checkpoint, the final hash and
+    every player's final score (``verify_replay`` for a match).
+
+    Args:
+        replay: a loaded (or just recorded) two-player replay.
+        on_step: called with each new Match and its tagged events.
+    """
+    config = replay.config
+    every = replay.checkpoint_every
+    expected = dict(replay.checkpoints)
+    hasher = _Hasher()
+    match = new_match(config, replay.seed, replay.players)
+    good, good_tick = match, 0
+    h = hasher(match)
+    if h != expected.get(0, h):
+        return _narrow(replay, match, 0, 0, h, match)
+    masks = replay.masks
+    ticks = len(masks)
+    for t in range(1, ticks + 1):
+        match, events = step_match(match, masks[t - 1], config)
+        if on_step is not None:
+            on_step(match, events)
+        if t % every == 0:
+            h = hasher(match)
+            if h != expected[t]:
+                return _narrow(replay, good, good_tick, t, h, match)
+            good, good_tick = match, t
+    h = hasher(match) if ticks % every else h
+    if h != replay.final_hash:
+        return _narrow(replay, good, good_tick, ticks, h, match)
+    score, wave = max(match.scores), max(int(w.wave) for w in match.worlds)
+    if match.scores != replay.final_scores or (score, wave) != (replay.final_score,
+                                                                 replay.final_wave):
+        return VerifyResult(
+            ok=False, ticks=ticks, final_hash=h, final_score=score, final_wave=wave,
+            problem=f"every hash matches, but the match ends with scores {list(match.scores)}"
+            f" and wave {wave}; the file says {list(replay.final_scores)} and wave "
+            f"{replay.final_wave}",
+        )
+    return VerifyResult(ok=True, ticks=ticks, final_hash=h, final_score=score,
+                        final_wave=wave)
+
+
+def _narrow(replay: Replay, good: Match, good_tick: int, bad_tick: int, bad_hash: str,
+            bad: Match) -> VerifyResult:
+    """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
+    config = replay.config
+    last_is_final = bad_tick == replay.ticks and bad_tick % replay.checkpoint_every != 0
+    expected = replay.final_hash if last_is_final else dict(replay.checkpoints)[bad_tick]
+    first_bad = bad_tick
+    match = good
+    hasher = _Hasher()
+    for t in range(good_tick + 1, bad_tick + 1):
+        match, _ = step_match(match, replay.masks[t - 1], config)
+        if t - 1 < len(replay.tick_hashes) and \
+                int(hasher(match)[:2], 16) != replay.tick_hashes[t - 1]:
+            first_bad = t
+            break
+    fields: tuple[str, ...] = ()
+    digests = dict(zip((t for t, _ in replay.checkpoints), replay.checkpoint_digests,
+                       strict=False))
+    names = match_field_names(replay.players)
+    if bad_tick in digests and replay.field_names == names:
+        got = match_field_digests(bad)
+        fields = tuple(n for n, a, b in zip(names, got, digests[bad_tick], strict=True)
+                       if a != b)
+    where = "the final state" if last_is_final else f"the checkpoint at tick {bad_tick}"
+    problem = (f"{where} differs (expected {expected}, got {bad_hash}); the match first "
+               f"differs at tick {first_bad}")
+    if fields:
+        problem += f"; fields that differ at tick {bad_tick}: {', '.join(fields)}"
+    return VerifyResult(
+        ok=False, ticks=replay.ticks, final_hash=bad_hash, final_score=max(bad.scores),
+        final_wave=max(int(w.wave) for w in bad.worlds), first_bad_checkpoint=bad_tick,
+        first_bad_tick=first_bad, expected_hash=expected, actual_hash=bad_hash,
+        fields=fields, problem=problem,
+    )

@@ -1,0 +1,166 @@
+"""Two-player replays (asteroids.replay.matches): one input stream records a whole match in
+the ordinary file format, verifies through the core, names the first bad tick and field, and
+leaves one-player files exactly as they were."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from asteroids import cli
+from asteroids.config import load_config
+from asteroids.core.match import new_match, step_match
+from asteroids.replay import (
+    ReplayError,
+    get_bot,
+    load_replay,
+    record_bot_game,
+    rules_fingerprint,
+    save_replay,
+    verify_replay,
+)
+from asteroids.replay.format import decode_replay, encode_replay
+from asteroids.replay.matches import (
+    MATCH_FIELD_NAMES,
+    MatchRecorder,
+    record_bot_match,
+    verify_match,
+)
+
+CONFIG = load_config(overrides=["game.lives=1", "match.turn_banner_s=0.5"])
+"""One ship each and a short banner: the idle bot's match is over in about 1500 ticks."""
+
+
+@pytest.fixture(scope="module")
+def match_replay():  # noqa: ANN201
+    """A whole two-player match: each player's one ship rammed, the turn passing once."""
+    replay = record_bot_match(CONFIG, 4, get_bot("idle"), 6000, every=400)
+    assert replay.ticks < 6000, "the match should have ended"
+    return replay
+
+
+def _reseal(text: str) -> bytes:
+    body = text[: text.rstrip("\n").rindex("\n") + 1]
+    digest = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+    return (body + f"checksum blake2b-128 {digest}\n").encode()
+
+
+def test_a_match_records_to_one_replay_that_round_trips_and_verifies(match_replay,  # noqa: ANN001
+                                                                     tmp_path: Path) -> None:
+    r = match_replay
+    assert r.players == 2 and r.field_names == MATCH_FIELD_NAMES
+    path = save_replay(r, tmp_path / "m.replay")
+    text = path.read_text("utf-8")
+    assert text.startswith("asteroids-replay 2\n") and "\nformat = 2\n" in text
+    assert "\nplayers = 2\n" in text and f"\nfinal_scores = [{r.final_scores[0]}, " in text
+    assert "\n[match]\nturn_banner_s = 0.5\n" in text
+    back = load_replay(path)
+    assert back == r
+    result = verify_replay(back)
+    assert result.ok and result.ticks == r.ticks
+    assert r.final_score == max(r.final_scores)
+
+
+def test_the_replay_is_the_match_the_core_plays(match_replay) -> None:  # noqa: ANN001
+    """Re-simulating by hand from the masks ends in the recorded state, both players out."""
+    match = new_match(CONFIG, match_replay.seed)
+    bot = get_bot("idle")
+    for mask in match_replay.masks:
+        assert mask == bot(match.world, CONFIG)
+        match, _ = step_match(match, mask, CONFIG)
+    assert match.over and all(w.game_over for w in match.worlds)
+    assert match.scores == match_replay.final_scores
+
+
+def test_one_player_files_are_unchanged_by_two_player_games(tmp_path: Path) -> None:
+    """No players line, no [match] table, the one-player fingerprint: whatever the banner."""
+    for banner in ("2.0", "0.5"):
+        cfg = load_config(overrides=[f"match.turn_banner_s={banner}"])
+        one = record_bot_game(cfg, 3, get_bot("classic"), 300)
+        text = encode_replay(one).decode()
+        assert "players" not in text and "[match]" not in text
+        assert one.rules == rules_fingerprint(load_config())
+    base = load_config()
+    longer = load_config(overrides=["match.turn_banner_s=3"])
+    assert rules_fingerprint(base) == rules_fingerprint(longer)
+    assert rules_fingerprint(base, 2) != rules_fingerprint(longer, 2)
+    assert rules_fingerprint(base, 2) != rules_fingerprint(base)
+
+
+def test_a_changed_input_is_named_by_tick_and_player_field(match_replay) -> None:  # noqa: ANN001
+    r = match_replay
+    banner = 30  # 0.5 s at 60 Hz: masks before this are ignored
+    masks = bytearray(r.masks)
+    masks[banner - 1] = 0b1000  # a press during the banner changes nothing
+    assert verify_match(dataclasses.replace(r, masks=bytes(masks))).ok
+    masks[banner + 10] = 0b0010  # player 1 turns left once
+    bad = verify_replay(dataclasses.replace(r, masks=bytes(masks)))
+    assert not bad.ok
+    assert bad.first_bad_tick == banner + 11
+    assert bad.first_bad_checkpoint == 400
+    assert "p1_ship_heading" in bad.fields and not any(f.startswith("p2_") for f in bad.fields)
+
+
+def test_final_scores_are_checked(match_replay) -> None:  # noqa: ANN001
+    r = match_replay
+    wrong = dataclasses.replace(r, final_scores=(r.final_scores[0] + 10, r.final_scores[1]))
+    result = verify_replay(wrong)
+    assert not result.ok and "scores" in result.problem
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (("players = 2\n", "players = 3\n"), "'players' must be 2"),
+    (("players = 2\n", ""), "'players' must be 2"),
+    (("\nconfig = ", "\nconfig_changes = [{tick = 5, set = ['ship.thrust_px_per_s2=1.0']}]\n"
+      "config = "), "two-player replay cannot have config_changes"),
+    (("final_scores = [", "final_scores = [1, "), "'final_scores' must list 2"),
+    (("turn_banner_s = 0.5", "turn_banner_s = 0.25"), "rules fingerprint"),
+])
+def test_a_damaged_two_player_header_is_one_clear_paragraph(match_replay, edit,  # noqa: ANN001
+                                                            says: str) -> None:
+    text = encode_replay(match_replay).decode()
+    old, new = edit
+    assert old in text
+    with pytest.raises(ReplayError, match=says):
+        decode_replay(_reseal(text.replace(old, new, 1)), "m.replay")
+
+
+def test_a_format_2_file_without_players_or_changes_is_refused(match_replay) -> None:  # noqa: ANN001
+    text = encode_replay(match_replay).decode().replace("players = 2\n", "", 1)
+    start = text.index("final_scores = [")
+    text = text[:start] + text[text.index("\n", start) + 1:]
+    with pytest.raises(ReplayError, match=r"lacks config_changes \(or players"):
+        decode_replay(_reseal(text), "m.replay")
+
+
+def test_a_players_line_in_a_format_1_file_is_refused() -> None:
+    one = record_bot_game(load_config(), 3, get_bot("classic"), 100)
+    text = encode_replay(one).decode()
+    assert text.startswith("asteroids-replay 1\n")
+    text = text.replace("seed = 3\n", "seed = 3\nplayers = 2\n")
+    with pytest.raises(ReplayError, match="unknown keys: players"):
+        decode_replay(_reseal(text), "one.replay")
+
+
+def test_match_recorder_refuses_a_skipped_tick() -> None:
+    rec = MatchRecorder(CONFIG, 1)
+    m = new_match(CONFIG, 1)
+    m, _ = step_match(m, 0, CONFIG)
+    m, _ = step_match(m, 0, CONFIG)
+    with pytest.raises(ValueError, match="expected the match after tick 1"):
+        rec.add(0, m)
+
+
+def test_cli_records_and_verifies_a_two_player_match(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "two.replay"
+    assert cli.main(["record", "--bot", "idle", "--players", "2", "--seed", "4", "--ticks",
+                     "6000", "--set", "game.lives=1", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "(game over)" in said and "scores " in said
+    assert cli.main(["verify", str(out)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith(f"{out}: ok: ") and "2 players, scores " in line
