@@ -21,10 +21,12 @@ import os
 import platform
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from asteroids.config import load_config
+from asteroids.lab.game import GameResult
 from asteroids.lab.run import Side, run_balance
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
@@ -35,9 +37,10 @@ def _side(ticks: int) -> Side:
     return Side("A", "classic, game.lives=99", config, ticks, ("classic",), ("game.lives=99",))
 
 
-def _timed(side: Side, games: int, seed: int, **engine: object) -> tuple[float, list]:
+def _timed(side: Side, games: int, seed: int, *, engine: str = "pool",
+           jobs: int | None = None) -> tuple[float, list[GameResult]]:
     t0 = time.perf_counter()
-    run = run_balance([side], bot="aimer", games=games, seed=seed, **engine)
+    run = run_balance([side], bot="aimer", games=games, seed=seed, engine=engine, jobs=jobs)
     return time.perf_counter() - t0, run.results[0]
 
 
@@ -56,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tuned = tune_malloc()
     cores = os.cpu_count() or 1
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    ray = None
+    ray: Any = None
     if not args.no_ray:
         try:
             import ray
@@ -67,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           + (f"; Ray {ray.__version__}" if ray else ""))
 
     side = _side(args.ticks)
-    rows = []
+    rows: list[tuple[str, float, str | None]] = []
     base_s, base = _timed(side, args.games, args.seed, jobs=1)
     rows.append(("pool, --jobs 1 (in process)", base_s, None))
     pool_s, pool = _timed(side, args.games, args.seed, jobs=cores)

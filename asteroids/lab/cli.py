@@ -138,7 +138,8 @@ def _sweep_sides(args: argparse.Namespace) -> list[Side]:
     if repeated:
         raise _BadInput(f"balance: --sweep {args.sweep!r} lists {', '.join(repeated)} more "
                         "than once; give each value once")
-    sides, problems = [], []
+    sides: list[Side] = []
+    problems: list[str] = []
     for v in values:
         override = f"{key}={v}"
         try:

@@ -113,16 +113,15 @@ def play_game(config: Config, seed: int, bot: str, max_ticks: int, *,
         if recorder is not None:
             recorder.add(mask, world)
         for event in events:
-            kind = type(event)
-            if kind is ShotFired:
+            if isinstance(event, ShotFired):
                 shots += event.shooter == "ship"
-            elif kind is AsteroidDestroyed or kind is SaucerDestroyed:
+            elif isinstance(event, AsteroidDestroyed | SaucerDestroyed):
                 kills += event.by == "ship-shot"
-            elif kind is ShipDestroyed:
+            elif isinstance(event, ShipDestroyed):
                 deaths[event.cause] = deaths.get(event.cause, 0) + 1
-            elif kind is WaveCleared:
+            elif isinstance(event, WaveCleared):
                 waves += 1
-            elif kind is ExtraLife:
+            elif isinstance(event, ExtraLife):
                 extra += 1
     result = GameResult(
         seed=seed, ticks=int(world.tick), tick_hz=float(config.world.tick_hz),
