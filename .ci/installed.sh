@@ -36,4 +36,8 @@ print(' '.join(str(p) for p in files('asteroids.replay').joinpath('demos').iterd
 test -n "$demos" || { echo "installed: no demo replays in the wheel" >&2; exit 1; }
 # shellcheck disable=SC2086
 "$game" verify --jobs 1 $demos
+# A balance run works from the wheel's declared dependencies alone (tqdm included).
+"$game" balance --config classic --against default --bot idle --games 2 --ticks 200 \
+    --jobs 1 --json balance.json >/dev/null
+test -s balance.json
 echo "installed: ok (wheel $(basename "$work"/dist/*.whl), run from $PWD)"

@@ -31,7 +31,8 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
 
-COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores")
+COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
+            "balance")
 """Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
 EXIT_MISMATCH = 1
@@ -170,6 +171,11 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="worker processes (default: all cores)")
     verify.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout instead of text")
+    verify.add_argument("--engine", choices=("pool", "ray"), default="pool",
+                        help="pool: this machine's cores (default); ray: one Ray task per "
+                        "file, for big collections (the [cluster] extra)")
+    verify.add_argument("--address", metavar="ADDR", default=None,
+                        help="with --engine ray: the Ray cluster (default: a local Ray)")
 
     record = sub.add_parser(
         "record", help="record a headless bot game to a replay file",
@@ -208,6 +214,9 @@ def _build_parser() -> argparse.ArgumentParser:
     scores.add_argument("--yes", "-y", action="store_true",
                         help="with --clear: do not ask (for scripts)")
 
+    from asteroids.lab.cli import add_parser as add_balance_parser
+
+    add_balance_parser(sub)
     return parser
 
 
@@ -407,7 +416,18 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if jobs < 1:
         return _error(f"verify: --jobs must be 1 or more; got {jobs}")
     jobs = min(jobs, len(args.files))
-    if jobs == 1:
+    if args.address is not None and args.engine != "ray":
+        return _error("verify: --address names a Ray cluster; it needs --engine ray")
+    if args.engine == "ray":
+        from asteroids.lab.engines import EngineUnavailable, ordered_map
+
+        try:
+            results_list = _report(ordered_map(_verify_one, args.files, engine="ray",
+                                               address=args.address, jobs=args.jobs),
+                                   args.json)
+        except EngineUnavailable as exc:
+            return _error(f"verify: {exc}")
+    elif jobs == 1:
         results = map(_verify_one, args.files)
         results_list = _report(results, args.json)
     else:
@@ -528,6 +548,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from asteroids.profile.cli import run_scores
 
             return run_scores(args)
+        if args.command == "balance":
+            from asteroids.lab.cli import run as run_balance
+
+            return run_balance(args)
         raise AssertionError(f"unhandled command {args.command!r}")  # argparse forbids it
     except ConfigError as exc:
         print(exc, file=sys.stderr)

@@ -69,3 +69,16 @@ def test_render_benchmark_runs_and_ours_is_the_cheapest(tmp_path) -> None:
             assert rows[(n, "per-asteroid", look)]["submit_ms"] > ours
             assert rows[(n, "ShapeElementList", look)]["submit_ms"] > ours
     assert "classic_build_ms" in data["targets"]
+
+
+@pytest.mark.slow
+def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
+    """Tiny sizes, pool only (the Ray column is exercised by the ray-marked tests)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "balance", "--games", "2", "--ticks",
+         "60", "--tiny", "4", "--no-ray"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| pool, --jobs 1 (in process) |" in done.stdout
+    assert "## Overhead per game: 4 games of 1 tick" in done.stdout

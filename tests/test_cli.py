@@ -14,7 +14,8 @@ from asteroids import cli
 from asteroids.config import Config, load_config, render_default_toml
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores")
+COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
+            "balance")
 
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,100 @@
+"""A balance run: the same seeds played by a bot on every side (config), in game order.
+
+Game i of every side uses seed ``seed + i``, so each game can be replayed alone with
+``asteroids record --bot BOT --seed SEED --ticks CAP --config ...``, and a difference
+between sides is the config's, not the luck of different seeds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asteroids.config import Config
+from asteroids.lab.engines import ordered_map
+from asteroids.lab.game import GameResult, GameTask, run_task
+from asteroids.replay.files import save_replay
+
+__all__ = ["BalanceRun", "Side", "plan", "run_balance", "side_name"]
+
+
+def side_name(index: int) -> str:
+    """``A``, ``B``, ... ``Z``, then ``S27``, ``S28``, ...: short column names."""
+    return chr(ord("A") + index) if index < 26 else f"S{index + 1}"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One config of a run and where it came from."""
+
+    name: str
+    """Column name in the report (``A``, ``B``, ...)."""
+    label: str
+    """What the side is, e.g. ``classic`` or ``classic, ship.thrust_px_per_s2=400``."""
+    config: Config
+    max_ticks: int
+    """The tick cap of each of its games."""
+    sources: tuple[str, ...] = ()
+    """The ``--config`` files or presets, in order (empty: the built-in defaults)."""
+    overrides: tuple[str, ...] = ()
+    """The ``KEY=VALUE`` overrides applied on top, in order."""
+
+
+@dataclass
+class BalanceRun:
+    """Every game of a run, per side in seed order, and the replays kept (if any)."""
+
+    sides: tuple[Side, ...]
+    bot: str
+    games: int
+    seed: int
+    results: list[list[GameResult]]
+    """``results[side][i]``: game i (seed ``seed + i``) of that side."""
+    replays: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(side, game) -> the kept replay's file name, when replays were kept."""
+
+
+def plan(sides: Sequence[Side], *, bot: str, games: int, seed: int,
+         record: bool = False) -> list[GameTask]:
+    """Every game of the run, interleaved by seed (game 0 of each side, then game 1, ...), so
+    a run stopped early has compared as many seeds as possible."""
+    return [GameTask(side=s, index=i, seed=seed + i, config=side.config, bot=bot,
+                     max_ticks=side.max_ticks, record=record)
+            for i in range(games) for s, side in enumerate(sides)]
+
+
+def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
+                engine: str = "pool", jobs: int | None = None, address: str | None = None,
+                keep_replays: str | os.PathLike[str] | None = None,
+                on_done: Callable[[], None] | None = None) -> BalanceRun:
+    """Play ``games`` games per side and collect the results in game order.
+
+    Args:
+        sides: the configs; the first is what the others are compared with.
+        bot: the bot's name.
+        games: games per side.
+        seed: game i of every side uses seed ``seed + i``.
+        engine: ``pool`` (this machine) or ``ray``.
+        jobs: pool workers (None: every core); CPUs of a local Ray.
+        address: a Ray cluster's address (``ray`` only).
+        keep_replays: a folder to save every game's replay in, as ``SIDE-seedSEED.replay``.
+        on_done: called once per finished game (a progress bar).
+
+    Raises:
+        EngineUnavailable: for ``ray`` without Ray.
+        OSError: when a replay cannot be saved.
+    """
+    tasks = plan(sides, bot=bot, games=games, seed=seed, record=keep_replays is not None)
+    run = BalanceRun(sides=tuple(sides), bot=bot, games=games, seed=seed,
+                     results=[[] for _ in sides])
+    outputs = ordered_map(run_task, tasks, engine=engine, jobs=jobs, address=address,
+                          on_done=on_done)
+    for task, (result, replay) in zip(tasks, outputs, strict=True):
+        run.results[task.side].append(result)
+        if keep_replays is not None and replay is not None:
+            name = f"{sides[task.side].name}-seed{task.seed}.replay"
+            save_replay(replay, Path(keep_replays) / name)
+            run.replays[(task.side, task.index)] = name
+    return run
