@@ -32,12 +32,12 @@ from asteroids.core.match import (
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import (
     CHECKPOINT_EVERY,
-    MAX_CHECKPOINT_EVERY,
     MAX_TICKS,
     Replay,
     field_digests,
     rules_fingerprint,
 )
+from asteroids.replay.record import check_seed_and_interval
 from asteroids.replay.verify import VerifyResult
 
 __all__ = ["MATCH_FIELD_NAMES", "MatchRecorder", "OnMatchStep", "match_field_digests",
@@ -102,11 +102,7 @@ class MatchRecorder:
     """
 
     def __init__(self, config: Config, seed: int, *, every: int = CHECKPOINT_EVERY) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not (
-                -(2**63) <= seed < 2**64):
-            raise ValueError(f"a replay's seed must be an int in [-2**63, 2**64); got {seed!r}")
-        if not 1 <= every <= MAX_CHECKPOINT_EVERY:
-            raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
+        check_seed_and_interval(seed, every)
         self.config = config
         self.seed = seed
         self.every = every

@@ -41,6 +41,18 @@ def utc_now() -> str:
     return now.isoformat().replace("+00:00", "Z")
 
 
+def check_seed_and_interval(seed: int, every: int) -> None:
+    """Refuse a seed or checkpoint interval a replay file cannot hold (both recorders).
+
+    Raises:
+        ValueError: naming the bad value and the range.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not (-(2**63) <= seed < 2**64):
+        raise ValueError(f"a replay's seed must be an int in [-2**63, 2**64); got {seed!r}")
+    if not 1 <= every <= MAX_CHECKPOINT_EVERY:
+        raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
+
+
 class Recorder:
     """Feed it exactly what the core was given; it hashes checkpoints as it goes.
 
@@ -54,11 +66,7 @@ class Recorder:
     """
 
     def __init__(self, config: Config, seed: int, *, every: int = CHECKPOINT_EVERY) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not (
-                -(2**63) <= seed < 2**64):
-            raise ValueError(f"a replay's seed must be an int in [-2**63, 2**64); got {seed!r}")
-        if not 1 <= every <= MAX_CHECKPOINT_EVERY:
-            raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
+        check_seed_and_interval(seed, every)
         self.config = config
         self.seed = seed
         self._step_config = config
