@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from asteroids import cli
-from asteroids.config import load_config
+from asteroids.config import Config, load_config
 from asteroids.core.match import new_match, step_match
 from asteroids.replay import (
+    Recorder,
     ReplayError,
     get_bot,
     load_replay,
@@ -22,7 +23,7 @@ from asteroids.replay import (
     save_replay,
     verify_replay,
 )
-from asteroids.replay.format import decode_replay, encode_replay
+from asteroids.replay.format import MAX_CHECKPOINT_EVERY, decode_replay, encode_replay
 from asteroids.replay.matches import (
     MATCH_FIELD_NAMES,
     MatchRecorder,
@@ -164,3 +165,18 @@ def test_cli_records_and_verifies_a_two_player_match(tmp_path: Path,
     assert cli.main(["verify", str(out)]) == 0
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith(f"{out}: ok: ") and "2 players, scores " in line
+
+
+@pytest.mark.parametrize("make", [Recorder, MatchRecorder])
+def test_both_recorders_take_the_seed_range_and_refuse_one_past_it(make) -> None:
+    """A replay holds a seed in [-2**63, 2**64) and a checkpoint interval in [1, 1e6]."""
+    cfg = Config()
+    make(cfg, 2**64 - 1)
+    make(cfg, -(2**63))
+    for seed in (2**64, -(2**63) - 1, True, 1.0):
+        with pytest.raises(ValueError, match=r"^a replay's seed must be an int"):
+            make(cfg, seed)
+    make(cfg, 1, every=MAX_CHECKPOINT_EVERY)
+    for every in (0, MAX_CHECKPOINT_EVERY + 1):
+        with pytest.raises(ValueError, match=r"^checkpoint interval must be in \[1, "):
+            make(cfg, 1, every=every)
