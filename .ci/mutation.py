@@ -51,6 +51,20 @@ _NO_TESTS = {5, 33}
 _NAME = re.compile(r"`(asteroids\.core\.[A-Za-z0-9_.ǁ]+__mutmut_\d+)`")
 
 
+def memory_limit(gib: float):
+    """A preexec_fn capping the address space (inherited by every mutant), or None."""
+    if gib <= 0:
+        return None
+
+    def apply() -> None:
+        import resource
+
+        limit = int(gib * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
 @dataclass
 class ModuleResult:
     """Counts for one module of asteroids/core."""
@@ -165,6 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     run_p = sub.add_parser("run", help="run mutmut on modules of asteroids/core, then report")
     run_p.add_argument("modules", nargs="*", help="module names (default: all of the core)")
     run_p.add_argument("--jobs", type=int, default=None, help="parallel mutants (default: CPUs)")
+    run_p.add_argument("--memory-gib", type=float, default=8.0,
+                       help="address-space limit of mutmut and every mutant it runs, GiB "
+                            "(default 8; 0 = none): a mutant that grows without bound fails "
+                            "with MemoryError, which counts as killed, instead of filling the "
+                            "machine")
     run_p.add_argument("--pending", action="store_true",
                        help="only mutants not killed yet (survivors and those not run), e.g. "
                             "after adding tests")
@@ -203,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
             cmd += names
         elif args.modules:
             cmd += [f"asteroids.core.{m}.*" for m in modules]
-        done = subprocess.run(cmd, cwd=ROOT, check=False)
+        done = subprocess.run(cmd, cwd=ROOT, check=False,
+                              preexec_fn=memory_limit(args.memory_gib))
         print()
         report(modules, markdown=False)
         return done.returncode

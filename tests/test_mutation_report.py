@@ -101,3 +101,17 @@ def test_every_module_with_a_target_exists_in_the_core(mutation) -> None:
     known = set(mutation.core_modules())
     assert set(mutation.TARGETS) <= known
     assert {"shots", "contacts", "overlap"} <= set(mutation.GEOMETRY_MODULES)
+
+
+def test_the_memory_limit_reaches_the_children_and_stops_a_runaway_mutant(mutation) -> None:
+    """A mutant that allocates without bound gets MemoryError (a failed test: killed) under the
+    run's address-space cap instead of filling the machine; 0 means no cap."""
+    import subprocess
+
+    assert mutation.memory_limit(0) is None
+    code = ("import resource\n"
+            "print(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+            "try:\n    b = bytearray(3 * 2**30)\nexcept MemoryError:\n    print('MemoryError')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         preexec_fn=mutation.memory_limit(2.0), check=True).stdout.split()
+    assert out == [str(2 * 2**30), "MemoryError"]
