@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asteroids.core.broadphase import box_pairs, box_self_pairs, stable_order
+from asteroids.core.shots import first_hits
 
 WORLD = np.array([64.0, 32.0])
 
@@ -142,3 +143,19 @@ def test_stable_order_sorts_stably_at_each_key_width(max_key: int) -> None:
     keys[100:2000] = keys[100:2000] // 4096 * 4096  # equal keys in long runs
     order = stable_order(keys, max_key)
     np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e4, -3e4])
+@pytest.mark.parametrize("method", ["auto", "direct", "sweep"])
+def test_a_grazing_shot_the_narrow_phase_accepts_is_not_culled(offset: float, method: str) -> None:
+    # A shot along a square's top edge, 1.5e-9 above it: within the segment test's tolerance
+    # (EPS x the 2 px length), so it hits; 2.5e-9 above it is outside and misses. The shot's box
+    # lies wholly above the square's box, so only the broad phase's pad (relative to the
+    # scene's scale: far from the origin it must grow with the coordinates) lets the narrow
+    # phase see it.
+    square = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]) + offset
+    for gap, body in ((1.5e-9, 0), (2.5e-9, -1)):
+        y = offset + 2.0 + gap
+        hits = first_hits([[offset - 1.0, y]], [[offset + 1.0, y]], square, [0, 4],
+                          method=method)
+        assert int(hits.body[0]) == body, gap
