@@ -14,7 +14,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroids.core.geometry import edge_normals, orientation_ccw, segment_wall_bounce
+from asteroids.core.geometry import (
+    edge_normals,
+    orientation_ccw,
+    segment_intersections,
+    segment_wall_bounce,
+)
 
 
 def star_polygon(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -139,3 +144,21 @@ def test_the_fold_matches_a_step_by_step_reflection(seed) -> None:
     np.testing.assert_allclose(wb.end[0], pos, atol=1e-6)
     assert wb.displacement[0].tolist() == vel.tolist()
     assert int(wb.valid[0].sum()) == min(crossings + 1, 8)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_segment_tests_are_the_same_at_a_scale_where_the_determinant_underflows(seed) -> None:
+    # Scaled by 2**-600 every product of two coordinates underflows to zero, so the crossing
+    # test's determinant is 0 and the parallel branch must redo it in rescaled units. Scaling
+    # by a power of two is exact, so hits, t and u must equal the unscaled ones bit for bit.
+    rng = np.random.default_rng(seed)
+    p1, p2, q1, q2 = (np.round(rng.uniform(-4.0, 4.0, (16, 2)) * 64.0) / 64.0
+                      for _ in range(4))
+    s = 2.0**-600
+    hit, t, u, point = segment_intersections(p1, p2, q1, q2)
+    hit_s, t_s, u_s, point_s = segment_intersections(p1 * s, p2 * s, q1 * s, q2 * s)
+    assert hit_s.tolist() == hit.tolist()
+    assert t_s[hit].tolist() == t[hit].tolist()
+    assert u_s[hit].tolist() == u[hit].tolist()
+    assert (point_s[hit] / s).tolist() == point[hit].tolist()
