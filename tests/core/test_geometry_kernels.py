@@ -3,7 +3,9 @@
 The game's worlds start at (0, 0) and its outlines are all wound one way, so a kernel that
 mishandled a box with a non-zero corner or a clockwise outline would pass every game test.
 These properties pin the general contracts: orientation by the shoelace area, outward edge
-normals for both windings, and wall folding in any box (a shifted box gives the shifted path).
+normals for both windings, wall folding in any box (a shifted box gives the shifted path),
+segment tests at a scale where products underflow, and the typed empty results of the contact
+queries.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from asteroids.core.contacts import circle_cross_pairs, circle_pairs, circle_segment_contacts
 from asteroids.core.geometry import (
     edge_normals,
     orientation_ccw,
@@ -162,3 +166,41 @@ def test_segment_tests_are_the_same_at_a_scale_where_the_determinant_underflows(
     assert t_s[hit].tolist() == t[hit].tolist()
     assert u_s[hit].tolist() == u[hit].tolist()
     assert (point_s[hit] / s).tolist() == point[hit].tolist()
+
+
+SQUARE = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]
+
+
+def _shapes(result, names) -> dict[str, tuple[str, tuple[int, ...]]]:
+    return {n: (getattr(result, n).dtype.name, getattr(result, n).shape) for n in names}
+
+
+@pytest.mark.parametrize("case", ["no circles", "no bodies", "nothing touches"])
+def test_circle_segment_contacts_with_nothing_to_report_has_typed_empty_fields(case) -> None:
+    # Callers index and concatenate these arrays: an empty result has the same dtypes and
+    # trailing shapes as a full one, whichever early return produced it.
+    centers, radii, points, offsets = {
+        "no circles": (np.zeros((0, 2)), np.zeros(0), SQUARE, [0, 4]),
+        "no bodies": ([[1.0, 1.0]], [1.0], np.zeros((0, 2)), [0]),
+        "nothing touches": ([[10.0, 10.0]], [1.0], SQUARE, [0, 4]),
+    }[case]
+    got = circle_segment_contacts(centers, radii, points, offsets)
+    assert _shapes(got, ("circle", "body", "edge", "depth", "normal", "point")) == {
+        "circle": ("int64", (0,)), "body": ("int64", (0,)), "edge": ("int64", (0,)),
+        "depth": ("float64", (0,)), "normal": ("float64", (0, 2)), "point": ("float64", (0, 2)),
+    }
+
+
+@pytest.mark.parametrize("wrap", [None, (100.0, 100.0)])
+def test_circle_pair_queries_with_nothing_to_report_give_empty_int_arrays(wrap) -> None:
+    none = np.zeros((0, 2)), np.zeros(0)
+    results = [
+        circle_pairs(*none, world_size=wrap),
+        circle_pairs([[0.0, 0.0]], [1.0], world_size=wrap),
+        circle_pairs([[0.0, 0.0], [50.0, 50.0]], [1.0, 1.0], world_size=wrap),
+        circle_cross_pairs(*none, [[1.0, 1.0]], [1.0], world_size=wrap),
+        circle_cross_pairs([[1.0, 1.0]], [1.0], *none, world_size=wrap),
+        circle_cross_pairs([[1.0, 1.0]], [1.0], [[50.0, 50.0]], [1.0], world_size=wrap),
+    ]
+    for i, j in results:
+        assert (i.dtype.name, i.shape, j.dtype.name, j.shape) == ("int64", (0,), "int64", (0,))
