@@ -35,7 +35,6 @@ from asteroids.config import Config
 from asteroids.config.live import ReloadPlan, apply_changes, plan_reload
 from asteroids.core import state_hash
 from asteroids.core.match import Match, MatchEvent, match_hash, new_match, step_match
-from asteroids.paths import replays_dir
 from asteroids.profile import MAX_ENTRIES
 from asteroids.replay import Recorder, Replay
 from asteroids.replay.matches import MatchRecorder
@@ -249,13 +248,7 @@ class MatchPlay(MatchStepping):
         """Save the replay, then enter each player's score (each its own table entry)."""
         self.finished = True
         saved = self.save_replay()
-        name = None
-        if saved is not None and saved.ok and saved.path is not None:
-            try:
-                if saved.path.parent.resolve() == replays_dir().resolve():
-                    name = saved.path.name
-            except OSError:
-                name = None
+        name = saved.table_name() if saved is not None else None
         slots: list[tuple[int, ScoreSlot]] = []
         for player, world in enumerate(self.match.worlds):
             slot = self.game.enter_score(world, self.config, name)

@@ -56,6 +56,19 @@ class SaveResult:
         """True when the replay is on disk."""
         return self.path is not None
 
+    def table_name(self) -> str | None:
+        """The file's name when it was saved into the user's replays folder, where a
+        high-score entry can point to it; None otherwise (``--record FILE`` elsewhere, a
+        failed save, a folder that cannot be resolved)."""
+        if self.path is None:
+            return None
+        try:
+            if self.path.parent.resolve() == replays_dir().resolve():
+                return self.path.name
+        except OSError:
+            return None
+        return None
+
     def hud_text(self) -> str:
         """A short line for the screen."""
         if self.path is not None:

@@ -494,13 +494,7 @@ class PlayView(WorldView):
         """Save the replay first, so the score's entry can name it, then enter the score."""
         self.finished = True
         saved = self.save_replay()
-        name = None
-        if saved is not None and saved.ok and saved.path is not None:
-            try:
-                if saved.path.parent.resolve() == replays_dir().resolve():
-                    name = saved.path.name
-            except OSError:
-                name = None
+        name = saved.table_name() if saved is not None else None
         if not self.rules_changed:
             self.slot = self.game.enter_score(self.world, self.config, name)
         if saved is not None and saved.ok:
