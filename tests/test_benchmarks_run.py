@@ -72,6 +72,30 @@ def test_render_benchmark_runs_and_ours_is_the_cheapest(tmp_path) -> None:
 
 
 @pytest.mark.slow
+def test_render_methods_benchmark_draws_the_same_rocks_every_way(tmp_path) -> None:
+    """The comparison behind the README's render-target analysis: each way of drawing the
+    rocks lights about the quads' pixels (the fragment method exactly their count; wide GL
+    lines round their width), and each picture lies within 1 px of the quads' both ways."""
+    import json
+
+    out = tmp_path / "methods.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "render_methods", "--sizes", "30",
+         "--frames", "2", "--size", "640x360", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )
+    if done.returncode != 0 and "OpenGL" in done.stderr:
+        pytest.skip(f"no OpenGL here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr + done.stdout
+    rows = {r["method"]: r for r in json.loads(out.read_text())["rows"]}
+    assert set(rows) == {"per-asteroid", "quads", "gl-lines", "line-strips", "fragment"}
+    assert rows["fragment"]["lit_ratio"] == pytest.approx(1.0, abs=0.02)
+    for name, row in rows.items():
+        assert 0.8 <= row["lit_ratio"] <= 1.3, name
+        assert row["near_quads"] >= 0.98 and row["quads_near"] >= 0.98, name
+
+
+@pytest.mark.slow
 def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
     """Tiny sizes, pool only (the Ray column is exercised by the ray-marked tests)."""
     done = subprocess.run(

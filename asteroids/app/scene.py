@@ -262,6 +262,13 @@ class SceneBuilder:
                         ) -> tuple[np.ndarray, np.ndarray]:
         """The rocks' outlines at ``alpha``: (V, 2) packed world points and (N + 1,) offsets
         (no wrap ghosts)."""
+        pos, cos_sin = self.asteroid_poses(prev, cur, alpha)
+        return transform_outlines(pos, cos_sin, cur.ast_local, cur.ast_offsets), cur.ast_offsets
+
+    def asteroid_poses(self, prev: World, cur: World, alpha: float
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """The rocks' centres (N, 2) and rotations as (N, 2) cosines and sines at ``alpha``
+        (a rock born this tick is where it was born)."""
         p = self.params
         pos = np.array(cur.ast_pos, dtype=np.float64)
         angle = cur.ast_angle.astype(np.float64)
@@ -273,8 +280,7 @@ class SceneBuilder:
             angle[found] = _lerp_angle(prev.ast_angle[src].astype(np.float64),
                                        angle[found], alpha)
         theta = angle * _STEP_RAD
-        cos_sin = np.stack([np.cos(theta), np.sin(theta)], axis=1)
-        return transform_outlines(pos, cos_sin, cur.ast_local, cur.ast_offsets), cur.ast_offsets
+        return pos, np.stack([np.cos(theta), np.sin(theta)], axis=1)
 
     def _asteroids(self, prev: World, cur: World, alpha: float, out: Segments,
                    palette: Palette = VECTOR) -> None:
