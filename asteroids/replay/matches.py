@@ -38,10 +38,10 @@ from asteroids.replay.format import (
     rules_fingerprint,
 )
 from asteroids.replay.record import check_seed_and_interval
-from asteroids.replay.verify import VerifyResult
+from asteroids.replay.verify import Simulation, VerifyResult, verify_with
 
-__all__ = ["MATCH_FIELD_NAMES", "MatchRecorder", "OnMatchStep", "match_field_digests",
-           "match_field_names", "record_bot_match", "verify_match"]
+__all__ = ["MATCH_FIELD_NAMES", "MATCH_SIMULATION", "MatchRecorder", "OnMatchStep",
+           "match_field_digests", "match_field_names", "record_bot_match", "verify_match"]
 
 OnMatchStep = Callable[[Match, tuple[Tagged, ...]], None]
 """Called with each new Match and its tagged events during a verification."""
@@ -180,6 +180,33 @@ def record_bot_match(config: Config, seed: int, bot: Callable[[World, Config], i
     return recorder.finish(match, created_at=created_at)
 
 
+def _match_outcome(match: Match) -> tuple[int, int]:
+    return max(match.scores), max(int(w.wave) for w in match.worlds)
+
+
+def _match_end_problem(replay: Replay, match: Match) -> str:
+    score, wave = _match_outcome(match)
+    if match.scores == replay.final_scores and (score, wave) == (replay.final_score,
+                                                                 replay.final_wave):
+        return ""
+    return (f"every hash matches, but the match ends with scores {list(match.scores)} and "
+            f"wave {wave}; the file says {list(replay.final_scores)} and wave "
+            f"{replay.final_wave}")
+
+
+MATCH_SIMULATION: Simulation[Match] = Simulation(
+    noun="match",
+    start=lambda replay: new_match(replay.config, replay.seed, replay.players),
+    step=step_match,
+    hasher=_Hasher,
+    field_names=lambda replay: match_field_names(replay.players),
+    field_digests=match_field_digests,
+    outcome=_match_outcome,
+    end_problem=_match_end_problem,
+)
+"""A two-player replay: the state is the Match, hashed with ``match_hash``."""
+
+
 def verify_match(replay: Replay, *, on_step: OnMatchStep | None = None) -> VerifyResult:
     """Re-simulate a two-player ``replay`` and compare every checkpoint, the final hash and
     every player's final score (``verify_replay`` for a match).
@@ -188,73 +215,4 @@ def verify_match(replay: Replay, *, on_step: OnMatchStep | None = None) -> Verif
         replay: a loaded (or just recorded) two-player replay.
         on_step: called with each new Match and its tagged events.
     """
-    config = replay.config
-    every = replay.checkpoint_every
-    expected = dict(replay.checkpoints)
-    hasher = _Hasher()
-    match = new_match(config, replay.seed, replay.players)
-    good, good_tick = match, 0
-    h = hasher(match)
-    if h != expected.get(0, h):
-        return _narrow(replay, match, 0, 0, h, match)
-    masks = replay.masks
-    ticks = len(masks)
-    for t in range(1, ticks + 1):
-        match, events = step_match(match, masks[t - 1], config)
-        if on_step is not None:
-            on_step(match, events)
-        if t % every == 0:
-            h = hasher(match)
-            if h != expected[t]:
-                return _narrow(replay, good, good_tick, t, h, match)
-            good, good_tick = match, t
-    h = hasher(match) if ticks % every else h
-    if h != replay.final_hash:
-        return _narrow(replay, good, good_tick, ticks, h, match)
-    score, wave = max(match.scores), max(int(w.wave) for w in match.worlds)
-    if match.scores != replay.final_scores or (score, wave) != (replay.final_score,
-                                                                 replay.final_wave):
-        return VerifyResult(
-            ok=False, ticks=ticks, final_hash=h, final_score=score, final_wave=wave,
-            problem=f"every hash matches, but the match ends with scores {list(match.scores)}"
-            f" and wave {wave}; the file says {list(replay.final_scores)} and wave "
-            f"{replay.final_wave}",
-        )
-    return VerifyResult(ok=True, ticks=ticks, final_hash=h, final_score=score,
-                        final_wave=wave)
-
-
-def _narrow(replay: Replay, good: Match, good_tick: int, bad_tick: int, bad_hash: str,
-            bad: Match) -> VerifyResult:
-    """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
-    config = replay.config
-    last_is_final = bad_tick == replay.ticks and bad_tick % replay.checkpoint_every != 0
-    expected = replay.final_hash if last_is_final else dict(replay.checkpoints)[bad_tick]
-    first_bad = bad_tick
-    match = good
-    hasher = _Hasher()
-    for t in range(good_tick + 1, bad_tick + 1):
-        match, _ = step_match(match, replay.masks[t - 1], config)
-        if t - 1 < len(replay.tick_hashes) and \
-                int(hasher(match)[:2], 16) != replay.tick_hashes[t - 1]:
-            first_bad = t
-            break
-    fields: tuple[str, ...] = ()
-    digests = dict(zip((t for t, _ in replay.checkpoints), replay.checkpoint_digests,
-                       strict=False))
-    names = match_field_names(replay.players)
-    if bad_tick in digests and replay.field_names == names:
-        got = match_field_digests(bad)
-        fields = tuple(n for n, a, b in zip(names, got, digests[bad_tick], strict=True)
-                       if a != b)
-    where = "the final state" if last_is_final else f"the checkpoint at tick {bad_tick}"
-    problem = (f"{where} differs (expected {expected}, got {bad_hash}); the match first "
-               f"differs at tick {first_bad}")
-    if fields:
-        problem += f"; fields that differ at tick {bad_tick}: {', '.join(fields)}"
-    return VerifyResult(
-        ok=False, ticks=replay.ticks, final_hash=bad_hash, final_score=max(bad.scores),
-        final_wave=max(int(w.wave) for w in bad.worlds), first_bad_checkpoint=bad_tick,
-        first_bad_tick=first_bad, expected_hash=expected, actual_hash=bad_hash,
-        fields=fields, problem=problem,
-    )
+    return verify_with(replay, MATCH_SIMULATION, on_step)

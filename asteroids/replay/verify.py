@@ -10,16 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
+from asteroids.config import Config
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.events import Event
 from asteroids.core.match import Match, MatchEvent, Tagged
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import Replay, field_digests
 
-__all__ = ["VerifyResult", "verify_replay", "world_diff"]
+__all__ = ["WORLD_SIMULATION", "Simulation", "VerifyResult", "verify_replay", "verify_with",
+           "world_diff"]
 
 OnStep = Callable[[World, tuple[Event, ...]], None]
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,128 @@ def _bits(value: object) -> object:
     return value
 
 
+@dataclass(frozen=True)
+class Simulation(Generic[S]):
+    """What ``verify_with`` needs to re-simulate one kind of replay: a one-player game
+    (``WORLD_SIMULATION``, state a World) or a two-player match
+    (``asteroids.replay.matches.MATCH_SIMULATION``, state a Match)."""
+
+    noun: str
+    """What the state is called in a problem sentence ("game", "match")."""
+    start: Callable[[Replay], S]
+    """The state at tick 0."""
+    step: Callable[[S, int, Config], tuple[S, tuple[Any, ...]]]
+    """One tick: state, input mask and config in; state and events out."""
+    hasher: Callable[[], Callable[[S], str]]
+    """A fresh state-hash function for one pass over the ticks (it may cache)."""
+    field_names: Callable[[Replay], tuple[str, ...]]
+    """The names of the per-field digests this kind of replay's checkpoints hold."""
+    field_digests: Callable[[S], bytes]
+    outcome: Callable[[S], tuple[int, int]]
+    """The final score and wave the file records."""
+    end_problem: Callable[[Replay, S], str]
+    """Empty when the final state's scores agree with the file, else the problem."""
+
+
+def verify_with(replay: Replay, sim: Simulation[S],
+                on_step: Callable[[S, tuple[Any, ...]], None] | None = None) -> VerifyResult:
+    """Re-simulate ``replay`` as ``sim`` says; compare every checkpoint, the final hash and
+    the final scores (``verify_replay`` and ``verify_match`` are this loop)."""
+    config = replay.config
+    every = replay.checkpoint_every
+    expected = dict(replay.checkpoints)
+    changes = {c.tick: c.config for c in replay.config_changes}
+    step_state, hasher = sim.step, sim.hasher()
+    state = sim.start(replay)
+    good, good_tick = state, 0
+    h = hasher(state)
+    if h != expected.get(0, h):
+        return _narrow(replay, sim, state, 0, 0, h, state)
+    masks = replay.masks
+    ticks = len(masks)
+    for t in range(1, ticks + 1):
+        if changes:
+            config = changes.get(t - 1, config)
+        state, events = step_state(state, masks[t - 1], config)
+        if on_step is not None:
+            on_step(state, events)
+        if t % every == 0:
+            h = hasher(state)
+            if h != expected[t]:
+                return _narrow(replay, sim, good, good_tick, t, h, state)
+            good, good_tick = state, t
+    h = hasher(state) if ticks % every else h
+    if h != replay.final_hash:
+        return _narrow(replay, sim, good, good_tick, ticks, h, state)
+    score, wave = sim.outcome(state)
+    problem = sim.end_problem(replay, state)
+    return VerifyResult(ok=not problem, ticks=ticks, final_hash=h, final_score=score,
+                        final_wave=wave, problem=problem)
+
+
+def _narrow(replay: Replay, sim: Simulation[S], good: S, good_tick: int, bad_tick: int,
+            bad_hash: str, bad: S) -> VerifyResult:
+    """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
+    config = replay.config_at(good_tick)
+    changes = {c.tick: c.config for c in replay.config_changes}
+    last_is_final = bad_tick == replay.ticks and bad_tick % replay.checkpoint_every != 0
+    expected = replay.final_hash if last_is_final else dict(replay.checkpoints)[bad_tick]
+    first_bad = bad_tick
+    state = good
+    hasher = sim.hasher()
+    for t in range(good_tick + 1, bad_tick + 1):
+        config = changes.get(t - 1, config)
+        state, _ = sim.step(state, replay.masks[t - 1], config)
+        if t - 1 < len(replay.tick_hashes) and \
+                int(hasher(state)[:2], 16) != replay.tick_hashes[t - 1]:
+            first_bad = t
+            break
+    fields: tuple[str, ...] = ()
+    digests = dict(zip((t for t, _ in replay.checkpoints), replay.checkpoint_digests,
+                       strict=False))
+    names = sim.field_names(replay)
+    if bad_tick in digests and replay.field_names == names:
+        got = sim.field_digests(bad)
+        fields = tuple(n for n, a, b in zip(names, got, digests[bad_tick], strict=True)
+                       if a != b)
+    where = "the final state" if last_is_final else f"the checkpoint at tick {bad_tick}"
+    problem = (f"{where} differs (expected {expected}, got {bad_hash}); the {sim.noun} first "
+               f"differs at tick {first_bad}")
+    if fields:
+        problem += f"; fields that differ at tick {bad_tick}: {', '.join(fields)}"
+    score, wave = sim.outcome(bad)
+    return VerifyResult(
+        ok=False, ticks=replay.ticks, final_hash=bad_hash, final_score=score, final_wave=wave,
+        first_bad_checkpoint=bad_tick, first_bad_tick=first_bad, expected_hash=expected,
+        actual_hash=bad_hash, fields=fields, problem=problem,
+    )
+
+
+def _world_outcome(world: World) -> tuple[int, int]:
+    return int(world.score), int(world.wave)
+
+
+def _world_end_problem(replay: Replay, world: World) -> str:
+    score, wave = _world_outcome(world)
+    if (score, wave) == (replay.final_score, replay.final_wave):
+        return ""
+    return (f"every hash matches, but the game ends with score {score} and wave {wave}; the "
+            f"file says score {replay.final_score} and wave {replay.final_wave}")
+
+
+WORLD_SIMULATION: Simulation[World] = Simulation(
+    noun="game",
+    start=lambda replay: new_world(replay.config, replay.seed),
+    step=step,
+    hasher=lambda: state_hash,
+    field_names=lambda replay: FIELD_NAMES,
+    field_digests=field_digests,
+    outcome=_world_outcome,
+    end_problem=_world_end_problem,
+)
+"""A one-player replay: the state is the World."""
+
+
 def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyResult:
     """Re-simulate ``replay`` and compare every checkpoint, the final hash, score and wave.
 
@@ -86,74 +212,4 @@ def verify_replay(replay: Replay, *, on_step: OnStep | None = None) -> VerifyRes
                                           if not isinstance(e, MatchEvent)))
 
         return verify_match(replay, on_step=on_match_step)
-    config = replay.config
-    every = replay.checkpoint_every
-    expected = dict(replay.checkpoints)
-    world = new_world(config, replay.seed)
-    changes = {c.tick: c.config for c in replay.config_changes}
-    good_world, good_index = world, 0
-    h = state_hash(world)
-    if h != expected.get(0, h):
-        return _narrow(replay, world, 0, 0, h, world)
-    masks = replay.masks
-    ticks = len(masks)
-    for t in range(1, ticks + 1):
-        if changes:
-            config = changes.get(t - 1, config)
-        world, events = step(world, masks[t - 1], config)
-        if on_step is not None:
-            on_step(world, events)
-        if t % every == 0:
-            h = state_hash(world)
-            if h != expected[t]:
-                return _narrow(replay, good_world, good_index, t, h, world)
-            good_world, good_index = world, t
-    h = state_hash(world) if ticks % every else h
-    if h != replay.final_hash:
-        return _narrow(replay, good_world, good_index, ticks, h, world)
-    score, wave = int(world.score), int(world.wave)
-    if (score, wave) != (replay.final_score, replay.final_wave):
-        return VerifyResult(
-            ok=False, ticks=ticks, final_hash=h, final_score=score, final_wave=wave,
-            problem=f"every hash matches, but the game ends with score {score} and wave "
-            f"{wave}; the file says score {replay.final_score} and wave {replay.final_wave}",
-        )
-    return VerifyResult(ok=True, ticks=ticks, final_hash=h, final_score=score,
-                        final_wave=wave)
-
-
-def _narrow(replay: Replay, good_world: World, good_tick: int, bad_tick: int, bad_hash: str,
-            bad_world: World) -> VerifyResult:
-    """Re-simulate from the last good checkpoint to the first bad one, hashing every tick."""
-    config = replay.config_at(good_tick)
-    changes = {c.tick: c.config for c in replay.config_changes}
-    expected = replay.final_hash if bad_tick == replay.ticks and bad_tick % \
-        replay.checkpoint_every else dict(replay.checkpoints)[bad_tick]
-    first_bad = bad_tick
-    world = good_world
-    if bad_tick > 0:
-        for t in range(good_tick + 1, bad_tick + 1):
-            config = changes.get(t - 1, config)
-            world, _ = step(world, replay.masks[t - 1], config)
-            if t - 1 < len(replay.tick_hashes) and \
-                    int(state_hash(world)[:2], 16) != replay.tick_hashes[t - 1]:
-                first_bad = t
-                break
-    fields: tuple[str, ...] = ()
-    digests = dict(zip((t for t, _ in replay.checkpoints), replay.checkpoint_digests,
-                       strict=False))
-    if bad_tick in digests and replay.field_names == FIELD_NAMES:
-        got = field_digests(bad_world)
-        fields = tuple(n for n, a, b in zip(FIELD_NAMES, got, digests[bad_tick], strict=True)
-                       if a != b)
-    where = "the final state" if bad_tick == replay.ticks and bad_tick % \
-        replay.checkpoint_every else f"the checkpoint at tick {bad_tick}"
-    problem = (f"{where} differs (expected {expected}, got {bad_hash}); the game first "
-               f"differs at tick {first_bad}")
-    if fields:
-        problem += f"; fields that differ at tick {bad_tick}: {', '.join(fields)}"
-    return VerifyResult(
-        ok=False, ticks=replay.ticks, final_hash=bad_hash, final_score=int(bad_world.score),
-        final_wave=int(bad_world.wave), first_bad_checkpoint=bad_tick, first_bad_tick=first_bad,
-        expected_hash=expected, actual_hash=bad_hash, fields=fields, problem=problem,
-    )
+    return verify_with(replay, WORLD_SIMULATION, on_step)
