@@ -37,7 +37,7 @@ from asteroids.replay.format import (
     field_digests,
     rules_fingerprint,
 )
-from asteroids.replay.record import check_seed_and_interval
+from asteroids.replay.record import TickLog, check_seed_and_interval
 from asteroids.replay.verify import Simulation, VerifyResult, verify_with
 
 __all__ = ["MATCH_FIELD_NAMES", "MATCH_SIMULATION", "MatchRecorder", "OnMatchStep",
@@ -109,16 +109,12 @@ class MatchRecorder:
         self.players = MAX_PLAYERS
         start = new_match(config, seed, self.players)
         self._hash = _Hasher()
-        self._masks = bytearray()
-        self._tick_hashes = bytearray()
-        self._last_hash = self._hash(start)
-        self._checkpoints: list[tuple[int, str]] = [(0, self._last_hash)]
-        self._digests: list[bytes] = [match_field_digests(start)]
+        self._log = TickLog(self._hash(start), match_field_digests(start), every)
 
     @property
     def ticks(self) -> int:
         """Match ticks recorded so far."""
-        return len(self._masks)
+        return self._log.ticks
 
     def add(self, mask: int, match_after: Match) -> None:
         """Record one ``step_match``: the mask it was given and the Match it returned.
@@ -128,19 +124,9 @@ class MatchRecorder:
                 next tick.
         """
         mask = as_mask(mask)
-        tick = len(self._masks) + 1
-        if match_after.tick != tick:
-            raise ValueError(f"MatchRecorder.add: expected the match after tick {tick}, got "
-                             f"tick {match_after.tick} (every step must be recorded once)")
-        if tick > MAX_TICKS:
-            raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
-        h = self._hash(match_after)
-        self._masks.append(mask)
-        self._tick_hashes.append(int(h[:2], 16))
-        self._last_hash = h
-        if tick % self.every == 0:
-            self._checkpoints.append((tick, h))
-            self._digests.append(match_field_digests(match_after))
+        self._log.next_tick("MatchRecorder.add", "match", match_after.tick)
+        self._log.append(mask, self._hash(match_after),
+                         lambda: match_field_digests(match_after))
 
     def finish(self, match: Match, *, created_at: str | None = None) -> Replay:
         """The replay of the match so far; ``match`` is the last Match recorded."""
@@ -149,14 +135,13 @@ class MatchRecorder:
         if match.tick != self.ticks:
             raise ValueError(f"MatchRecorder.finish: the match is at tick {match.tick}, but "
                              f"{self.ticks} ticks were recorded")
+        score, wave = _match_outcome(match)
         return Replay(
-            seed=self.seed, config=self.config, masks=bytes(self._masks),
-            checkpoints=tuple(self._checkpoints), final_hash=self._last_hash,
-            final_score=max(match.scores), final_wave=max(int(w.wave) for w in match.worlds),
+            seed=self.seed, config=self.config, **self._log.fields(),
+            final_score=score, final_wave=wave,
             created_at=created_at or utc_now(), game_version=__version__,
             rules=rules_fingerprint(self.config, self.players),
-            tick_hz=float(self.config.world.tick_hz), checkpoint_every=self.every,
-            tick_hashes=bytes(self._tick_hashes), checkpoint_digests=tuple(self._digests),
+            tick_hz=float(self.config.world.tick_hz),
             field_names=match_field_names(self.players), players=self.players,
             final_scores=match.scores,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
+from typing import Any
 
 from asteroids import __version__
 from asteroids.config import Config
@@ -26,7 +27,7 @@ from asteroids.replay.format import (
     rules_fingerprint,
 )
 
-__all__ = ["Bot", "Recorder", "bot_names", "get_bot", "record_bot_game", "utc_now"]
+__all__ = ["Bot", "Recorder", "TickLog", "bot_names", "get_bot", "record_bot_game", "utc_now"]
 
 Bot = Callable[[World, Config], int]
 """A pilot: the input mask for this tick, from the World and the config (pure)."""
@@ -53,6 +54,64 @@ def check_seed_and_interval(seed: int, every: int) -> None:
         raise ValueError(f"checkpoint interval must be in [1, {MAX_CHECKPOINT_EVERY}]")
 
 
+class TickLog:
+    """What every recorder keeps as a game goes (``Recorder``, ``MatchRecorder``): the mask of
+    each tick, one byte of each tick's state hash, and a checkpoint (the full hash and the
+    per-field digests) every ``every`` ticks.
+
+    Args:
+        start_hash: the hash of the state at tick 0.
+        start_digests: its per-field digests.
+        every: ticks between checkpoints.
+    """
+
+    def __init__(self, start_hash: str, start_digests: bytes, every: int) -> None:
+        self.every = every
+        self.masks = bytearray()
+        self.tick_hashes = bytearray()
+        self.last_hash = start_hash
+        self.checkpoints: list[tuple[int, str]] = [(0, start_hash)]
+        self.digests: list[bytes] = [start_digests]
+
+    @property
+    def ticks(self) -> int:
+        """Ticks recorded so far."""
+        return len(self.masks)
+
+    def next_tick(self, caller: str, noun: str, got: int) -> int:
+        """The tick the next ``append`` records, after checking the state handed in is at it.
+
+        Raises:
+            ValueError: if ``got`` is not the next tick (a step was missed or recorded twice)
+                or a replay cannot hold one more tick.
+        """
+        tick = len(self.masks) + 1
+        if got != tick:
+            raise ValueError(f"{caller}: expected the {noun} after tick {tick}, got tick {got} "
+                             "(every step must be recorded once)")
+        if tick > MAX_TICKS:
+            raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
+        return tick
+
+    def append(self, mask: int, state_hash: str, digests: Callable[[], bytes]) -> None:
+        """Record one tick: its mask and the hash of the state after it (``digests`` is
+        called only at a checkpoint)."""
+        self.masks.append(mask)
+        self.tick_hashes.append(int(state_hash[:2], 16))
+        self.last_hash = state_hash
+        tick = len(self.masks)
+        if tick % self.every == 0:
+            self.checkpoints.append((tick, state_hash))
+            self.digests.append(digests())
+
+    def fields(self) -> dict[str, Any]:
+        """The ``Replay`` fields this log holds."""
+        return {"masks": bytes(self.masks), "checkpoints": tuple(self.checkpoints),
+                "final_hash": self.last_hash, "checkpoint_every": self.every,
+                "tick_hashes": bytes(self.tick_hashes),
+                "checkpoint_digests": tuple(self.digests)}
+
+
 class Recorder:
     """Feed it exactly what the core was given; it hashes checkpoints as it goes.
 
@@ -74,16 +133,12 @@ class Recorder:
         self._changes: list[ConfigChange] = []
         self.every = every
         start = new_world(config, seed)
-        self._masks = bytearray()
-        self._tick_hashes = bytearray()
-        self._last_hash = state_hash(start)
-        self._checkpoints: list[tuple[int, str]] = [(0, self._last_hash)]
-        self._digests: list[bytes] = [field_digests(start)]
+        self._log = TickLog(state_hash(start), field_digests(start), every)
 
     @property
     def ticks(self) -> int:
         """Ticks recorded so far."""
-        return len(self._masks)
+        return self._log.ticks
 
     @property
     def changes(self) -> tuple[ConfigChange, ...]:
@@ -107,21 +162,10 @@ class Recorder:
                 setting that cannot change during a game.
         """
         mask = as_mask(mask)
-        tick = len(self._masks) + 1
-        if world_after.tick != tick:
-            raise ValueError(f"Recorder.add: expected the world after tick {tick}, got tick "
-                             f"{world_after.tick} (every step must be recorded once)")
-        if tick > MAX_TICKS:
-            raise ValueError(f"a replay holds at most {MAX_TICKS} ticks")
+        tick = self._log.next_tick("Recorder.add", "world", world_after.tick)
         if config is not None and config is not self._step_config:
             self._note_config(tick - 1, config)
-        h = state_hash(world_after)
-        self._masks.append(mask)
-        self._tick_hashes.append(int(h[:2], 16))
-        self._last_hash = h
-        if tick % self.every == 0:
-            self._checkpoints.append((tick, h))
-            self._digests.append(field_digests(world_after))
+        self._log.append(mask, state_hash(world_after), lambda: field_digests(world_after))
 
     def _note_config(self, tick: int, config: Config) -> None:
         """Record the settings of the step from ``tick`` on, if their rules changed."""
@@ -144,13 +188,11 @@ class Recorder:
             raise ValueError(f"Recorder.finish: the world is at tick {world.tick}, but "
                              f"{self.ticks} ticks were recorded")
         return Replay(
-            seed=self.seed, config=self.config, masks=bytes(self._masks),
-            checkpoints=tuple(self._checkpoints), final_hash=self._last_hash,
+            seed=self.seed, config=self.config, **self._log.fields(),
             final_score=int(world.score), final_wave=int(world.wave),
             created_at=created_at or utc_now(), game_version=__version__,
             rules=rules_fingerprint(self.config), tick_hz=float(self.config.world.tick_hz),
-            checkpoint_every=self.every, tick_hashes=bytes(self._tick_hashes),
-            checkpoint_digests=tuple(self._digests), config_changes=tuple(self._changes),
+            config_changes=tuple(self._changes),
         )
 
 
