@@ -339,11 +339,8 @@ class MatchReplayView(MatchStepping, ReplayView):
         if want is not None and self.out_of_step is None and match_hash(match) != want:
             self.out_of_step = tick
 
-    def seek(self, target: int) -> None:
-        """Show the match after ``target`` ticks (see ``ReplayView.seek``)."""
-        target = max(0, min(int(target), self.replay.ticks))
-        if target == self.tick:
-            return
+    def resimulate(self, target: int) -> int:
+        """Step the match silently to ``target`` (see ``ReplayView.resimulate``)."""
         base = max(t for t in self.kept_matches if t <= target)
         if base <= self.tick <= target:
             start, match = self.tick, self.match
@@ -354,15 +351,8 @@ class MatchReplayView(MatchStepping, ReplayView):
             match, _ = step_match(match, masks[t], config)
             self._passed_match(t + 1, match)
         self.match = match
-        self.seeks += target - start
         self.world = self.prev = match.world
-        self.tick = target
-        self.masks = list(masks[:target])
-        self.events = []
-        self.particles.clear()
-        self.stepper.reset()
-        self.game.audio.stop_all()
-        self.update_hud()
+        return start
 
     def update_hud(self) -> None:
         """The viewer's HUD, both scores, and the banner."""

@@ -180,6 +180,20 @@ class ReplayView(WorldView):
         target = max(0, min(int(target), self.replay.ticks))
         if target == self.tick:
             return
+        start = self.resimulate(target)
+        self.seeks += target - start
+        self.tick = target
+        self.masks = list(self.replay.masks[:target])
+        self.events = []
+        self.particles.clear()
+        self.stepper.reset()
+        self.game.audio.stop_all()
+        self.update_hud()
+
+    def resimulate(self, target: int) -> int:
+        """Step silently to the state after ``target`` ticks and show it (``self.world``,
+        ``self.config``); returns the tick it started from, the nearest of the kept Worlds
+        and the one shown."""
         base = max(t for t in self.kept if t <= target)
         if base <= self.tick <= target:
             start, world = self.tick, self.world
@@ -194,15 +208,8 @@ class ReplayView(WorldView):
             world, _ = step(world, masks[t], config)
             self._passed(t + 1, world)
         self.config = self._config_for(target)
-        self.seeks += target - start
         self.world = self.prev = world
-        self.tick = target
-        self.masks = list(masks[:target])
-        self.events = []
-        self.particles.clear()
-        self.stepper.reset()
-        self.game.audio.stop_all()
-        self.update_hud()
+        return start
 
     def seek_by(self, seconds: float) -> None:
         """Jump ``seconds`` of game time forward (or back, when negative)."""
