@@ -16,26 +16,29 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from asteroids.config.bundled import is_preset_name, preset_bytes, preset_names, suggest_preset
+from asteroids.config.bundled import preset_bytes
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num, knobs
-from asteroids.config.locate import Path, Positions, find, key_positions
+from asteroids.config.locate import Path
+from asteroids.config.reading import (
+    MAX_FILE_BYTES,
+    TOML_POSITION,
+    Source,
+    TextFile,
+    dotted,
+    read_source,
+)
 from asteroids.config.schema import Config, KeysConfig, Obstacle
 
 __all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "load_preset", "parse_override"]
-
-MAX_FILE_BYTES = 64 * 1024
-"""Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
 
 _KEY_NAME_SET = frozenset(KEY_NAMES)
 _OVERRIDE_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
 _BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _UNIT_SUFFIX = re.compile(r"(_(px|deg|s|s2|hz|per))+$")
-_TOML_POSITION = re.compile(r"^(.*?)\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 
 
 class _Bad:
@@ -43,37 +46,6 @@ class _Bad:
 
 
 _BAD = _Bad()
-
-
-@dataclass
-class _Source:
-    """One layer: a file or one ``--set``; knows how to place an issue in itself."""
-
-    order: int
-    name: str
-    positions: Positions = field(default_factory=dict)
-    override: str = ""
-    override_index: int = 0
-
-    def issue(self, path: Path, code: str, message: str, expected: str = "",
-              got: str = "") -> ConfigIssue:
-        if self.name == OVERRIDE_SOURCE:
-            line, col = self.override_index, None
-        else:
-            line, col = find(self.positions, path)
-        return ConfigIssue(
-            source=self.name, line=line, col=col, key=dotted(path), code=code,
-            message=message, expected=expected, got=got, order=self.order,
-            override=self.override,
-        )
-
-
-def dotted(path: Path) -> str:
-    """``("asteroids", "radius_px", 1)`` -> ``asteroids.radius_px[1]``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
 
 
 def _type_name(value: Any) -> str:
@@ -154,7 +126,7 @@ def _all_paths(cls: type, prefix: Path = ()) -> Iterable[Path]:
 class _Validator:
     """Checks one source's raw TOML data against the schema, collecting issues."""
 
-    def __init__(self, source: _Source, issues: list[ConfigIssue]) -> None:
+    def __init__(self, source: Source, issues: list[ConfigIssue]) -> None:
         self.src = source
         self.issues = issues
         self.bad: set[Path] = set()
@@ -400,132 +372,9 @@ def parse_override(text: str) -> tuple[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         if _BARE_WORD.fullmatch(raw):
             return key, raw
-        reason = _TOML_POSITION.sub(r"\1", str(exc))
+        reason = TOML_POSITION.sub(r"\1", str(exc))
         raise ValueError(f"cannot read the value {raw!r} as TOML: {reason}") from None
     return key, parsed["v"]
-
-
-def _syntax_issue(src: _Source, text: str, exc: Exception) -> ConfigIssue:
-    message = str(exc)
-    line: int | None = None
-    col: int | None = None
-    m = _TOML_POSITION.match(message)
-    if m:
-        message = m.group(1)
-        if m.group(2):
-            line, col = int(m.group(2)), int(m.group(3))
-        else:
-            lines = text.split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
-    key = ""
-    if line is not None and message.startswith(("Cannot overwrite", "Cannot declare")):
-        # tomllib points past the value and does not name the key: find it on the line.
-        key, key_col, is_table = _duplicate_at(text, line)
-        if key:
-            col = key_col
-            message = f"table [{key}] is declared twice" if is_table else f"{key} is set twice"
-        else:
-            message += " (a key or table is set twice)"
-    elif message == "Illegal character '\\n'":
-        message += " (a string not closed on its line?)"
-    return ConfigIssue(source=src.name, line=line, col=col, key=key, code="syntax",
-                       message=f"invalid TOML: {message}", expected="valid TOML",
-                       got="", order=src.order)
-
-
-_HEADER_LINE = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]")
-_KEY_LINE = re.compile(r"(\s*)([A-Za-z0-9_.\-\"' ]+?)\s*=")
-
-
-def _duplicate_at(text: str, line: int) -> tuple[str, int | None, bool]:
-    """The dotted key (or table) declared twice on ``line``, its column, whether a table."""
-    lines = text.split("\n")
-    if not 1 <= line <= len(lines):
-        return "", None, False
-    here = lines[line - 1]
-    m = _HEADER_LINE.match(here)
-    if m:
-        return m.group(1).replace(" ", ""), here.index("[") + 1, True
-    m = _KEY_LINE.match(here)
-    if not m:
-        return "", None, False
-    table = ""
-    for previous in reversed(lines[: line - 1]):
-        h = _HEADER_LINE.match(previous)
-        if h:
-            table = h.group(1).replace(" ", "") + "."
-            break
-    name = m.group(2).replace(" ", "").replace('"', "").replace("'", "")
-    return table + name, len(m.group(1)) + 1, False
-
-
-@dataclass(frozen=True)
-class _Text:
-    """Settings given as text instead of a file (``load_config_text``)."""
-
-    name: str
-    data: bytes
-
-    def __fspath__(self) -> str:
-        return self.name
-
-
-def _read_file(src: _Source, path: str | os.PathLike[str],
-               issues: list[ConfigIssue]) -> dict[str, Any] | None:
-    """Read and parse one file; on failure record the issue and return None."""
-    def fail(code: str, message: str, line: int | None = None,
-             col: int | None = None) -> None:
-        issues.append(ConfigIssue(source=src.name, line=line, col=col, key="", code=code,
-                                  message=message, order=src.order))
-
-    if isinstance(path, _Text):
-        data = path.data
-    else:
-        text_path = os.fspath(path)
-        if os.path.isdir(text_path):
-            fail("unreadable", "this is a folder, not a settings file; give a .toml file or a "
-                 f"preset name ({', '.join(preset_names())})")
-            return None
-        if not os.path.exists(text_path) and is_preset_name(text_path):
-            # A file of that name wins; only a name that is no file means a bundled preset.
-            try:
-                data = preset_bytes(text_path)
-            except KeyError:
-                fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
-                     f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
-                return None
-        else:
-            try:
-                with open(text_path, "rb") as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
-            except OSError as exc:
-                hint = ""
-                if isinstance(exc, FileNotFoundError):
-                    stem = os.path.splitext(os.path.basename(text_path))[0]
-                    hint = (f" (a bundled preset is given by name: {', '.join(preset_names())}"
-                            f"{suggest_preset(stem)})")
-                fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
-                return None
-    if len(data) > MAX_FILE_BYTES:
-        fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
-             f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        fail("syntax", "invalid TOML: the file is not UTF-8 text", line)
-        return None
-    try:
-        parsed = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        issues.append(_syntax_issue(src, text, exc))
-        return None
-    except RecursionError:
-        fail("syntax", "invalid TOML: values are nested too deeply")
-        return None
-    src.positions = key_positions(text)
-    return parsed
 
 
 def _as_tree(obj: Any) -> dict[str, Any]:
@@ -573,12 +422,12 @@ def load_config(
         ConfigError: listing every problem in every source (nothing is partially applied).
     """
     issues: list[ConfigIssue] = []
-    sources: list[_Source] = []
+    sources: list[Source] = []
     validators: list[_Validator] = []
     tree = _as_tree(Config())
-    setter: dict[Path, _Source] = {}
+    setter: dict[Path, Source] = {}
 
-    def layer(src: _Source, data: dict[str, Any]) -> None:
+    def layer(src: Source, data: dict[str, Any]) -> None:
         validator = _Validator(src, issues)
         partial = validator.table(data, Config, ())
         _merge(tree, partial)
@@ -587,14 +436,14 @@ def load_config(
         validators.append(validator)
 
     for path in paths:
-        src = _Source(order=len(sources), name=os.fspath(path))
+        src = Source(order=len(sources), name=os.fspath(path))
         sources.append(src)
-        data = _read_file(src, path, issues)
+        data = read_source(src, path, issues)
         if data is not None:
             layer(src, data)
 
     for index, text in enumerate(overrides, start=1):
-        src = _Source(order=len(sources), name=OVERRIDE_SOURCE, override=text,
+        src = Source(order=len(sources), name=OVERRIDE_SOURCE, override=text,
                       override_index=index)
         sources.append(src)
         try:
@@ -626,7 +475,7 @@ def _get(tree: dict[str, Any], path: Path) -> Any:
     return node
 
 
-def _cross_field(tree: dict[str, Any], setter: dict[Path, _Source],
+def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
                  bad: set[Path]) -> list[ConfigIssue]:
     """Checks that need several keys, judged on the layered values.
 
@@ -638,7 +487,7 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, _Source],
     def check(paths: Sequence[Path], message: str, expected: str, got: str) -> None:
         if any(_leaf(p) in bad for p in paths):
             return
-        best: tuple[int, Path, _Source] | None = None
+        best: tuple[int, Path, Source] | None = None
         for p in paths:
             src = setter.get(_leaf(p))
             if src is not None and (best is None or src.order > best[0]):
@@ -725,7 +574,7 @@ def load_config_text(text: str, *, source: str = "<text>",
     Raises:
         ConfigError: listing every problem (positions are lines of ``text``).
     """
-    return load_config(_Text(source, text.encode("utf-8")), overrides=overrides)
+    return load_config(TextFile(source, text.encode("utf-8")), overrides=overrides)
 
 
 def load_preset(name: str, *, overrides: Sequence[str] = ()) -> Config:
@@ -738,4 +587,4 @@ def load_preset(name: str, *, overrides: Sequence[str] = ()) -> Config:
         KeyError: if no preset has that name.
         ConfigError: listing every problem (the preset with these overrides is invalid).
     """
-    return load_config(_Text(name, preset_bytes(name)), overrides=overrides)
+    return load_config(TextFile(name, preset_bytes(name)), overrides=overrides)

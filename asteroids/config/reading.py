@@ -1,0 +1,181 @@
+"""Reading one settings source: a TOML file, a bundled preset or text, into raw data.
+
+Every failure (no such file, a folder, too large, not UTF-8, bad TOML, a key set twice) is
+recorded as a ``ConfigIssue`` placed in its file, never raised, so ``load_config`` can report
+every problem of every source at once. ``Source`` knows where each key of a file was written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from asteroids.config.bundled import is_preset_name, preset_bytes, preset_names, suggest_preset
+from asteroids.config.errors import OVERRIDE_SOURCE, ConfigIssue
+from asteroids.config.locate import Path, Positions, find, key_positions
+
+__all__ = ["MAX_FILE_BYTES", "TOML_POSITION", "Source", "TextFile", "dotted", "read_source",
+           "syntax_issue"]
+
+MAX_FILE_BYTES = 64 * 1024
+"""Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
+
+TOML_POSITION = re.compile(r"^(.*?)\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
+"""Splits tomllib's message into its reason and the line and column it names."""
+
+
+@dataclass
+class Source:
+    """One layer: a file or one ``--set``; knows how to place an issue in itself."""
+
+    order: int
+    name: str
+    positions: Positions = field(default_factory=dict)
+    override: str = ""
+    override_index: int = 0
+
+    def issue(self, path: Path, code: str, message: str, expected: str = "",
+              got: str = "") -> ConfigIssue:
+        if self.name == OVERRIDE_SOURCE:
+            line, col = self.override_index, None
+        else:
+            line, col = find(self.positions, path)
+        return ConfigIssue(
+            source=self.name, line=line, col=col, key=dotted(path), code=code,
+            message=message, expected=expected, got=got, order=self.order,
+            override=self.override,
+        )
+
+
+def dotted(path: Path) -> str:
+    """``("asteroids", "radius_px", 1)`` -> ``asteroids.radius_px[1]``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def syntax_issue(src: Source, text: str, exc: Exception) -> ConfigIssue:
+    message = str(exc)
+    line: int | None = None
+    col: int | None = None
+    m = TOML_POSITION.match(message)
+    if m:
+        message = m.group(1)
+        if m.group(2):
+            line, col = int(m.group(2)), int(m.group(3))
+        else:
+            lines = text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+    key = ""
+    if line is not None and message.startswith(("Cannot overwrite", "Cannot declare")):
+        # tomllib points past the value and does not name the key: find it on the line.
+        key, key_col, is_table = _duplicate_at(text, line)
+        if key:
+            col = key_col
+            message = f"table [{key}] is declared twice" if is_table else f"{key} is set twice"
+        else:
+            message += " (a key or table is set twice)"
+    elif message == "Illegal character '\\n'":
+        message += " (a string not closed on its line?)"
+    return ConfigIssue(source=src.name, line=line, col=col, key=key, code="syntax",
+                       message=f"invalid TOML: {message}", expected="valid TOML",
+                       got="", order=src.order)
+
+
+_HEADER_LINE = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]")
+_KEY_LINE = re.compile(r"(\s*)([A-Za-z0-9_.\-\"' ]+?)\s*=")
+
+
+def _duplicate_at(text: str, line: int) -> tuple[str, int | None, bool]:
+    """The dotted key (or table) declared twice on ``line``, its column, whether a table."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return "", None, False
+    here = lines[line - 1]
+    m = _HEADER_LINE.match(here)
+    if m:
+        return m.group(1).replace(" ", ""), here.index("[") + 1, True
+    m = _KEY_LINE.match(here)
+    if not m:
+        return "", None, False
+    table = ""
+    for previous in reversed(lines[: line - 1]):
+        h = _HEADER_LINE.match(previous)
+        if h:
+            table = h.group(1).replace(" ", "") + "."
+            break
+    name = m.group(2).replace(" ", "").replace('"', "").replace("'", "")
+    return table + name, len(m.group(1)) + 1, False
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """Settings given as text instead of a file (``load_config_text``)."""
+
+    name: str
+    data: bytes
+
+    def __fspath__(self) -> str:
+        return self.name
+
+
+def read_source(src: Source, path: str | os.PathLike[str],
+               issues: list[ConfigIssue]) -> dict[str, Any] | None:
+    """Read and parse one file; on failure record the issue and return None."""
+    def fail(code: str, message: str, line: int | None = None,
+             col: int | None = None) -> None:
+        issues.append(ConfigIssue(source=src.name, line=line, col=col, key="", code=code,
+                                  message=message, order=src.order))
+
+    if isinstance(path, TextFile):
+        data = path.data
+    else:
+        text_path = os.fspath(path)
+        if os.path.isdir(text_path):
+            fail("unreadable", "this is a folder, not a settings file; give a .toml file or a "
+                 f"preset name ({', '.join(preset_names())})")
+            return None
+        if not os.path.exists(text_path) and is_preset_name(text_path):
+            # A file of that name wins; only a name that is no file means a bundled preset.
+            try:
+                data = preset_bytes(text_path)
+            except KeyError:
+                fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
+                     f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
+                return None
+        else:
+            try:
+                with open(text_path, "rb") as fh:
+                    data = fh.read(MAX_FILE_BYTES + 1)
+            except OSError as exc:
+                hint = ""
+                if isinstance(exc, FileNotFoundError):
+                    stem = os.path.splitext(os.path.basename(text_path))[0]
+                    hint = (f" (a bundled preset is given by name: {', '.join(preset_names())}"
+                            f"{suggest_preset(stem)})")
+                fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
+                return None
+    if len(data) > MAX_FILE_BYTES:
+        fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
+             f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        fail("syntax", "invalid TOML: the file is not UTF-8 text", line)
+        return None
+    try:
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        issues.append(syntax_issue(src, text, exc))
+        return None
+    except RecursionError:
+        fail("syntax", "invalid TOML: values are nested too deeply")
+        return None
+    src.positions = key_positions(text)
+    return parsed
