@@ -15,7 +15,7 @@ display.palette=amber``: a *pinned* dotted key) beats both for that run.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from asteroids.config import Config
@@ -23,10 +23,10 @@ from asteroids.config.keys import canonical_key
 from asteroids.config.schema import KeysConfig
 from asteroids.profile.settings import KEY_ACTIONS, PAD_ACTIONS, PAD_BUTTONS, Settings
 
-__all__ = ["BIND_ACTIONS", "DEFAULT_PAD", "HUD_SCALES", "ITEMS", "MONITOR_STRENGTHS",
-           "RESERVED_KEYS", "VOLUME_STEP", "Binding", "Item", "apply_options",
-           "bind_button", "bind_key", "key_bindings", "pad_bindings", "step_choice",
-           "step_volume"]
+__all__ = ["BIND_ACTIONS", "DEFAULT_PAD", "HUD_SCALES", "ITEMS", "KEY_SLOTS",
+           "MONITOR_STRENGTHS", "RESERVED_KEYS", "VOLUME_STEP", "Binding", "Item",
+           "apply_options", "bind_button", "bind_key", "clear_key", "key_bindings",
+           "key_slots", "pad_bindings", "step_choice", "step_volume"]
 
 VOLUME_STEP = 0.1
 """One Left / Right on a volume item."""
@@ -41,6 +41,11 @@ BIND_ACTIONS: tuple[str, ...] = ("thrust", "left", "right", "fire", "hyperspace"
                                  "pause")
 """The actions the options screen rebinds on the keyboard (``restart`` only matters with
 ``--live`` and stays in the TOML)."""
+
+KEY_SLOTS: tuple[str, ...] = ("primary", "alternate")
+"""The key slots the options screen shows per keyboard action: ``slot`` 0 and 1 index an
+action's key list. Keys past the second (a player's TOML may give more) stay bound and
+untouched by binding, but are not shown."""
 
 DEFAULT_PAD: dict[str, tuple[str, ...]] = {
     "thrust": ("b", "dpup"),
@@ -135,15 +140,41 @@ def pad_bindings(settings: Settings | None) -> dict[str, tuple[str, ...]]:
     return table
 
 
-def bind_key(table: Mapping[str, list[str]], action: str, key: str) -> Binding:
-    """Make ``key`` the one key of ``action``, unless another action has it (refused, saying
-    which) or the screen reserves it.
+def key_slots(keys: Sequence[str]) -> tuple[str, str | None]:
+    """An action's primary and alternate key (None: no alternate), as the screen shows them.
+
+    >>> key_slots(["UP", "W", "NUM_8"]), key_slots(["SPACE"])
+    (('UP', 'W'), ('SPACE', None))
+    """
+    return keys[0], (keys[1] if len(keys) > 1 else None)
+
+
+def _check_slot(slot: int) -> None:
+    if slot not in (0, 1):
+        raise ValueError(f"slot must be 0 (primary) or 1 (alternate), not {slot!r}")
+
+
+def bind_key(table: Mapping[str, list[str]], action: str, key: str, slot: int = 0) -> Binding:
+    """Put ``key`` in ``action``'s ``slot`` (0: primary, 1: alternate; see ``KEY_SLOTS``),
+    keeping the action's other keys, unless another action has it (refused, saying which)
+    or the screen reserves it.
+
+    An empty alternate slot gets ``key`` appended. Keys past the second are kept as they
+    are. A key the same action already has in another place swaps places with the slot's
+    key (so the action keeps the same keys, in a new order), except the primary into an
+    empty alternate, which is refused (the primary cannot be left empty).
 
     >>> bind_key({"fire": ["SPACE"], "thrust": ["UP", "W"]}, "fire", "W").error
     'W is already THRUST: not bound'
-    >>> bind_key({"fire": ["SPACE"], "thrust": ["UP", "W"]}, "fire", "RETURN").table["fire"]
-    ['RETURN']
+    >>> bind_key({"fire": ["SPACE"], "thrust": ["UP", "W"]}, "thrust", "K", 1).table["thrust"]
+    ['UP', 'K']
+    >>> bind_key({"fire": ["SPACE"], "thrust": ["UP", "W"]}, "thrust", "W", 0).table["thrust"]
+    ['W', 'UP']
+
+    Raises:
+        ValueError: ``slot`` is neither 0 nor 1.
     """
+    _check_slot(slot)
     name = canonical_key(key)
     if name in RESERVED_KEYS:
         return Binding(dict(table), f"{key} is the {RESERVED_KEYS[name]} key: not bound")
@@ -151,13 +182,49 @@ def bind_key(table: Mapping[str, list[str]], action: str, key: str) -> Binding:
         if other != action and name in {canonical_key(k) for k in keys}:
             return Binding(dict(table), f"{key} is already {other.upper()}: not bound")
     out = {a: list(v) for a, v in table.items()}
-    out[action] = [key]
+    keys = out[action]
+    names = [canonical_key(k) for k in keys]
+    if name in names:
+        place = names.index(name)
+        if slot >= len(keys):
+            return Binding(dict(table),
+                           f"{key} is already the {action.upper()} primary key: not bound")
+        keys[slot], keys[place] = keys[place], keys[slot]
+    elif slot < len(keys):
+        keys[slot] = key
+    else:
+        keys.append(key)
+    return Binding(out, None)
+
+
+def clear_key(table: Mapping[str, list[str]], action: str, slot: int) -> Binding:
+    """Take the key out of ``action``'s alternate slot (1). The primary (0) is never cleared:
+    an action keeps at least one key (the ``[keys]`` lists are never empty). A third key,
+    if the TOML gave one, moves up into the alternate slot (the screen shows what is bound).
+
+    >>> clear_key({"thrust": ["UP", "W"]}, "thrust", 1).table
+    {'thrust': ['UP']}
+    >>> clear_key({"thrust": ["UP", "W"]}, "thrust", 0).error
+    'THRUST keeps its primary key: not cleared'
+
+    Raises:
+        ValueError: ``slot`` is neither 0 nor 1.
+    """
+    _check_slot(slot)
+    if slot == 0:
+        return Binding(dict(table), f"{action.upper()} keeps its primary key: not cleared")
+    if len(table[action]) < 2:
+        return Binding(dict(table), f"{action.upper()} has no alternate key")
+    out = {a: list(v) for a, v in table.items()}
+    del out[action][1]
     return Binding(out, None)
 
 
 def bind_button(table: Mapping[str, tuple[str, ...] | list[str]], action: str,
                 button: str) -> Binding:
     """Make ``button`` the one gamepad button of ``action``, unless another action has it.
+    Pad bindings stay one button per action on the screen (the defaults give some actions
+    two, ``DEFAULT_PAD``; binding replaces both).
 
     >>> bind_button(DEFAULT_PAD, "fire", "x").error
     'pad X is already HYPERSPACE: not bound'
