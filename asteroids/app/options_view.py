@@ -3,10 +3,14 @@ Back / Select), over the demo or the paused game, which it never steps.
 
 Keyboard: Up / Down select, Left / Right change, Enter activates (toggles, starts a
 press-to-bind, resets), Escape goes back (or cancels a press-to-bind). The pad: d-pad or
-stick, A activates, B goes back; Start cancels a pad press-to-bind. Every change applies at
-once and is remembered (``Game.set_option``); what the items are and how binding refuses a
-conflict is ``asteroids.profile.options``. It is an overlay, not a View, so opening it from
-pause neither saves nor ends the game in progress.
+stick, A activates, B goes back; Start cancels a pad press-to-bind (Start or B a key
+press-to-bind). Every change applies at once and is remembered (``Game.set_option``); what
+the items are and how binding refuses a conflict is ``asteroids.profile.options``. It is an
+overlay, not a View, so opening it from pause neither saves nor ends the game in progress.
+
+A key item shows two slots, the action's primary and alternate key (``KEY_SLOTS``): Left /
+Right pick the slot, Enter binds that slot only, Delete / Backspace (the pad's Y) clears the
+alternate. Pad items stay one button per action.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from asteroids.config.schema import PALETTES
 from asteroids.profile.options import (
     HUD_SCALES,
     ITEMS,
+    KEY_SLOTS,
     MONITOR_STRENGTHS,
     Item,
     bind_button,
     bind_key,
+    clear_key,
     key_bindings,
+    key_slots,
     step_choice,
     step_volume,
 )
@@ -45,12 +52,16 @@ _LEFT = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT})
 _RIGHT = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT})
 _ENTER = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
                     arcade.key.SPACE})
+_CLEAR = frozenset({arcade.key.DELETE, arcade.key.BACKSPACE, arcade.key.NUM_DELETE})
 
 _NAMES: dict[int, str] = {}
 for _name in reversed(KEY_NAMES):  # the first name of a code wins
     _NAMES[getattr(arcade.key, _name)] = canonical_key(_name)
 
 HELP = "UP / DOWN: PICK   LEFT / RIGHT: CHANGE   ENTER: SET   ESC: BACK"
+KEY_HELP = ("UP / DOWN: PICK   LEFT / RIGHT: PRIMARY OR ALTERNATE   ENTER: SET   "
+            "DEL (PAD Y): CLEAR ALTERNATE   ESC: BACK")
+"""The help line on a key item."""
 
 
 def key_name(symbol: int) -> str | None:
@@ -77,6 +88,9 @@ class OptionsMenu:
         """The selected item (``ITEMS``)."""
         self.listening: Item | None = None
         """The control item waiting for a key or button press (None: not binding)."""
+        self.slot = 0
+        """The selected slot of a key item (0: primary, 1: alternate; ``KEY_SLOTS``); it
+        stays when the cursor moves between key items, like a column."""
         self.message = ""
         """The last binding's outcome, shown under the items."""
         self.menu = MenuPad(game.gamepad)
@@ -98,6 +112,9 @@ class OptionsMenu:
                        for i in range(len(ITEMS))]
         self.values = [text(w * 0.56, top - (i + 1.6) * self.row_h, "left")
                        for i in range(len(ITEMS))]
+        self.alternates = [text(w * 0.76, top - (i + 1.6) * self.row_h, "left")
+                           for i in range(len(ITEMS))]
+        """A key item's alternate slot (the primary is in ``values``); empty on the others."""
         self.note = text(w / 2, top - (len(ITEMS) + 2.0) * self.row_h, "center", 0.8)
         self.help = text(w / 2, top - (len(ITEMS) + 2.9) * self.row_h, "center", 0.7)
         self.refresh()
@@ -127,15 +144,20 @@ class OptionsMenu:
         if key == "hud_scale":
             return f"{config.display.hud_scale:g} X"
         if key.startswith("key:"):
-            if self.listening == item:
-                return "PRESS A KEY (ESC: CANCEL)"
-            return " / ".join(getattr(config.keys, key[4:])) or "-"
+            return "   ".join(self.slot_text(item, slot) for slot in range(len(KEY_SLOTS)))
         if key.startswith("pad:"):
             if self.listening == item:
                 return ("PRESS A PAD BUTTON (START / ESC: CANCEL)" if game.gamepad is not None
                         else "NO GAMEPAD (ESC: CANCEL)")
             return " / ".join(b.upper() for b in game.pad_buttons[key[4:]]) or "-"
         return ""
+
+    def slot_text(self, item: Item, slot: int) -> str:
+        """What a key item's slot shows: its key, ``-`` for no alternate, or the prompt while
+        it waits for a key. Keys past the second are bound but not shown."""
+        if self.listening == item and self.slot == slot:
+            return "PRESS A KEY"
+        return key_slots(getattr(self.game.config.keys, item.key[4:]))[slot] or "-"
 
     def _changed(self) -> None:
         if self.changed is not None:
@@ -148,17 +170,34 @@ class OptionsMenu:
         for i, item in enumerate(ITEMS):
             selected = i == self.index
             self.labels[i].text = ("> " if selected else "  ") + item.label
-            self.values[i].text = self.value_text(item)
-            for label in (self.labels[i], self.values[i]):
-                label.color = SELECTED if selected else colour  # type: ignore[assignment]
+            self.labels[i].color = SELECTED if selected else colour  # type: ignore[assignment]
+            if item.key.startswith("key:"):
+                for slot, label in enumerate((self.values[i], self.alternates[i])):
+                    here = selected and slot == self.slot
+                    label.text = ("> " if here else "  ") + self.slot_text(item, slot)
+                    label.color = SELECTED if here else colour  # type: ignore[assignment]
+            else:
+                self.values[i].text = self.value_text(item)
+                self.values[i].color = (SELECTED if selected  # type: ignore[assignment]
+                                        else colour)
+                self.alternates[i].text = ""
         self.title.color = colour  # type: ignore[assignment]
         self.note.text = self.message
-        self.help.text = HELP
+        self.help.text = self._help()
         self.help.color = colour  # type: ignore[assignment]
+
+    def _help(self) -> str:
+        item = self.listening
+        if item is not None and item.key.startswith("key:"):
+            return (f"PRESS A KEY FOR THE {item.key[4:].upper()} {KEY_SLOTS[self.slot].upper()}"
+                    "   ESC: CANCEL")
+        return KEY_HELP if self.item.key.startswith("key:") else HELP
 
     def move(self, step: int) -> None:
         """Select the item ``step`` lines down (wrapping)."""
         self.index = (self.index + step) % len(ITEMS)
+        if not self.item.key.startswith("key:"):
+            self.slot = 0
         self.message = ""
         self.refresh()
 
@@ -180,6 +219,11 @@ class OptionsMenu:
                 MONITOR_STRENGTHS, config.display.monitor.strength, step))
         elif key == "hud_scale":
             game.set_option(hud_scale=step_choice(HUD_SCALES, config.display.hud_scale, step))
+        elif key.startswith("key:"):  # the primary (Left) or the alternate (Right) slot
+            self.slot = 0 if step < 0 else 1
+            self.message = ""
+            self.refresh()
+            return
         else:
             return
         self._changed()
@@ -208,9 +252,16 @@ class OptionsMenu:
         self.message = error.upper() if error else ""
         self.refresh()
 
+    def _remember_keys(self, action: str, keys: list[str]) -> None:
+        table = dict(self.game.settings.keys or {}) if self.game.settings else {}
+        table[action] = keys
+        self.game.set_option(keys=table)
+        self._changed()
+
     def bind_key(self, symbol: int) -> None:
-        """The press of a press-to-bind: bind ``symbol`` to the action listening, unless
-        another action has it (then say which and bind nothing)."""
+        """The press of a press-to-bind: put ``symbol`` in the listening action's selected
+        slot, keeping its other key, unless another action has it (then say which and bind
+        nothing)."""
         item = self.listening
         assert item is not None and item.key.startswith("key:")
         name = key_name(symbol)
@@ -218,13 +269,23 @@ class OptionsMenu:
             self._finish_binding("that key cannot be bound")
             return
         action = item.key[4:]
-        out = bind_key(key_bindings(self.game.config), action, name)
+        out = bind_key(key_bindings(self.game.config), action, name, self.slot)
         if out.error is None:
-            keys = dict(self.game.settings.keys or {}) if self.game.settings else {}
-            keys[action] = out.table[action]
-            self.game.set_option(keys=keys)
-            self._changed()
-        self._finish_binding(out.error or f"{action} is {name}")
+            self._remember_keys(action, out.table[action])
+        where = action if self.slot == 0 else f"{action} {KEY_SLOTS[self.slot]}"
+        self._finish_binding(out.error or f"{where} is {name}")
+
+    def clear(self) -> None:
+        """Delete / Backspace (the pad's Y) on a key item's alternate slot: the action keeps
+        its primary key only. Refused, with the reason, on the primary slot."""
+        if not self.item.key.startswith("key:"):
+            return
+        action = self.item.key[4:]
+        out = clear_key(key_bindings(self.game.config), action, self.slot)
+        if out.error is None:
+            self._remember_keys(action, out.table[action])
+        self.message = (out.error or f"{action} alternate cleared").upper()
+        self.refresh()
 
     def bind_pad(self, button: str) -> None:
         """The pad's press of a press-to-bind (see ``bind_key``)."""
@@ -249,6 +310,8 @@ class OptionsMenu:
             return
         if symbol == arcade.key.ESCAPE:
             self.close()
+        elif symbol in _CLEAR:
+            self.clear()
         elif symbol in _UP:
             self.move(-1)
         elif symbol in _DOWN:
@@ -284,6 +347,10 @@ class OptionsMenu:
             if self.listening is None:
                 self.menu.poll()  # the bound button is not also a menu move
             return
+        if self.listening is not None:  # a key press-to-bind: the pad may only cancel it
+            if {"back", "start"} & set(self.menu.poll()):
+                self._finish_binding("not changed")
+            return
         for move in self.menu.poll():
             if move == "up":
                 self.move(-1)
@@ -293,6 +360,8 @@ class OptionsMenu:
                 self.change(-1 if move == "left" else 1)
             elif move == "fire":
                 self.activate()
+            elif move == "alt":
+                self.clear()
             elif move == "back":
                 self.close()
                 return

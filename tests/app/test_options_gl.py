@@ -12,6 +12,8 @@ import pytest
 from asteroids.app.game import Game
 from asteroids.app.input import ACTION_BITS, PlayerInput
 from asteroids.app.views import PlayView, TitleView
+from asteroids.config import load_config
+from asteroids.config.keys import KEY_NAMES
 from asteroids.core import state_hash
 from asteroids.profile import Settings
 from asteroids.profile.options import ITEMS
@@ -22,6 +24,7 @@ from tests.app.test_view_ticks import ScriptedSource, core_stream, scripted_mask
 pytestmark = pytest.mark.gl
 
 FIRE = ACTION_BITS["fire"]
+THRUST = ACTION_BITS["thrust"]
 
 
 def tap(window, symbol: int, modifiers: int = 0) -> None:
@@ -171,7 +174,7 @@ def test_options_changed_mid_game_leave_the_tick_stream_and_the_replay_alone(
             view.on_draw()
         if len(view.masks) >= n:
             break
-    assert view.config.keys.hyperspace == ("H",)
+    assert view.config.keys.hyperspace == ("H", "RSHIFT")   # the primary only
     after = [h for _, h in source.asked[1:]] + [state_hash(view.world)]
     assert list(zip(view.masks, after, strict=True))[:n] == core_stream(config, seed, script)
     assert rules_fingerprint(view.config) == rules_fingerprint(config)
@@ -180,6 +183,114 @@ def test_options_changed_mid_game_leave_the_tick_stream_and_the_replay_alone(
     assert replay.config_changes == ()               # options are not rule changes
     assert replay.masks[:n] == bytes(script)
     assert verify_replay(replay).ok
+
+
+def row(view, key: str) -> tuple[str, str]:
+    """What the options screen shows in a key item's primary and alternate slot."""
+    i = [item.key for item in ITEMS].index(key)
+    return view.options.values[i].text, view.options.alternates[i].text
+
+
+def held(play, symbol: int) -> int:
+    """The tick mask while ``symbol`` is held (then released and the latch drained)."""
+    play.window.dispatch_event("on_key_press", symbol, 0)
+    play.window.dispatch_events()
+    mask = play.tick_mask()
+    play.window.dispatch_event("on_key_release", symbol, 0)
+    play.window.dispatch_events()
+    play.tick_mask()
+    return mask
+
+
+def test_rebind_thrusts_alternate_and_after_a_restart_both_slots_work(window, config):
+    game, view = title(window, config)
+    tap(window, arcade.key.O)
+    select(window, view, "key:thrust")
+    assert row(view, "key:thrust") == ("> UP", "  W")      # two slots, the primary selected
+    tap(window, arcade.key.RIGHT)                           # the alternate slot
+    assert view.options.slot == 1 and row(view, "key:thrust") == ("  UP", "> W")
+    tap(window, arcade.key.ENTER)
+    assert row(view, "key:thrust")[1] == "> PRESS A KEY"
+    tap(window, arcade.key.K)
+    assert view.options.message == "THRUST ALTERNATE IS K"
+    assert row(view, "key:thrust") == ("  UP", "> K")
+    assert game.config.keys.thrust == ("UP", "K")
+    assert Settings.load().keys == {"thrust": ["UP", "K"]}
+    select(window, view, "key:left")                        # the column stays on key items
+    assert row(view, "key:left") == ("  LEFT", "> A")
+    tap(window, arcade.key.ESCAPE)
+
+    again = Game(window, config, seed=6, sound=False, profile=True)
+    assert again.config.keys.thrust == ("UP", "K")
+    play = PlayView(again, 6)
+    window.show_view(play)
+    assert held(play, arcade.key.W) & THRUST == 0           # the old alternate: nothing
+    assert held(play, arcade.key.UP) & THRUST               # the primary still thrusts
+    assert held(play, arcade.key.K) & THRUST                # and the new alternate
+    assert held(play, arcade.key.SPACE) & FIRE              # other actions untouched
+
+
+def test_clear_the_alternate_swap_the_slots_and_reset_both(window, config):
+    game, view = title(window, config)
+    tap(window, arcade.key.O)
+    select(window, view, "key:thrust")
+    tap(window, arcade.key.DELETE)                          # on the primary: refused
+    assert view.options.message == "THRUST KEEPS ITS PRIMARY KEY: NOT CLEARED"
+    assert game.config.keys.thrust == ("UP", "W")
+    tap(window, arcade.key.RIGHT)
+    tap(window, arcade.key.BACKSPACE)
+    assert view.options.message == "THRUST ALTERNATE CLEARED"
+    assert game.config.keys.thrust == ("UP",) and row(view, "key:thrust") == ("  UP", "> -")
+    assert game.bindings.bits_of(arcade.key.W) == 0
+    assert Settings.load().keys == {"thrust": ["UP"]}
+    tap(window, arcade.key.ENTER)                           # the primary into the alternate
+    tap(window, arcade.key.UP)
+    assert view.options.message == "UP IS ALREADY THE THRUST PRIMARY KEY: NOT BOUND"
+    tap(window, arcade.key.ENTER)
+    tap(window, arcade.key.W)
+    assert game.config.keys.thrust == ("UP", "W")
+    tap(window, arcade.key.LEFT)                            # W into the primary: a swap
+    tap(window, arcade.key.ENTER)
+    tap(window, arcade.key.W)
+    assert game.config.keys.thrust == ("W", "UP") and row(view, "key:thrust") == ("> W", "  UP")
+    tap(window, arcade.key.RIGHT)
+    tap(window, arcade.key.ENTER)
+    tap(window, arcade.key.SPACE)                           # fire's key: refused
+    assert view.options.message == "SPACE IS ALREADY FIRE: NOT BOUND"
+    assert game.config.keys.thrust == ("W", "UP")
+    select(window, view, "reset")
+    tap(window, arcade.key.ENTER)
+    assert game.config.keys.thrust == ("UP", "W") and Settings.load().keys is None
+    select(window, view, "key:thrust")
+    assert row(view, "key:thrust") == ("> UP", "  W")
+
+
+def test_keys_past_the_second_stay_bound_when_a_slot_is_rebound(window):
+    config = load_config(overrides=['keys.thrust=["UP", "W", "NUM_8"]'])
+    game, view = title(window, config)
+    tap(window, arcade.key.O)
+    select(window, view, "key:thrust")
+    assert row(view, "key:thrust") == ("> UP", "  W")       # the first two are shown
+    tap(window, arcade.key.RIGHT)
+    tap(window, arcade.key.ENTER)
+    tap(window, arcade.key.K)
+    assert game.config.keys.thrust == ("UP", "K", "NUM_8")
+    assert game.bindings.bits_of(arcade.key.NUM_8) == THRUST
+    tap(window, arcade.key.DELETE)                          # the third moves into view
+    assert row(view, "key:thrust") == ("  UP", "> NUM_8")
+
+
+def test_the_widest_key_names_fit_their_slots(window, config):
+    game, view = title(window, config)
+    tap(window, arcade.key.O)
+    menu = view.options
+    i = [item.key for item in ITEMS].index("key:hyperspace")
+    primary, alternate = menu.values[i], menu.alternates[i]
+    assert menu.labels[i].x + menu.labels[i].content_width < primary.x
+    for name in KEY_NAMES:
+        primary.text = alternate.text = "> " + name
+        assert primary.x + primary.content_width < alternate.x, name
+        assert alternate.x + alternate.content_width < game.width, name
 
 
 class FakePad:
@@ -229,6 +340,35 @@ def test_the_pad_drives_the_options_and_binds_a_button(window, config):
     assert game.display.palette != before
     press(view, pad, "b")                           # B: back
     assert window.current_view.options is None
+
+
+def test_the_pad_picks_a_key_slot_clears_it_and_cancels_a_key_bind(window, config):
+    game = Game(window, config, seed=9, sound=False, profile=True)
+    pad = FakePad()
+    game.gamepad = pad
+    view = TitleView(game)
+    window.show_view(view)
+    press(view, pad, "back")
+    while view.options.item.key != "key:thrust":
+        press(view, pad, "dpdown")
+    press(view, pad, "dpright")                             # the alternate slot
+    assert view.options.slot == 1
+    press(view, pad, "y")                                   # Y clears it
+    assert game.config.keys.thrust == ("UP",)
+    assert view.options.message == "THRUST ALTERNATE CLEARED"
+    press(view, pad, "a")                                   # a key press-to-bind ...
+    assert view.options.listening is not None
+    press(view, pad, "dpdown")                              # ... the d-pad does not move it
+    press(view, pad, "b")                                   # ... B cancels it, nothing more
+    assert view.options is not None and view.options.listening is None
+    assert view.options.item.key == "key:thrust" and view.options.message == "NOT CHANGED"
+    press(view, pad, "a")
+    tap(window, arcade.key.K)                               # the key comes from the keyboard
+    assert game.config.keys.thrust == ("UP", "K")
+    press(view, pad, "dpleft")
+    press(view, pad, "y")                                   # the primary: refused
+    assert game.config.keys.thrust == ("UP", "K")
+    assert view.options.message == "THRUST KEEPS ITS PRIMARY KEY: NOT CLEARED"
 
 
 def test_a_pinned_option_wins_at_start_until_the_player_changes_it(window, config):
