@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroids.core.broadphase import box_pairs, box_self_pairs, stable_order
+from asteroids.core.broadphase import body_boxes, box_pairs, box_self_pairs, stable_order
 from asteroids.core.shots import first_hits
 
 WORLD = np.array([64.0, 32.0])
@@ -159,3 +159,42 @@ def test_a_grazing_shot_the_narrow_phase_accepts_is_not_culled(offset: float, me
         hits = first_hits([[offset - 1.0, y]], [[offset + 1.0, y]], square, [0, 4],
                           method=method)
         assert int(hits.body[0]) == body, gap
+
+
+@pytest.mark.parametrize("nb", [63, 64, 65])
+@pytest.mark.parametrize("uniform", [0, 5])
+def test_body_boxes_are_each_outlines_min_and_max_either_side_of_the_fast_layout(
+        nb: int, uniform: int) -> None:
+    # From 64 uniform bodies on, the boxes come from a transposed layout instead of reduceat;
+    # both must give every body's exact min and max corner.
+    rng = np.random.default_rng(nb + uniform)
+    points = rng.uniform(-500.0, 500.0, (nb * 5, 2))
+    offsets = np.arange(0, nb * 5 + 1, 5, dtype=np.int64)
+    lo, hi = body_boxes(points, offsets, uniform)
+    per_body = points.reshape(nb, 5, 2)
+    np.testing.assert_array_equal(lo, per_body.min(axis=1))
+    np.testing.assert_array_equal(hi, per_body.max(axis=1))
+
+
+def test_body_boxes_of_no_bodies_are_two_empty_corner_arrays() -> None:
+    lo, hi = body_boxes(np.zeros((0, 2)), np.array([0], dtype=np.int64))
+    assert lo.shape == hi.shape == (0, 2)
+    assert lo.dtype == hi.dtype == np.float64
+
+
+@pytest.mark.parametrize("world", [None, (200.0, 150.0)])
+def test_the_default_method_is_auto(world: tuple[float, float] | None) -> None:
+    rng = np.random.default_rng(3)
+    lo = rng.uniform(0.0, 150.0, (40, 2))
+    hi = lo + rng.uniform(1.0, 30.0, (40, 2))
+    size = None if world is None else np.array(world)
+    for got, want in (
+        (box_pairs(lo[:20], hi[:20], lo[20:], hi[20:], size),
+         box_pairs(lo[:20], hi[:20], lo[20:], hi[20:], size, method="auto")),
+        (box_self_pairs(lo, hi, size), box_self_pairs(lo, hi, size, method="auto")),
+    ):
+        for x, y in zip(got, want, strict=True):
+            assert (x is None) == (y is None)
+            if x is not None:
+                np.testing.assert_array_equal(x, y)
+    assert box_self_pairs(lo, hi, size)[0].shape[0] > 0
