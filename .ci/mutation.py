@@ -6,6 +6,7 @@ Usage (from the repository root, with ``pip install '.[test]'``)::
     python .ci/mutation.py run                  # every module of asteroids/core (hours on 2 cores)
     python .ci/mutation.py run --pending ship   # retest only what survived or never ran
     python .ci/mutation.py run --not-run shots  # only what never ran (finish a long run first)
+    python .ci/mutation.py run --only names.txt # these mutants (e.g. survivors a new test targets)
     python .ci/mutation.py report               # the table from the last runs, no testing
     python .ci/mutation.py report --markdown    # the same as a Markdown table (docs/mutation.md)
     python .ci/mutation.py survivors simulation # survivors not yet listed as equivalent
@@ -192,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="only mutants never run: finishes an interrupted run without "
                             "retesting its survivors (each survivor reruns every test that "
                             "reaches it, so in the geometry modules it costs 30-60 s)")
+    run_p.add_argument("--only", metavar="FILE", default=None,
+                       help="only the mutants named in FILE, one per line (e.g. the survivors "
+                            "a new test was written for; delete mutants/mutmut-stats.json "
+                            "first when tests were added)")
     rep_p = sub.add_parser("report", help="print kill rates from the last runs")
     rep_p.add_argument("modules", nargs="*")
     rep_p.add_argument("--markdown", action="store_true")
@@ -217,7 +222,17 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "mutmut", "run"]
         if args.jobs:
             cmd += ["--max-children", str(args.jobs)]
-        if args.pending or args.not_run:
+        if args.only:
+            names = [n.strip() for n in Path(args.only).read_text(encoding="utf-8").split()
+                     if n.strip()]
+            known_names = {n for m in modules for n in load(m)}
+            unknown_names = [n for n in names if n not in known_names]
+            if unknown_names:
+                print(f"not mutants of {', '.join(modules)}: {', '.join(unknown_names[:5])}",
+                      file=sys.stderr)
+                return 2
+            cmd += names
+        elif args.pending or args.not_run:
             def wanted(code: int | None) -> bool:
                 if args.not_run:
                     return code is None
