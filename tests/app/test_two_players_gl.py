@@ -250,3 +250,61 @@ def test_live_rule_edits_wait_for_the_next_game_in_a_two_player_game(window, tmp
     tap(window, arcade.key.Q)
     replay = load_replay(tmp_path / "live.replay")
     assert replay.players == 2 and replay.config_changes == () and verify_replay(replay).ok
+
+
+def test_options_changed_mid_match_leave_its_ticks_and_its_replay_alone(window, quick, tmp_path,
+                                                                        data_dir):
+    """The options screen from pause in a two-player match (palette, monitor look, HUD scale,
+    volume, a key rebound): the match keeps the core's tick stream, its rules fingerprint
+    and a replay with no rule changes that verifies."""
+    from asteroids.profile.options import ITEMS
+    from asteroids.replay.format import rules_fingerprint
+    from tests.app.test_view_ticks import ScriptedSource, scripted_masks
+
+    n = 500
+    script = scripted_masks(n, 9)
+    game = Game(window, quick, seed=5, sound=False, profile=True,
+                record_to=tmp_path / "opts.replay")
+    view = MatchPlayView(game, 77, source=ScriptedSource(script))
+    window.show_view(view)
+
+    def select(item: str) -> None:
+        for _ in range(len(ITEMS)):
+            if view.options.item.key == item:
+                return
+            tap(window, arcade.key.DOWN)
+        raise AssertionError(f"no item {item}")
+
+    for frame in range(n + 40):
+        if frame == 200:
+            tap(window, arcade.key.P)
+            tap(window, arcade.key.O)
+            assert view.options is not None
+            for item in ("palette", "monitor_strength", "hud_scale", "effects_volume"):
+                select(item)
+                tap(window, arcade.key.RIGHT)
+            select("key:hyperspace")
+            tap(window, arcade.key.ENTER)
+            tap(window, arcade.key.H)
+            tap(window, arcade.key.ESCAPE)
+            tap(window, arcade.key.P)
+            assert not view.paused
+        view.on_update(1 / 60)
+        if frame % 25 == 0:
+            view.on_draw()
+        if view.match.tick >= n:
+            break
+    assert view.config.keys.hyperspace[0] == "H"
+    assert view.config.display.palette != quick.display.palette
+    assert rules_fingerprint(view.config, 2) == rules_fingerprint(quick, 2)
+    ticks = view.match.tick
+    assert ticks == n and list(view.masks) == script[:n]
+    match = new_match(quick, 77, 2)
+    for mask in script[:n]:
+        match, _ = step_match(match, mask, quick)
+    assert match_hash(match) == match_hash(view.match)
+    tap(window, arcade.key.P)
+    tap(window, arcade.key.Q)                       # leave: the match so far is saved
+    replay = load_replay(tmp_path / "opts.replay")
+    assert replay.players == 2 and replay.ticks == n and replay.config_changes == ()
+    assert verify_replay(replay).ok
