@@ -14,7 +14,10 @@ same two Worlds and interpolation fraction, in the game's line width:
   wide through ``glLineWidth``;
 * **fragment**: one quad per rock, transformed in the vertex shader; the fragment shader tests
   each pixel against the rock's edges (outline points in a float texture), so the CPU submits
-  N quads whatever the edge count.
+  N quads whatever the edge count;
+* **fragment-by-angle**: the same, testing only the three edges around the pixel's angle from
+  the rock's centre (generated outlines have their points in angular order, a jitter under a
+  third of the even spacing: ``asteroids.core.spawn.make_rocks``).
 
 ``glLineWidth`` above 1 px is not core OpenGL: Mesa accepts it, a forward-compatible context
 (macOS) refuses it; the run says what the driver reports. Reported per method: CPU submit and
@@ -51,7 +54,8 @@ from benchmarks.step import crowd_config  # noqa: E402
 
 SIZES = (300, 1000, 5000)
 FRAMES = {300: 12, 1000: 8, 5000: 5}
-NAMES = ("per-asteroid", "quads", "gl-lines", "line-strips", "fragment")
+NAMES = ("per-asteroid", "quads", "gl-lines", "line-strips", "fragment",
+         "fragment-by-angle")
 _GREY = (0.8, 0.8, 0.8, 1.0)
 _TEX_WIDTH = 4096
 
@@ -114,8 +118,18 @@ void main() {
     vec2 a = point(v_first);
     vec2 first = a;
     bool hit = false;
+#ifdef BY_ANGLE
+    float gap = 6.283185307179586 / float(v_count);
+    float phi = atan(v_local.y, v_local.x);
+    int k = int(floor((phi < 0.0 ? phi + 6.283185307179586 : phi) / gap));
+    for (int j = -1; j <= 1 && !hit; ++j) {
+        int e = (k + j + v_count) % v_count;
+        a = point(v_first + e);
+        vec2 b = point(v_first + (e + 1) % v_count);
+#else
     for (int i = 1; i <= v_count && !hit; ++i) {
         vec2 b = i == v_count ? first : point(v_first + i);
+#endif
         vec2 d = b - a;
         float len = length(d);
         vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
@@ -150,6 +164,8 @@ class RockMethods:
         self.lines_prog = ctx.program(vertex_shader=_LINES_VS, fragment_shader=_FLAT_FS)
         self.strip_prog = ctx.program(vertex_shader=_STRIP_VS, fragment_shader=_FLAT_FS)
         self.frag_prog = ctx.program(vertex_shader=_FRAGMENT_VS, fragment_shader=_FRAGMENT_FS)
+        by_angle = _FRAGMENT_FS.replace("#version 330\n", "#version 330\n#define BY_ANGLE 1\n", 1)
+        self.angle_prog = ctx.program(vertex_shader=_FRAGMENT_VS, fragment_shader=by_angle)
         self.seg_buf = ctx.buffer(reserve=40)
         self.strip_buf = ctx.buffer(reserve=8)
         self.strip_idx = ctx.buffer(reserve=4)
@@ -167,15 +183,17 @@ class RockMethods:
              BufferDescription(self.pose_buf, "4f 4f", ["in_pose", "in_shape"],
                                instanced=True)], mode=ctx.TRIANGLE_STRIP)
         self.points_tex: Any = None
-        for prog in (self.strip_prog, self.frag_prog):
+        for prog in (self.strip_prog, self.frag_prog, self.angle_prog):
             prog["color"] = _GREY
-        self.frag_prog["half_width"] = 0.5 * self.width
+        for prog in (self.frag_prog, self.angle_prog):
+            prog["half_width"] = 0.5 * self.width
         ctx.primitive_restart_index = -1
 
     def calls(self) -> dict[str, Callable[[World, World], None]]:
         return {"per-asteroid": self.per_asteroid, "quads": self.quads,
                 "gl-lines": self.gl_lines, "line-strips": self.line_strips,
-                "fragment": self.fragment}
+                "fragment": self.fragment,
+                "fragment-by-angle": lambda prev, cur: self.fragment(prev, cur, by_angle=True)}
 
     def _clear(self) -> None:
         self.ctx.scissor = None
@@ -235,7 +253,7 @@ class RockMethods:
         self.strip_geo.render(self.strip_prog, vertices=index.shape[0])
         self.gl.glLineWidth(1.0)
 
-    def fragment(self, prev: World, cur: World) -> None:
+    def fragment(self, prev: World, cur: World, by_angle: bool = False) -> None:
         pos, cos_sin = self.m.scene.asteroid_poses(prev, cur, 0.5)
         offsets = cur.ast_offsets
         data = np.empty((pos.shape[0], 8), np.float32)
@@ -256,9 +274,10 @@ class RockMethods:
         self._clear()
         self.pose_buf.orphan(size=max(data.nbytes, 32))
         self.pose_buf.write(data)
+        prog = self.angle_prog if by_angle else self.frag_prog
         self.points_tex.use(0)
-        self.frag_prog["points"] = 0
-        self.frag_geo.render(self.frag_prog, instances=data.shape[0])
+        prog["points"] = 0
+        self.frag_geo.render(prog, instances=data.shape[0])
 
     def lit(self) -> np.ndarray:
         """Which pixels of the window are lit (the last frame)."""

@@ -88,8 +88,10 @@ def test_render_methods_benchmark_draws_the_same_rocks_every_way(tmp_path) -> No
         pytest.skip(f"no OpenGL here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr + done.stdout
     rows = {r["method"]: r for r in json.loads(out.read_text())["rows"]}
-    assert set(rows) == {"per-asteroid", "quads", "gl-lines", "line-strips", "fragment"}
-    assert rows["fragment"]["lit_ratio"] == pytest.approx(1.0, abs=0.02)
+    assert set(rows) == {"per-asteroid", "quads", "gl-lines", "line-strips", "fragment",
+                         "fragment-by-angle"}
+    for name in ("fragment", "fragment-by-angle"):
+        assert rows[name]["lit_ratio"] == pytest.approx(1.0, abs=0.02), name
     for name, row in rows.items():
         assert 0.8 <= row["lit_ratio"] <= 1.3, name
         assert row["near_quads"] >= 0.98 and row["quads_near"] >= 0.98, name
