@@ -533,7 +533,7 @@ class Game:
         """Draw the segments and the HUD in world units, over black (bars included): the
         plain look, or the vector-monitor look when ``display.monitor.strength`` > 0."""
         display = self.display
-        self.lines.upload(segs.packed())
+        self.lines.upload(segs.packed(rocks=False), segs.rocks)
         width = self.line_width()
         look = display.monitor
         dt = self.frame_dt()

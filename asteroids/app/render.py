@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from arcade.gl import BufferDescription
 
+from asteroids.app.outlines import GLOW_ALPHA, GLOW_WIDTH, OutlineRenderer
 from asteroids.app.scene import FLOATS_PER_SEGMENT
 
 if TYPE_CHECKING:
     from arcade.context import ArcadeContext
+
+    from asteroids.app.scene import RockOutlines
 
 __all__ = ["GLOW_ALPHA", "GLOW_WIDTH", "LineRenderer"]
 
@@ -79,11 +82,6 @@ void main() {
 
 _BYTES_PER_SEGMENT = FLOATS_PER_SEGMENT * 4
 
-GLOW_WIDTH = 4.0
-"""The plain look's glow is this many line widths wide..."""
-GLOW_ALPHA = 0.16
-"""...and this opaque, added on top of what is under it."""
-
 
 class LineRenderer:
     """Draws segments with per-segment colours and styles in one instanced call (two with
@@ -110,10 +108,14 @@ class LineRenderer:
             mode=ctx.TRIANGLE_STRIP,
         )
         self._prog = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self.outlines = OutlineRenderer(ctx)
+        """Draws the rocks, one quad each, before the segments of every pass."""
 
-    def upload(self, packed: np.ndarray) -> None:
+    def upload(self, packed: np.ndarray, rocks: RockOutlines | None = None) -> None:
         """Upload this frame's segments as one (S, ``FLOATS_PER_SEGMENT``) float32 array
-        (``Segments.packed``): ends in world units, RGBA in 0..1, width factor, dash."""
+        (``Segments.packed(rocks=False)``): ends in world units, RGBA in 0..1, width factor,
+        dash; and the rocks (``Segments.rocks``) for ``outlines`` to draw (None: none)."""
+        self.outlines.upload(rocks)
         n = int(packed.shape[0])
         if n > self.capacity:
             while self.capacity < n:
@@ -138,7 +140,8 @@ class LineRenderer:
 
     def draw(self, width: float, glow: bool = False, *, dwell: float = 0.0,
              dwell_length: float = 1.0, brightness: float = 1.0) -> None:
-        """Draw the uploaded segments.
+        """Draw the uploaded rocks and segments: the glow pass (rocks, then segments), then
+        the crisp one (rocks, then segments).
 
         Args:
             width: line width in world units (convert from pixels with the camera scale);
@@ -148,8 +151,18 @@ class LineRenderer:
             dwell_length: how far along the segment the bright end reaches (world units).
             brightness: multiplies every colour (1 = as given).
         """
-        if self.count == 0:
-            return
+        if glow:
+            self.outlines.draw(width, True, dwell=dwell, dwell_length=dwell_length,
+                               brightness=brightness, crisp=False)
+        if glow and self.count:
+            self._draw_segments(width, True, dwell, dwell_length, brightness, crisp=False)
+        self.outlines.draw(width, False, dwell=dwell, dwell_length=dwell_length,
+                           brightness=brightness)
+        if self.count:
+            self._draw_segments(width, False, dwell, dwell_length, brightness, crisp=True)
+
+    def _draw_segments(self, width: float, glow: bool, dwell: float, dwell_length: float,
+                       brightness: float, crisp: bool) -> None:
         ctx = self.ctx
         prog = self._prog
         ctx.enable(ctx.BLEND)
@@ -164,9 +177,10 @@ class LineRenderer:
                 prog["half_width"] = width * GLOW_WIDTH * 0.5
                 prog["alpha_scale"] = GLOW_ALPHA
                 self._geo.render(prog, instances=self.count)
-            ctx.blend_func = ctx.BLEND_DEFAULT
-            prog["half_width"] = width * 0.5
-            prog["alpha_scale"] = 1.0
-            self._geo.render(prog, instances=self.count)
+            if crisp:
+                ctx.blend_func = ctx.BLEND_DEFAULT
+                prog["half_width"] = width * 0.5
+                prog["alpha_scale"] = 1.0
+                self._geo.render(prog, instances=self.count)
         finally:
             ctx.blend_func = old_blend

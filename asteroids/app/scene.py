@@ -10,6 +10,7 @@ the simulation.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = [
     "FLOATS_PER_SEGMENT",
+    "RockOutlines",
     "SceneBuilder",
     "Segments",
     "closed_loops",
@@ -43,18 +45,72 @@ _JUMP_PX = 60.0
 """A move longer than this in one tick is a teleport (respawn, hyperspace): not interpolated."""
 
 
+@dataclass(eq=False)
+class RockOutlines:
+    """A frame's rocks as poses and outlines, not segments: ``OutlineRenderer`` draws them as
+    one quad each; ``segments`` expands them for whoever wants plain segments.
+
+    Attributes:
+        pos: (N, 2) centres, world units.
+        cos_sin: (N, 2) rotations as cosines and sines.
+        local: (V, 2) packed outline points relative to each centre (the world's
+            ``ast_local``: the renderer keys its points texture on this array's identity).
+        offsets: (N + 1,) where each rock's points start.
+        radius: (N,) bounding radii (``World.ast_radius``).
+        color: RGBA in 0..1.
+        style: (width factor, dash length), as the palette gives it.
+        wraps: whether the rocks wrap at the world's edges (drawn again across the seam).
+        size: (2,) world width and height.
+    """
+
+    pos: np.ndarray
+    cos_sin: np.ndarray
+    local: np.ndarray
+    offsets: np.ndarray
+    radius: np.ndarray
+    color: tuple[float, ...]
+    style: tuple[float, float]
+    wraps: bool
+    size: np.ndarray
+    _segments: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.pos.shape[0])
+
+    def segments(self) -> np.ndarray:
+        """The rocks as (S, 2, 2) world segments: every edge, then the wrap ghosts
+        (``ghost_index`` order), as the segment path drew them (computed once)."""
+        if self._segments is None:
+            pts = transform_outlines(self.pos, self.cos_sin, self.local, self.offsets)
+            segs = closed_loops(pts, self.offsets)
+            if self.wraps:
+                idx, moves = ghost_index(segs, self.size)
+                if idx.shape[0]:
+                    segs = np.concatenate([segs, segs[idx] + moves])
+            self._segments = segs
+        return self._segments
+
+
 class Segments:
-    """A growing list of coloured, styled segments, packed once per frame."""
+    """A growing list of coloured, styled segments, packed once per frame.
+
+    The rocks are kept as one ``RockOutlines`` record (``add_rocks``) where they were added:
+    ``packed(rocks=False)`` leaves them out for the renderer, which draws them itself;
+    everything else (``arrays``, ``styles``, ``len``, ``packed()``) counts them as the
+    segments they expand to, in the order they were added.
+    """
 
     def __init__(self) -> None:
-        self._segs: list[np.ndarray] = []
+        self._segs: list[np.ndarray | RockOutlines] = []
         self._cols: list[np.ndarray] = []
-        self._styles: list[tuple[float, float]] = []
+        self._styles: list[tuple[float, float] | np.ndarray] = []
+        self.rocks: RockOutlines | None = None
+        """The frame's rocks (None: none added)."""
 
     def add(self, segs: np.ndarray, color: tuple[float, ...] | np.ndarray,
-            style: tuple[float, float] = PLAIN) -> None:
+            style: tuple[float, float] | np.ndarray = PLAIN) -> None:
         """Append (S, 2, 2) segments in one colour (4,) or per-segment colours (S, 4), all
-        with one ``(width factor, dash length)`` style."""
+        with one ``(width factor, dash length)`` style (or (S, 2) per-segment styles)."""
         if segs.shape[0] == 0:
             return
         col = np.asarray(color, dtype=np.float32)
@@ -62,26 +118,54 @@ class Segments:
         self._cols.append(col)
         self._styles.append(style)
 
+    def add_rocks(self, rocks: RockOutlines) -> None:
+        """Append the frame's rocks (at most one record per frame)."""
+        if self.rocks is not None:
+            raise ValueError("Segments holds one RockOutlines record per frame")
+        if len(rocks) == 0:
+            return
+        self.rocks = rocks
+        self._segs.append(rocks)
+        self._cols.append(np.asarray(rocks.color, dtype=np.float32))
+        self._styles.append(rocks.style)
+
+    def _parts(self, rocks: bool) -> list[tuple[np.ndarray, np.ndarray,
+                                                tuple[float, float] | np.ndarray]]:
+        parts = []
+        for segs, col, style in zip(self._segs, self._cols, self._styles, strict=True):
+            if isinstance(segs, RockOutlines):
+                if not rocks:
+                    continue
+                segs = segs.segments()
+            parts.append((segs, col, style))
+        return parts
+
     def __len__(self) -> int:
-        return sum(s.shape[0] for s in self._segs)
+        return sum(s.shape[0] for s, _, _ in self._parts(True))
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """(S, 2, 2) float32 segment ends and (S, 4) float32 colours."""
+        """(S, 2, 2) float32 segment ends and (S, 4) float32 colours (rocks included)."""
         packed = self.packed()
         return (np.ascontiguousarray(packed[:, :4]).reshape(-1, 2, 2),
                 np.ascontiguousarray(packed[:, 4:8]))
 
     def styles(self) -> np.ndarray:
-        """(S, 2) float32 width factors and dash lengths."""
+        """(S, 2) float32 width factors and dash lengths (rocks included)."""
         return np.ascontiguousarray(self.packed()[:, 8:])
 
-    def packed(self) -> np.ndarray:
+    def packed(self, rocks: bool = True) -> np.ndarray:
         """Everything as one (S, ``FLOATS_PER_SEGMENT``) float32 array, ready to upload:
-        ends (4), RGBA (4), width factor, dash length."""
-        total = len(self)
+        ends (4), RGBA (4), width factor, dash length.
+
+        Args:
+            rocks: include the rocks as segments; ``False`` for a renderer that draws
+                ``self.rocks`` itself (``LineRenderer.upload``).
+        """
+        parts = self._parts(rocks)
+        total = sum(s.shape[0] for s, _, _ in parts)
         out = np.empty((total, FLOATS_PER_SEGMENT), np.float32)
         i = 0
-        for segs, col, style in zip(self._segs, self._cols, self._styles, strict=True):
+        for segs, col, style in parts:
             j = i + segs.shape[0]
             out[i:j, :4] = segs.reshape(-1, 4)
             out[i:j, 4:8] = col
@@ -286,9 +370,12 @@ class SceneBuilder:
                    palette: Palette = VECTOR) -> None:
         if cur.ast_id.shape[0] == 0:
             return
-        pts, offsets = self.asteroid_points(prev, cur, alpha)
-        self._add_wrapped(out, closed_loops(pts, offsets), palette, "asteroid",
-                          self.params.wrap_asteroids)
+        pos, cos_sin = self.asteroid_poses(prev, cur, alpha)
+        out.add_rocks(RockOutlines(
+            pos=pos, cos_sin=cos_sin, local=cur.ast_local, offsets=cur.ast_offsets,
+            radius=cur.ast_radius, color=tuple(palette.color("asteroid")),
+            style=palette.style("asteroid"), wraps=self.params.wrap_asteroids,
+            size=self.size))
 
     def ship_pose(self, prev: World, cur: World, alpha: float) -> tuple[float, float, float]:
         """Interpolated ship (x, y, heading in steps); no interpolation across a teleport."""

@@ -172,12 +172,17 @@ def reference_frame(game: Game, segs: Segments) -> np.ndarray:
     return np.asarray(arcade.get_image(components=3)).astype(int)
 
 
-def test_the_plain_look_draws_exactly_the_frames_it_drew_before(window, config) -> None:
+def test_the_plain_look_draws_the_frames_it_drew_before(window, config) -> None:
+    """The same pixels as commit ddab20c's renderer, bar a few where a rock meets another
+    line: rocks are now drawn first, by their own shader (tests/app/test_outlines_gl.py)."""
     game = Game(window, config, seed=1, sound=False)
     prev, cur = busy_world(config)
     segs = game.scene.build(prev, cur, 0.5)
     ours = frame(game, prev, cur)
-    assert np.array_equal(ours, reference_frame(game, segs))
+    ref = reference_frame(game, segs)
+    lit, ref_lit = ours.max(axis=2) > 0, ref.max(axis=2) > 0
+    assert np.array_equal(lit, ref_lit)
+    assert (ours != ref).any(axis=2).sum() <= 0.005 * ref_lit.sum()
 
 
 def test_turning_the_monitor_look_off_frees_it_and_draws_the_plain_frame(window, config):

@@ -1,0 +1,167 @@
+"""The rocks drawn by ``OutlineRenderer`` (one quad each, outlines tested in the fragment
+shader) against the same rocks drawn as segments by ``LineRenderer`` (the path they took
+before), through the real headless window and ``Game.draw_frame``."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import arcade
+import numpy as np
+import pytest
+
+from asteroids.app.game import Game
+from asteroids.app.palettes import VECTOR, LineStyle, Palette
+from asteroids.app.scene import Segments
+from asteroids.config import Config, load_config
+from asteroids.core import World
+from tests.core.worlds import rock, world_with
+
+pytestmark = pytest.mark.gl
+
+W, H = 1280.0, 720.0
+
+
+class RocksAsSegments:
+    """A frame's segments with the rocks expanded into plain segments: what ``draw_frame``
+    drew before rocks had their own renderer."""
+
+    rocks = None
+
+    def __init__(self, segs: Segments) -> None:
+        self._packed = segs.packed()
+
+    def packed(self, rocks: bool = True) -> np.ndarray:
+        return self._packed
+
+
+def with_display(config: Config, **changes: object) -> Config:
+    monitor = changes.pop("monitor", None)
+    display = dataclasses.replace(config.display, **changes)
+    if monitor is not None:
+        display = dataclasses.replace(display, monitor=dataclasses.replace(
+            display.monitor, **monitor))  # type: ignore[arg-type]
+    return dataclasses.replace(config, display=display)
+
+
+def rocky_world(config: Config) -> World:
+    """Eleven rocks of all three sizes, turned every which way, two across a seam."""
+    places = [(0, 200, 180, 0), (0, 640, 400, 37), (0, 1050, 560, 190), (1, 420, 600, 12),
+              (1, 900, 150, 77), (1, 300, 380, 150), (2, 760, 620, 5), (2, 1150, 300, 222),
+              (2, 120, 520, 99), (0, 1270, 360, 61), (1, 500, 715, 140)]
+    rocks = [rock(size, x, y, cfg=config, angle=angle, seed=3 + i)
+             for i, (size, x, y, angle) in enumerate(places)]
+    return world_with(config, rocks)
+
+
+def lit(game: Game, segs: Segments | RocksAsSegments, threshold: int = 0) -> np.ndarray:
+    game.draw_frame(segs, None)  # type: ignore[arg-type]
+    assert game.window.ctx.error is None
+    img = np.asarray(arcade.get_image(components=3)).astype(int)
+    return img.max(axis=2) > threshold
+
+
+def near(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of ``a``'s lit pixels with a lit pixel of ``b`` within 1 px."""
+    grown = b.copy()
+    grown[1:] |= b[:-1]
+    grown[:-1] |= b[1:]
+    wide = grown.copy()
+    wide[:, 1:] |= grown[:, :-1]
+    wide[:, :-1] |= grown[:, 1:]
+    return float((a & wide).sum() / max(int(a.sum()), 1))
+
+
+def both_ways(window: arcade.Window, config: Config, world: World, threshold: int = 0,
+              palette: Palette | None = None) -> tuple[np.ndarray, np.ndarray, Game]:
+    """The frame drawn the new way and the old way (each by its own Game, so the monitor
+    look's afterglow starts from nothing in both)."""
+    frames = []
+    for old in (False, True):
+        game = Game(window, config, seed=1, sound=False)
+        game.frame_time_s = 1 / 60
+        segs = game.scene.build(world, world, 0.5, palette=palette or game.palette())
+        assert segs.rocks is not None and len(segs.rocks) == world.ast_id.shape[0]
+        frames.append(lit(game, RocksAsSegments(segs) if old else segs, threshold))
+        if not old:
+            assert game.lines.outlines.instances > len(segs.rocks)  # the seam copies
+            new_game = game
+    return frames[0], frames[1], new_game
+
+
+DASHED = dataclasses.replace(VECTOR, styles={"asteroid": LineStyle(width=1.6, dash=2.0)})
+"""Thick dashed rocks (no palette has them; the renderer supports them)."""
+
+
+@pytest.mark.parametrize("look", ["plain", "glow", "colour_blind", "high_contrast", "dashed",
+                                  "monitor", "monitor_thick"])
+def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> None:
+    config = load_config()
+    config = {
+        "plain": with_display(config, glow=False),
+        "glow": with_display(config, glow=True),
+        "colour_blind": with_display(config, glow=True, palette="colour_blind"),
+        "high_contrast": with_display(config, glow=True, palette="high_contrast"),
+        "dashed": with_display(config, glow=True),
+        "monitor": with_display(config, monitor={"strength": 1.0}),
+        "monitor_thick": with_display(config, palette="high_contrast",
+                                      monitor={"strength": 1.0}),
+    }[look]
+    new, old, _ = both_ways(window, config, rocky_world(config),
+                            palette=DASHED if look == "dashed" else None)
+    assert old.sum() > 500
+    assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
+    assert near(old, new) == 1.0
+    # The segment path's wrap ghosts test a segment's box without its width, so the glow of
+    # an edge just short of the seam never reached across it; the rock path draws that copy.
+    # Those pixels, and only those, sit next to the window's border.
+    inner = np.zeros_like(new)
+    inner[8:-8, 8:-8] = True
+    assert near(new & inner, old) == 1.0
+    assert near(new, old) >= 0.99
+
+
+def test_thick_and_dashed_rock_styles_change_what_the_rocks_light(window) -> None:
+    config = with_display(load_config(), glow=False)
+    thin, _, _ = both_ways(window, config, rocky_world(config))
+    thick, _, _ = both_ways(window, with_display(config, palette="high_contrast"),
+                            rocky_world(config))
+    dashed, _, _ = both_ways(window, config, rocky_world(config), palette=DASHED)
+    assert thick.sum() > 1.2 * thin.sum()
+    assert dashed.sum() < 0.8 * thick.sum()
+
+
+def seam_rocks(config: Config) -> World:
+    """A big rock across the right edge and a small one across the top."""
+    return world_with(config, [rock(0, W - 10, 200, cfg=config, seed=4),
+                               rock(2, 400, H - 4, cfg=config, seed=6)],
+                      ship_visible=False)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "bounce"])
+def test_a_rock_across_a_seam_shows_on_both_sides_only_when_rocks_wrap(window, mode):
+    config = load_config(overrides=[f"borders.asteroids={mode}", "display.glow=false"])
+    game = Game(window, config, seed=1, sound=False)
+    world = seam_rocks(config)
+    img = lit(game, game.scene.build(world, world, 0.5, palette=game.palette()))
+    h, w = img.shape
+    # The big rock (radius 40 world px = 20 window px) at y = 200 (row 360 - 100 = 260).
+    right, left = img[230:290, w - 8:], img[230:290, :8]
+    # The small rock (radius 10 = 5 px) at x = 400 (column 200).
+    top, bottom = img[:4, 190:210], img[h - 6:, 190:210]
+    assert right.any() and top.any()
+    assert left.any() == (mode == "wrap")
+    assert bottom.any() == (mode == "wrap")
+
+
+def test_the_points_texture_is_written_only_when_the_outlines_change(window) -> None:
+    config = load_config()
+    game = Game(window, config, seed=1, sound=False)
+    world = rocky_world(config)
+    outlines = game.lines.outlines
+    for _ in range(3):
+        game.draw_frame(game.scene.build(world, world, 0.5), None)
+    assert outlines.texture_uploads == 1
+    other = rocky_world(config)
+    game.draw_frame(game.scene.build(other, other, 0.5), None)
+    assert outlines.texture_uploads == 2
