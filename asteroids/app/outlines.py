@@ -42,8 +42,9 @@ TEX_WIDTH = 4096
 FLOATS_PER_ROCK = 8
 """A rock instance: centre (2), cos and sin (2), first point, point count, bounding radius,
 inner radius."""
-_ANGLE_SLACK = 1e-3
-"""Radians of float error allowed in a point's angle (in the check and in the shader)."""
+_ANGLE_SLACK = 2e-3
+"""Radians a point's angle may fall outside its even slot (in the check and in the shader):
+generated angles are whole heading steps (2 pi / 4096 = 1.5e-3), the even angle floored."""
 
 _VS = """#version 330
 uniform WindowBlock { mat4 projection; mat4 view; } window;
@@ -55,6 +56,7 @@ out vec2 v_local;
 flat out int v_first;
 flat out int v_count;
 flat out int v_span;
+const float ANGLE_SLACK = %r;
 void main() {
     float hw = half_width;
     int count = int(in_shape.y);
@@ -64,7 +66,7 @@ void main() {
     float s = 1.4142136 * hw / max(r_in, 1e-6);
     int span = -1;                                   // -1: test every edge
     if (s < 1.0 && count > 4) {
-        float ext = asin(s) + 0.001;
+        float ext = asin(s) + 1.5 * ANGLE_SLACK;   // float error on top of the check
         span = int(ceil(ext * float(count) / 6.283185307179586));
         if (2 * span + 2 >= count) span = -1;
     }
@@ -228,7 +230,7 @@ class OutlineRenderer:
             [BufferDescription(corners, "2f", ["in_corner"]),
              BufferDescription(self._buf, "4f 4f", ["in_pose", "in_shape"], instanced=True)],
             mode=ctx.TRIANGLE_STRIP)
-        self._prog = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self._prog = ctx.program(vertex_shader=_VS % _ANGLE_SLACK, fragment_shader=_FS)
         self._tex = ctx.texture((TEX_WIDTH, 1), components=2, dtype="f4",
                                 filter=(ctx.NEAREST, ctx.NEAREST))
         self._local: np.ndarray | None = None

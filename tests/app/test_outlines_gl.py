@@ -93,10 +93,18 @@ DASHED = dataclasses.replace(VECTOR, styles={"asteroid": LineStyle(width=1.6, da
 """Thick dashed rocks (no palette has them; the renderer supports them)."""
 
 
+SHAPES = {"classic": ["asteroids.shapes=classic"],
+          "vertices_3": ["asteroids.vertices_min=3", "asteroids.vertices_max=3"],
+          "vertices_64": ["asteroids.vertices_min=64", "asteroids.vertices_max=64",
+                          "asteroids.jaggedness=0.9"]}
+"""Outlines the neighbour search treats apart: not in angular order (every edge tested),
+too few points to skip any, and many points close together."""
+
+
 @pytest.mark.parametrize("look", ["plain", "glow", "colour_blind", "high_contrast", "dashed",
-                                  "monitor", "monitor_thick"])
+                                  "monitor", "monitor_thick", *SHAPES])
 def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> None:
-    config = load_config()
+    config = load_config(overrides=SHAPES.get(look, []))
     config = {
         "plain": with_display(config, glow=False),
         "glow": with_display(config, glow=True),
@@ -106,7 +114,7 @@ def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> Non
         "monitor": with_display(config, monitor={"strength": 1.0}),
         "monitor_thick": with_display(config, palette="high_contrast",
                                       monitor={"strength": 1.0}),
-    }[look]
+    }.get(look, with_display(config, glow=True, palette="high_contrast"))
     new, old, _ = both_ways(window, config, rocky_world(config),
                             palette=DASHED if look == "dashed" else None)
     assert old.sum() > 500
