@@ -259,9 +259,7 @@ class OutlineRenderer:
         texels = np.zeros((rows * TEX_WIDTH, 2), np.float32)
         texels[:local.shape[0]] = local
         if self._tex.height != rows:
-            self._tex.release()
-            self._tex = self.ctx.texture((TEX_WIDTH, rows), components=2, dtype="f4",
-                                         filter=(self.ctx.NEAREST, self.ctx.NEAREST))
+            self._tex.resize((TEX_WIDTH, rows))
         self._tex.write(texels)
         self.texture_uploads += 1
 

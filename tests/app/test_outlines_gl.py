@@ -84,7 +84,6 @@ def both_ways(window: arcade.Window, config: Config, world: World, threshold: in
         assert segs.rocks is not None and len(segs.rocks) == world.ast_id.shape[0]
         frames.append(lit(game, RocksAsSegments(segs) if old else segs, threshold))
         if not old:
-            assert game.lines.outlines.instances > len(segs.rocks)  # the seam copies
             new_game = game
     return frames[0], frames[1], new_game
 
@@ -115,8 +114,10 @@ def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> Non
         "monitor_thick": with_display(config, palette="high_contrast",
                                       monitor={"strength": 1.0}),
     }.get(look, with_display(config, glow=True, palette="high_contrast"))
-    new, old, _ = both_ways(window, config, rocky_world(config),
-                            palette=DASHED if look == "dashed" else None)
+    world = rocky_world(config)
+    new, old, game = both_ways(window, config, world,
+                               palette=DASHED if look == "dashed" else None)
+    assert game.lines.outlines.instances > world.ast_id.shape[0]   # the seam copies
     assert old.sum() > 500
     assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
     assert near(old, new) == 1.0
@@ -160,6 +161,21 @@ def test_a_rock_across_a_seam_shows_on_both_sides_only_when_rocks_wrap(window, m
     assert right.any() and top.any()
     assert left.any() == (mode == "wrap")
     assert bottom.any() == (mode == "wrap")
+
+
+def test_more_points_than_a_texture_row_holds(window) -> None:
+    """600 small rocks (over 4096 outline points: a second texture row), as the segments
+    drew them."""
+    config = load_config(overrides=["asteroids.vertices_min=10"])
+    rocks = [rock(2, 20 + 52 * (i % 24), 15 + 28 * (i // 24), cfg=config, angle=17 * i,
+                  seed=i) for i in range(600)]
+    world = world_with(config, rocks)
+    assert world.ast_local.shape[0] > 4096
+    new, old, game = both_ways(window, with_display(config, glow=False), world)
+    assert game.lines.outlines._tex.height == 2
+    assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
+    assert near(old, new) == 1.0
+    assert near(new, old) >= 0.99
 
 
 def test_the_points_texture_is_written_only_when_the_outlines_change(window) -> None:
