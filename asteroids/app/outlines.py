@@ -13,7 +13,9 @@ the even spacing of its angle (``asteroids.core.spawn.make_rocks``), so a pixel 
 the edges around its polar angle from the rock's centre: the vertex shader works out how
 many neighbours the line's half width can reach (from the rock's inner radius, the closest
 its outline comes to its centre). An outline that is not in that order (classic shapes) has
-its inner radius set to 0 here, which makes the shader test every edge.
+its inner radius negated here, which makes the shader test every edge. Pixels inside the
+outline's hole (closer to the centre than the inner radius less the reach of a line) or past
+its bounding radius are discarded before any edge is fetched.
 """
 
 from __future__ import annotations
@@ -56,16 +58,21 @@ out vec2 v_local;
 flat out int v_first;
 flat out int v_count;
 flat out int v_span;
+flat out vec2 v_ring;   // squared radii no covered pixel is inside of / outside of
 const float ANGLE_SLACK = %r;
 void main() {
     float hw = half_width;
     int count = int(in_shape.y);
     // A covered pixel is within hw * sqrt(2) (a square cap's corner) of a point of an edge,
     // which is at least the inner radius from the centre: that bounds its angle from the edge.
-    float r_in = in_shape.w;
-    float s = 1.4142136 * hw / max(r_in, 1e-6);
+    float r_in = abs(in_shape.w);                    // negative: not in angular order
+    float reach = 1.4142136 * hw;
+    float s = reach / max(r_in, 1e-6);
     int span = -1;                                   // -1: test every edge
-    if (s < 1.0 && count > 4) {
+    float inner = max(r_in - reach, 0.0);
+    float outer = in_shape.z + reach;
+    v_ring = vec2(inner * inner, outer * outer);
+    if (in_shape.w > 0.0 && s < 1.0 && count > 4) {
         float ext = asin(s) + 1.5 * ANGLE_SLACK;   // float error on top of the check
         span = int(ceil(ext * float(count) / 6.283185307179586));
         if (2 * span + 2 >= count) span = -1;
@@ -95,9 +102,12 @@ in vec2 v_local;
 flat in int v_first;
 flat in int v_count;
 flat in int v_span;
+flat in vec2 v_ring;
 out vec4 frag;
 vec2 point(int i) { return texelFetch(points, ivec2(i % 4096, i / 4096), 0).xy; }
 void main() {
+    float r2 = dot(v_local, v_local);
+    if (r2 < v_ring.x || r2 > v_ring.y) discard;    // inside the outline's hole, or past it
     int n = v_count;
     int lo = 0;
     int m = n;
@@ -113,10 +123,12 @@ void main() {
     int hits = 0;
     float best = 0.0;
     float total = 0.0;
+    int e = lo % n;
+    vec2 b = point(v_first + e);
     for (int j = 0; j < m; ++j) {
-        int e = (lo + j) % n;
-        vec2 a = point(v_first + e);
-        vec2 b = point(v_first + (e + 1 == n ? 0 : e + 1));
+        vec2 a = b;
+        e = e + 1 == n ? 0 : e + 1;
+        b = point(v_first + e);
         vec2 d = b - a;
         float len = length(d);
         vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
@@ -141,15 +153,16 @@ void main() {
 
 
 def angular_inner_radius(local: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Each outline's inner radius (the closest any edge comes to its centre), or 0 where
+    """Each outline's inner radius (the closest any edge comes to its centre), negated where
     the points are not in even angular order (point ``e`` of ``n`` at an angle in
-    ``[e, e + 1) * 2 pi / n``), which the shader's neighbour search needs.
+    ``[e, e + 1) * 2 pi / n``, give or take ``_ANGLE_SLACK``), which the shader's neighbour
+    search needs: those rocks have every edge tested.
 
-    >>> sq = np.array([[1., 0.], [0., 1.], [-1., 0.], [0., -1.], [1., 0.1]])
-    >>> angular_inner_radius(sq[:4], np.array([0, 4])).round(4).tolist()
+    >>> sq = np.array([[1., 0.], [0., 1.], [-1., 0.], [0., -1.]])
+    >>> angular_inner_radius(sq, np.array([0, 4])).round(4).tolist()
     [0.7071]
-    >>> angular_inner_radius(sq[[0, 2, 1, 3]], np.array([0, 4])).tolist()
-    [0.0]
+    >>> angular_inner_radius(sq[::-1], np.array([0, 4])).round(4).tolist()  # clockwise
+    [-0.7071]
     """
     offsets = np.asarray(offsets, np.int64)
     rocks = offsets.shape[0] - 1
@@ -175,7 +188,7 @@ def angular_inner_radius(local: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     ok = (phi >= -_ANGLE_SLACK) & (phi < gap[owner] + _ANGLE_SLACK)
     bad = np.zeros(rocks, bool)
     np.logical_or.at(bad, owner, ~ok)
-    inner[bad] = 0.0
+    inner[bad] = -inner[bad]
     return inner
 
 
