@@ -141,6 +141,7 @@ void main() {
         hits += 1;
         best = max(best, boost);
         total += boost;
+        if (additive == 0 && dwell <= 0.0) break;   // lit, and no brighter end to find
     }
     if (hits == 0) discard;
     if (additive == 1) {

@@ -189,3 +189,28 @@ def test_the_points_texture_is_written_only_when_the_outlines_change(window) -> 
     other = rocky_world(config)
     game.draw_frame(game.scene.build(other, other, 0.5), None)
     assert outlines.texture_uploads == 2
+
+
+@pytest.mark.parametrize("glow", [False, True])
+def test_bright_ends_and_dimming_match_the_segments(window, glow: bool) -> None:
+    """The monitor look's dwell (brighter where an edge ends) and brightness, and the glow's
+    additive halo: the picture's total light and its brightest pixels as the segments'."""
+    config = load_config()
+    game = Game(window, config, seed=1, sound=False)
+    world = rocky_world(config)
+    segs = game.scene.build(world, world, 0.5)
+    width = game.line_width()
+    pictures = []
+    for packed, rocks in ((segs.packed(rocks=False), segs.rocks), (segs.packed(), None)):
+        window.ctx.scissor = None
+        window.clear(color=(0, 0, 0, 255))
+        game.camera.use()
+        game.lines.upload(packed, rocks)
+        game.lines.draw(width, glow, dwell=0.8, dwell_length=4.0, brightness=0.6)
+        assert window.ctx.error is None
+        pictures.append(np.asarray(arcade.get_image(components=3)).astype(float))
+    new, old = pictures
+    assert new.sum() == pytest.approx(old.sum(), rel=0.02)
+    assert new.max() == pytest.approx(old.max(), abs=3)
+    plain = 0.6 * 255 * 0.9   # the rock colour dimmed, where no end is near
+    assert (new > plain + 20).sum() == pytest.approx((old > plain + 20).sum(), rel=0.05)
