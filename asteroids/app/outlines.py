@@ -255,6 +255,11 @@ class OutlineRenderer:
         """How many times the points texture was written (tests: only when ``ast_local``
         changes)."""
 
+    @property
+    def texture_rows(self) -> int:
+        """Rows of ``TEX_WIDTH`` points the outline texture has now."""
+        return int(self._tex.height)
+
     def upload(self, rocks: RockOutlines | None) -> None:
         """Take this frame's rocks (None or empty: none); the points texture is written only
         when ``rocks.local`` is not the array it was last time."""

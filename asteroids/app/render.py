@@ -1,8 +1,11 @@
 """One dynamic vertex buffer of coloured line segments, drawn as instanced quads.
 
-Every segment of a frame (rocks, ship, shots, particles, HUD icons) goes into one buffer and
-one draw call; a second, wider and fainter pass with additive blending gives the plain look's
-glow. Segments are in world units: the active Camera2D maps them to the letterboxed viewport.
+Every segment of a frame but the rocks (ship, shots, particles, HUD icons, obstacles) goes
+into one buffer and one draw call; the rocks are drawn before them in every pass by
+``asteroids.app.outlines.OutlineRenderer``, one quad per rock (an edge per quad costs too
+much CPU on a software rasteriser: README, "Benchmarks: rendering"). A second, wider and
+fainter pass with additive blending gives the plain look's glow. Segments are in world units:
+the active Camera2D maps them to the letterboxed viewport.
 
 Each segment carries its colour and a style: a width factor and a dash length (palettes use
 them to tell kinds apart without hue). The fragment shader can also brighten the ends of each

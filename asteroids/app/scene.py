@@ -5,6 +5,10 @@ are interpolated across the wrap seam (``prev + wrap_delta(cur - prev) * alpha``
 this tick are drawn where they are, and anything straddling an edge of a wrapping world is
 drawn again shifted by the world's width or height (a "ghost"). Nothing here feeds back into
 the simulation.
+
+The rocks are the exception to "segments": they stay one ``RockOutlines`` record (poses and
+the world's outline points), which the renderer draws as one quad per rock; ``Segments``
+expands them into segments (with their ghosts) only for code that asks for segments.
 """
 
 from __future__ import annotations

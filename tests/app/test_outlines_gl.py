@@ -172,7 +172,7 @@ def test_more_points_than_a_texture_row_holds(window) -> None:
     world = world_with(config, rocks)
     assert world.ast_local.shape[0] > 4096
     new, old, game = both_ways(window, with_display(config, glow=False), world)
-    assert game.lines.outlines._tex.height == 2
+    assert game.lines.outlines.texture_rows == 2
     assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
     assert near(old, new) == 1.0
     assert near(new, old) >= 0.99
