@@ -7,7 +7,8 @@ same two Worlds and interpolation fraction, in the game's line width:
 
 * **per-asteroid**: ``arcade.draw_polygon_outline`` per rock (the render benchmark's baseline);
 * **quads**: the game's ``LineRenderer``, one instanced quad (4 vertices, 2 triangles) per edge,
-  from the world-space outlines numpy builds;
+  from the world-space outlines numpy builds (how the game drew rocks before
+  ``asteroids.app.outlines``, which is "fragment-by-angle" below with the game's styles);
 * **gl-lines**: the same buffer drawn as instanced ``GL_LINES`` (2 vertices per edge), wide
   through ``glLineWidth``;
 * **line-strips**: one closed ``GL_LINE_STRIP`` per rock (shared vertices, primitive restart),

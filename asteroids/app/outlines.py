@@ -57,7 +57,7 @@ in vec4 in_shape;    // first point, point count, bounding radius, inner radius
 out vec2 v_local;
 flat out int v_first;
 flat out int v_count;
-flat out int v_span;
+flat out float v_ext;   // how far past its own angles an edge can light (-1: test all)
 flat out vec2 v_ring;   // squared radii no covered pixel is inside of / outside of
 const float ANGLE_SLACK = %r;
 void main() {
@@ -68,14 +68,12 @@ void main() {
     float r_in = abs(in_shape.w);                    // negative: not in angular order
     float reach = 1.4142136 * hw;
     float s = reach / max(r_in, 1e-6);
-    int span = -1;                                   // -1: test every edge
+    float ext = -1.0;                                // -1: test every edge
     float inner = max(r_in - reach, 0.0);
     float outer = in_shape.z + reach;
     v_ring = vec2(inner * inner, outer * outer);
     if (in_shape.w > 0.0 && s < 1.0 && count > 4) {
-        float ext = asin(s) + 1.5 * ANGLE_SLACK;   // float error on top of the check
-        span = int(ceil(ext * float(count) / 6.283185307179586));
-        if (2 * span + 2 >= count) span = -1;
+        ext = asin(s) + 1.5 * ANGLE_SLACK;   // float error on top of the check
     }
     vec2 l = in_corner * (in_shape.z + 1.5 * hw + 1e-3);
     vec2 c = in_pose.zw;
@@ -83,7 +81,7 @@ void main() {
     v_local = l;
     v_first = int(in_shape.x);
     v_count = count;
-    v_span = span;
+    v_ext = ext;
     gl_Position = window.projection * window.view * vec4(w, 0.0, 1.0);
 }
 """
@@ -101,7 +99,7 @@ uniform int additive;   // 1: the glow pass (each covering edge adds), 0: crisp 
 in vec2 v_local;
 flat in int v_first;
 flat in int v_count;
-flat in int v_span;
+flat in float v_ext;
 flat in vec2 v_ring;
 out vec4 frag;
 vec2 point(int i) { return texelFetch(points, ivec2(i % 4096, i / 4096), 0).xy; }
@@ -111,13 +109,18 @@ void main() {
     int n = v_count;
     int lo = 0;
     int m = n;
-    if (v_span >= 0) {
+    if (v_ext >= 0.0) {
+        // Point e lies at an angle in [e, e + 1/3) * gap, so edge e spans at most the angles
+        // e * gap .. (e + 4/3) * gap, and lights pixels up to v_ext past them.
         float gap = 6.283185307179586 / float(n);
         float phi = atan(v_local.y, v_local.x);
         if (phi < 0.0) phi += 6.283185307179586;
-        int k = min(int(floor(phi / gap)), n - 1);
-        lo = k - v_span - 1 + n;   // edge e spans the angles of e * gap .. (e + 2) * gap
-        m = 2 * v_span + 2;
+        int first = int(ceil((phi - v_ext) / gap - 1.3333334));
+        int last = int(floor((phi + v_ext) / gap));
+        if (last - first + 1 < n) {
+            lo = first + 2 * n;
+            m = last - first + 1;
+        }
     }
     float hw = half_width;
     int hits = 0;
@@ -156,7 +159,7 @@ void main() {
 def angular_inner_radius(local: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Each outline's inner radius (the closest any edge comes to its centre), negated where
     the points are not in even angular order (point ``e`` of ``n`` at an angle in
-    ``[e, e + 1) * 2 pi / n``, give or take ``_ANGLE_SLACK``), which the shader's neighbour
+    ``[e, e + 1/3) * 2 pi / n``, give or take ``_ANGLE_SLACK``), which the shader's neighbour
     search needs: those rocks have every edge tested.
 
     >>> sq = np.array([[1., 0.], [0., 1.], [-1., 0.], [0., -1.]])
@@ -186,7 +189,7 @@ def angular_inner_radius(local: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     gap = 2.0 * math.pi / np.maximum(counts, 1)
     phi = np.arctan2(a[:, 1], a[:, 0]) - idx * gap[owner]
     phi = (phi + math.pi) % (2.0 * math.pi) - math.pi     # the offset from the even angle
-    ok = (phi >= -_ANGLE_SLACK) & (phi < gap[owner] + _ANGLE_SLACK)
+    ok = (phi >= -_ANGLE_SLACK) & (phi < gap[owner] / 3.0 + _ANGLE_SLACK)
     bad = np.zeros(rocks, bool)
     np.logical_or.at(bad, owner, ~ok)
     inner[bad] = -inner[bad]

@@ -52,10 +52,11 @@ def test_outlines_out_of_angular_order_test_every_edge() -> None:
     inner = angular_inner_radius(local, offsets)
     assert (inner < 0).any()       # the classic shapes are not in even angular slots
     assert np.abs(inner) == pytest.approx(brute_inner(local, offsets), abs=1e-3)
-    # A regular 12-gon turned a little within the slack (2e-3 rad) or almost a whole
-    # spacing passes; turned out of its slots either way, not.
+    # A regular 12-gon turned a little within the slack (2e-3 rad) or almost a third of its
+    # spacing passes; turned out of those slots either way, not.
     gap = 2.0 * math.pi / 12
-    for turn, ok in ((-1.5e-3, True), (-2.5e-3, False), (0.9 * gap, True), (1.01 * gap, False)):
+    for turn, ok in ((-1.5e-3, True), (-2.5e-3, False), (0.33 * gap, True),
+                     (gap / 3 + 2.5e-3, False)):
         a = np.arange(12) * gap + turn
         turned = np.stack([np.cos(a), np.sin(a)], axis=1) * 30.0
         assert (angular_inner_radius(turned, np.array([0, 12])) > 0).all() == ok, turn
