@@ -5,14 +5,17 @@ rasteriser) bins those on the calling thread, so a crowd of rocks costs CPU per 
 rock is one quad, rotated and moved in the vertex shader, and the fragment shader lights a
 pixel when an edge of the rock's outline covers it, with the same square-capped, dashed,
 dwell-brightened lines as ``LineRenderer`` (``benchmarks/render_methods.py``'s
-"fragment-by-angle": the same pixels, 40x fewer CPU per rock than per-asteroid drawing).
+"fragment-by-angle": the same pixels for a 40-66x smaller CPU submit than per-asteroid
+drawing; on llvmpipe the fragment work costs frame time instead: README, "Benchmarks:
+rendering").
 
 The outline points live in an RG32F texture (uploaded only when the world's ``ast_local``
 array changes). Generated outlines keep their points in angular order, each within a third of
 the even spacing of its angle (``asteroids.core.spawn.make_rocks``), so a pixel only needs
-the edges around its polar angle from the rock's centre: the vertex shader works out how
-many neighbours the line's half width can reach (from the rock's inner radius, the closest
-its outline comes to its centre). An outline that is not in that order (classic shapes) has
+the edges around its polar angle from the rock's centre: the vertex shader works out how far
+in angle the line's half width can reach (from the rock's inner radius, the closest its
+outline comes to its centre), and the fragment shader tests the edges whose angles come
+that close to the pixel's. An outline that is not in that order (classic shapes) has
 its inner radius negated here, which makes the shader test every edge. Pixels inside the
 outline's hole (closer to the centre than the inner radius less the reach of a line) or past
 its bounding radius are discarded before any edge is fetched.
