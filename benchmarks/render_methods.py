@@ -2,7 +2,7 @@
 
 ``benchmarks/render.py`` measures the game's renderer against arcade's own drawing. This one
 asks what a different renderer would buy: the rocks of the same crowd scene (N in {300, 1000,
-5000}, 1920x1080, headless) drawn by five methods, interleaved frame by frame, each from the
+5000}, 1920x1080, headless) drawn by six methods, interleaved frame by frame, each from the
 same two Worlds and interpolation fraction, in the game's line width:
 
 * **per-asteroid**: ``arcade.draw_polygon_outline`` per rock (the render benchmark's baseline);
