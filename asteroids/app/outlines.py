@@ -35,12 +35,19 @@ if TYPE_CHECKING:
     from asteroids.app.scene import RockOutlines
 
 __all__ = ["FLOATS_PER_ROCK", "GLOW_ALPHA", "GLOW_WIDTH", "TEX_WIDTH", "OutlineRenderer",
-           "angular_inner_radius", "rock_instances"]
+           "angular_inner_radius", "pass_width_and_alpha", "rock_instances"]
 
 GLOW_WIDTH = 4.0
 """The plain look's glow is this many line widths wide..."""
 GLOW_ALPHA = 0.16
 """...and this opaque, added on top of what is under it."""
+
+
+def pass_width_and_alpha(halo: bool) -> tuple[float, float]:
+    """A drawing pass's line-width multiple and opacity: the glow halo's, or the crisp
+    lines' (1, 1)."""
+    return (GLOW_WIDTH, GLOW_ALPHA) if halo else (1.0, 1.0)
+
 
 TEX_WIDTH = 4096
 """Outline points per texture row."""
@@ -305,16 +312,17 @@ class OutlineRenderer:
         self.instances = n
         return n
 
-    def draw(self, width: float, glow: bool = False, *, dwell: float = 0.0,
-             dwell_length: float = 1.0, brightness: float = 1.0, crisp: bool = True) -> None:
-        """Draw the uploaded rocks, as ``LineRenderer.draw`` draws segments (same arguments);
-        ``glow`` draws the additive halo pass, ``crisp`` the lines themselves."""
+    def draw_pass(self, width: float, halo: bool, *, dwell: float = 0.0,
+                  dwell_length: float = 1.0, brightness: float = 1.0) -> None:
+        """One pass over the uploaded rocks, as ``LineRenderer`` draws one over its segments
+        (same arguments): the additive glow halo (``halo``), or the crisp lines."""
         rocks = self.rocks
         if rocks is None:
             return
         factor, dash = float(rocks.style[0]), float(rocks.style[1])
-        widest = width * factor * (GLOW_WIDTH if glow else 1.0) * 0.5
-        n = self._instances(widest * 1.5)
+        multiple, alpha = pass_width_and_alpha(halo)
+        half_width = width * factor * multiple * 0.5
+        n = self._instances(half_width * 1.5)
         ctx = self.ctx
         prog = self._prog
         ctx.enable(ctx.BLEND)
@@ -327,17 +335,10 @@ class OutlineRenderer:
         prog["dwell_len"] = max(dwell_length, 1e-6)
         prog["brightness"] = brightness
         try:
-            if glow:
-                ctx.blend_func = ctx.BLEND_ADDITIVE
-                prog["half_width"] = width * factor * GLOW_WIDTH * 0.5
-                prog["alpha_scale"] = GLOW_ALPHA
-                prog["additive"] = 1
-                self._geo.render(prog, instances=n)
-            if crisp:
-                ctx.blend_func = ctx.BLEND_DEFAULT
-                prog["half_width"] = width * factor * 0.5
-                prog["alpha_scale"] = 1.0
-                prog["additive"] = 0
-                self._geo.render(prog, instances=n)
+            ctx.blend_func = ctx.BLEND_ADDITIVE if halo else ctx.BLEND_DEFAULT
+            prog["half_width"] = half_width
+            prog["alpha_scale"] = alpha
+            prog["additive"] = int(halo)
+            self._geo.render(prog, instances=n)
         finally:
             ctx.blend_func = old_blend

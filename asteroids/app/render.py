@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from arcade.gl import BufferDescription
 
-from asteroids.app.outlines import GLOW_ALPHA, GLOW_WIDTH, OutlineRenderer
+from asteroids.app.outlines import (
+    GLOW_ALPHA,
+    GLOW_WIDTH,
+    OutlineRenderer,
+    pass_width_and_alpha,
+)
 from asteroids.app.scene import FLOATS_PER_SEGMENT
 
 if TYPE_CHECKING:
@@ -154,18 +159,15 @@ class LineRenderer:
             dwell_length: how far along the segment the bright end reaches (world units).
             brightness: multiplies every colour (1 = as given).
         """
-        if glow:
-            self.outlines.draw(width, True, dwell=dwell, dwell_length=dwell_length,
-                               brightness=brightness, crisp=False)
-        if glow and self.count:
-            self._draw_segments(width, True, dwell, dwell_length, brightness, crisp=False)
-        self.outlines.draw(width, False, dwell=dwell, dwell_length=dwell_length,
-                           brightness=brightness)
-        if self.count:
-            self._draw_segments(width, False, dwell, dwell_length, brightness, crisp=True)
+        for halo in ((True, False) if glow else (False,)):
+            self.outlines.draw_pass(width, halo, dwell=dwell, dwell_length=dwell_length,
+                                    brightness=brightness)
+            if self.count:
+                self._draw_segments(width, halo, dwell, dwell_length, brightness)
 
-    def _draw_segments(self, width: float, glow: bool, dwell: float, dwell_length: float,
-                       brightness: float, crisp: bool) -> None:
+    def _draw_segments(self, width: float, halo: bool, dwell: float, dwell_length: float,
+                       brightness: float) -> None:
+        """One pass over the segments: the additive glow halo, or the crisp lines."""
         ctx = self.ctx
         prog = self._prog
         ctx.enable(ctx.BLEND)
@@ -174,16 +176,11 @@ class LineRenderer:
         prog["dwell"] = dwell
         prog["dwell_len"] = max(dwell_length, 1e-6)
         prog["brightness"] = brightness
+        multiple, alpha = pass_width_and_alpha(halo)
         try:
-            if glow:
-                ctx.blend_func = ctx.BLEND_ADDITIVE
-                prog["half_width"] = width * GLOW_WIDTH * 0.5
-                prog["alpha_scale"] = GLOW_ALPHA
-                self._geo.render(prog, instances=self.count)
-            if crisp:
-                ctx.blend_func = ctx.BLEND_DEFAULT
-                prog["half_width"] = width * 0.5
-                prog["alpha_scale"] = 1.0
-                self._geo.render(prog, instances=self.count)
+            ctx.blend_func = ctx.BLEND_ADDITIVE if halo else ctx.BLEND_DEFAULT
+            prog["half_width"] = width * multiple * 0.5
+            prog["alpha_scale"] = alpha
+            self._geo.render(prog, instances=self.count)
         finally:
             ctx.blend_func = old_blend
