@@ -15,6 +15,8 @@ from asteroids.app.palettes import VECTOR, LineStyle, Palette
 from asteroids.app.scene import Segments
 from asteroids.config import Config, load_config
 from asteroids.core import World
+from benchmarks.render_methods import near
+from tests.app.test_looks import with_display
 from tests.core.worlds import rock, world_with
 
 pytestmark = pytest.mark.gl
@@ -35,15 +37,6 @@ class RocksAsSegments:
         return self._packed
 
 
-def with_display(config: Config, **changes: object) -> Config:
-    monitor = changes.pop("monitor", None)
-    display = dataclasses.replace(config.display, **changes)
-    if monitor is not None:
-        display = dataclasses.replace(display, monitor=dataclasses.replace(
-            display.monitor, **monitor))  # type: ignore[arg-type]
-    return dataclasses.replace(config, display=display)
-
-
 def rocky_world(config: Config) -> World:
     """Eleven rocks of all three sizes, turned every which way, two across a seam."""
     places = [(0, 200, 180, 0), (0, 640, 400, 37), (0, 1050, 560, 190), (1, 420, 600, 12),
@@ -59,17 +52,6 @@ def lit(game: Game, segs: Segments | RocksAsSegments, threshold: int = 0) -> np.
     assert game.window.ctx.error is None
     img = np.asarray(arcade.get_image(components=3)).astype(int)
     return img.max(axis=2) > threshold
-
-
-def near(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of ``a``'s lit pixels with a lit pixel of ``b`` within 1 px."""
-    grown = b.copy()
-    grown[1:] |= b[:-1]
-    grown[:-1] |= b[1:]
-    wide = grown.copy()
-    wide[:, 1:] |= grown[:, :-1]
-    wide[:, :-1] |= grown[:, 1:]
-    return float((a & wide).sum() / max(int(a.sum()), 1))
 
 
 def both_ways(window: arcade.Window, config: Config, world: World, threshold: int = 0,
