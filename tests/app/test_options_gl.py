@@ -311,12 +311,18 @@ def press(view, pad: FakePad, button: str) -> None:
     view.on_update(1 / 60)
 
 
-def test_the_pad_drives_the_options_and_binds_a_button(window, config):
+def pad_title(window, config) -> tuple[Game, TitleView, FakePad]:
+    """The title screen of a game with a (fake) gamepad plugged in."""
     game = Game(window, config, seed=9, sound=False, profile=True)
     pad = FakePad()
     game.gamepad = pad
     view = TitleView(game)
     window.show_view(view)
+    return game, view, pad
+
+
+def test_the_pad_drives_the_options_and_binds_a_button(window, config):
+    game, view, pad = pad_title(window, config)
     press(view, pad, "back")                        # Back / Select opens the options
     assert view.options is not None
     while view.options.item.key != "pad:fire":
@@ -343,11 +349,7 @@ def test_the_pad_drives_the_options_and_binds_a_button(window, config):
 
 
 def test_the_pad_picks_a_key_slot_clears_it_and_cancels_a_key_bind(window, config):
-    game = Game(window, config, seed=9, sound=False, profile=True)
-    pad = FakePad()
-    game.gamepad = pad
-    view = TitleView(game)
-    window.show_view(view)
+    game, view, pad = pad_title(window, config)
     press(view, pad, "back")
     while view.options.item.key != "key:thrust":
         press(view, pad, "dpdown")
