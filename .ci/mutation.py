@@ -223,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.jobs:
             cmd += ["--max-children", str(args.jobs)]
         if args.only:
-            names = [n.strip() for n in Path(args.only).read_text(encoding="utf-8").split()
-                     if n.strip()]
+            try:
+                names = Path(args.only).read_text(encoding="utf-8").split()
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"--only {args.only}: cannot read the list of mutant names ({exc})",
+                      file=sys.stderr)
+                return 2
             known_names = {n for m in modules for n in load(m)}
             unknown_names = [n for n in names if n not in known_names]
             if unknown_names:
