@@ -70,6 +70,16 @@ def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
     return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
 
 
+def _version_text() -> str:
+    """``asteroids 0.2.0 (rules version 1, replay format 3)``: the game's release, the newest
+    rules version it plays (older ones too) and the replay format it writes."""
+    from asteroids.config.schema import RULES_VERSION
+    from asteroids.replay.format import FORMAT_VERSION
+
+    return f"asteroids {__version__} (rules version {RULES_VERSION}, replay format " \
+           f"{FORMAT_VERSION})"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asteroids",
@@ -77,7 +87,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "With no command, plays.",
         epilog="Run 'asteroids COMMAND --help' for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"asteroids {__version__}")
+    parser.add_argument("--version", action="version", version=_version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play the game (the default command)",

@@ -16,11 +16,13 @@ CORE = ROOT / "asteroids" / "core"
 
 ALLOWED_MODULES = {
     "__future__", "dataclasses", "enum", "typing", "collections", "math", "struct",
-    "hashlib", "functools", "difflib", "numpy", "asteroids",
+    "hashlib", "functools", "difflib", "numpy", "asteroids", "types",
 }
 """Top-level modules the core may import (stdlib maths/data, numpy, the game itself)."""
 
-ALLOWED_FIRST_PARTY = ("asteroids.core", "asteroids.config.schema")
+ALLOWED_FIRST_PARTY = ("asteroids.core", "asteroids.config.schema", "asteroids.config.declare",
+                       "asteroids.config.knobs")
+"""The core's first-party imports: itself and the schema's declarations (pure data)."""
 
 BANNED_NUMPY = {
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "exp", "exp2", "expm1",

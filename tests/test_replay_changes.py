@@ -26,7 +26,12 @@ from asteroids.replay import (
     save_replay,
     verify_replay,
 )
-from asteroids.replay.format import FORMAT_PLAIN, decode_replay, encode_replay
+from asteroids.replay.format import (
+    FORMAT_CHANGES,
+    FORMAT_PLAIN,
+    decode_replay,
+    encode_replay,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANGE_TICKS = (250, 600)
@@ -111,7 +116,7 @@ def test_a_changed_game_verifies_in_a_fresh_process(played, tmp_path: Path) -> N
     assert f"final hash {replay.final_hash}" in out.stdout
 
 
-def test_a_game_without_changes_is_format_1_byte_for_byte() -> None:
+def test_a_game_whose_rules_never_changed_records_no_changes() -> None:
     config = load_config("classic")
     plain = record_bot_game(config, 3, get_bot("spinner"), 300,
                             created_at="2026-01-01T00:00:00Z")
@@ -125,9 +130,10 @@ def test_a_game_without_changes_is_format_1_byte_for_byte() -> None:
         world, _ = step(world, mask, used)
         recorder.add(mask, world, used)
     again = recorder.finish(world, created_at="2026-01-01T00:00:00Z")
-    assert again.config_changes == () and again.format == FORMAT_PLAIN
+    assert again.config_changes == () and again.format == FORMAT_VERSION
     assert encode_replay(again) == encode_replay(plain)
-    assert encode_replay(plain).startswith(b"asteroids-replay 1\n")
+    assert encode_replay(plain).startswith(f"asteroids-replay {FORMAT_VERSION}\n".encode())
+    assert b"config_changes" not in encode_replay(plain)
 
 
 def test_the_recorder_refuses_a_change_that_needs_a_new_world() -> None:
@@ -238,12 +244,16 @@ def test_an_empty_change_list_and_a_plain_file_with_changes_are_refused(
     path.write_bytes(_reseal(empty))
     with pytest.raises(ReplayError, match="1 to 10000 changes"):
         load_replay(path)
-    as_plain = text.replace("asteroids-replay 2", "asteroids-replay 1", 1)
-    as_plain = as_plain.replace("format = 2", "format = 1", 1)
+    newest = f"asteroids-replay {FORMAT_VERSION}"
+    as_plain = text.replace(newest, f"asteroids-replay {FORMAT_PLAIN}", 1)
+    as_plain = as_plain.replace(f"format = {FORMAT_VERSION}", f"format = {FORMAT_PLAIN}", 1)
     path.write_bytes(_reseal(as_plain))
     with pytest.raises(ReplayError, match="unknown keys: config_changes"):
         load_replay(path)
+    # 0.1.0's format 2 existed only for its new keys: one without them is damaged.
     no_changes = text[:start] + text[end:]
-    path.write_bytes(_reseal(no_changes))
+    as_2 = no_changes.replace(newest, f"asteroids-replay {FORMAT_CHANGES}", 1)
+    as_2 = as_2.replace(f"format = {FORMAT_VERSION}", f"format = {FORMAT_CHANGES}", 1)
+    path.write_bytes(_reseal(as_2))
     with pytest.raises(ReplayError, match="lacks config_changes"):
         load_replay(path)

@@ -96,10 +96,11 @@ def _bad_files(recorded: Path, tmp: Path) -> dict[str, tuple[Path, str]]:
     make("tampered-hash", _edit_hash(data), "damaged or edited")
     make("tampered-config", _reseal(text.replace("thrust_px_per_s2 = ", "thrust_px_per_s2 = 1",
                                                  1)), "rules fingerprint")
-    make("wrong-version", data.replace(b"asteroids-replay 1", b"asteroids-replay 0", 1),
+    current = f"asteroids-replay {FORMAT_VERSION}".encode()
+    make("wrong-version", data.replace(current, b"asteroids-replay 0", 1),
          "format 0 is not supported")
     newer = f"asteroids-replay {FORMAT_VERSION + 1}".encode()
-    make("newer-format", data.replace(b"asteroids-replay 1", newer, 1),
+    make("newer-format", data.replace(current, newer, 1),
          "newer version of asteroids")
     make("not-a-replay", (ROOT / "config" / "classic.toml").read_bytes(),
          "not an asteroids replay")

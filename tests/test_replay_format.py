@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from asteroids import __version__
 from asteroids.config import Config, load_config
 from asteroids.config.rulesets import MATCH_TABLES
+from asteroids.config.schema import RULES_VERSION
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.world import FIELD_NAMES
 from asteroids.paths import data_dir, replays_dir
@@ -29,7 +31,7 @@ from asteroids.replay import (
     verify_replay,
     world_diff,
 )
-from asteroids.replay.format import decode_masks, encode_masks
+from asteroids.replay.format import FORMAT_VERSION, decode_masks, encode_masks
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "config" / "classic.toml"
@@ -50,9 +52,10 @@ def test_round_trip_is_exact(short: Replay, tmp_path: Path) -> None:
 
 def test_header_is_readable_text(short: Replay, tmp_path: Path) -> None:
     text = save_replay(short, tmp_path / "a.replay").read_text("utf-8")
-    assert text.startswith("asteroids-replay 1\n")
-    for line in ("seed = 11", f"ticks = {short.ticks}", 'game_version = "0.1.0"',
-                 f'final_hash = "{short.final_hash}"', "[ship]", "thrust_px_per_s2 = "):
+    assert text.startswith(f"asteroids-replay {FORMAT_VERSION}\n")
+    for line in ("seed = 11", f"ticks = {short.ticks}", f'game_version = "{__version__}"',
+                 f'final_hash = "{short.final_hash}"', f"rules_version = {RULES_VERSION}\n",
+                 "[ship]", "thrust_px_per_s2 = "):
         assert line in text
 
 

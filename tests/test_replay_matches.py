@@ -23,7 +23,12 @@ from asteroids.replay import (
     save_replay,
     verify_replay,
 )
-from asteroids.replay.format import MAX_CHECKPOINT_EVERY, decode_replay, encode_replay
+from asteroids.replay.format import (
+    FORMAT_VERSION,
+    MAX_CHECKPOINT_EVERY,
+    decode_replay,
+    encode_replay,
+)
 from asteroids.replay.matches import (
     MATCH_FIELD_NAMES,
     MatchRecorder,
@@ -32,6 +37,8 @@ from asteroids.replay.matches import (
 )
 
 CONFIG = load_config(overrides=["game.lives=1", "match.turn_banner_s=0.5"])
+ARCHIVE = Path(__file__).parent / "replays" / "archive" / "0.1.0" / "bots"
+"""Files asteroids 0.1.0 wrote (format 1 and its two-player format 2)."""
 """One ship each and a short banner: the idle bot's match is over in about 1500 ticks."""
 
 
@@ -55,7 +62,8 @@ def test_a_match_records_to_one_replay_that_round_trips_and_verifies(match_repla
     assert r.players == 2 and r.field_names == MATCH_FIELD_NAMES
     path = save_replay(r, tmp_path / "m.replay")
     text = path.read_text("utf-8")
-    assert text.startswith("asteroids-replay 2\n") and "\nformat = 2\n" in text
+    assert text.startswith(f"asteroids-replay {FORMAT_VERSION}\n")
+    assert f"\nformat = {FORMAT_VERSION}\n" in text
     assert "\nplayers = 2\n" in text and f"\nfinal_scores = [{r.final_scores[0]}, " in text
     assert "\n[match]\nturn_banner_s = 0.5\n" in text
     back = load_replay(path)
@@ -129,8 +137,11 @@ def test_a_damaged_two_player_header_is_one_clear_paragraph(match_replay, edit, 
         decode_replay(_reseal(text.replace(old, new, 1)), "m.replay")
 
 
-def test_a_format_2_file_without_players_or_changes_is_refused(match_replay) -> None:  # noqa: ANN001
-    text = encode_replay(match_replay).decode().replace("players = 2\n", "", 1)
+def test_a_format_2_file_without_players_or_changes_is_refused() -> None:
+    # Format 2 (asteroids 0.1.0's) existed only for those keys: a file without them is damaged.
+    text = (ARCHIVE / "default-two-players.replay").read_text("utf-8")
+    assert text.startswith("asteroids-replay 2\n")
+    text = text.replace("players = 2\n", "", 1)
     start = text.index("final_scores = [")
     text = text[:start] + text[text.index("\n", start) + 1:]
     with pytest.raises(ReplayError, match=r"lacks config_changes \(or players"):
@@ -138,10 +149,9 @@ def test_a_format_2_file_without_players_or_changes_is_refused(match_replay) -> 
 
 
 def test_a_players_line_in_a_format_1_file_is_refused() -> None:
-    one = record_bot_game(load_config(), 3, get_bot("classic"), 100)
-    text = encode_replay(one).decode()
+    text = (ARCHIVE / "default-aimer.replay").read_text("utf-8")
     assert text.startswith("asteroids-replay 1\n")
-    text = text.replace("seed = 3\n", "seed = 3\nplayers = 2\n")
+    text = text.replace("seed = 101\n", "seed = 101\nplayers = 2\n")
     with pytest.raises(ReplayError, match="unknown keys: players"):
         decode_replay(_reseal(text), "one.replay")
 

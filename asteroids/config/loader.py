@@ -401,9 +401,19 @@ def _build(cls: type, tree: dict[str, Any]) -> Any:
     return cls(**kwargs)
 
 
+def _before_values(tree: dict[str, Any], cls: type) -> None:
+    """Put each knob's ``before`` value (see ``schema.knob``) in place of its default."""
+    for k in knobs(cls):
+        if k.kind == "table" and k.cls is not None:
+            _before_values(tree[k.name], k.cls)
+        elif "before" in k.meta:
+            tree[k.name] = k.meta["before"]
+
+
 def load_config(
     *paths: str | os.PathLike[str],
     overrides: Sequence[str] = (),
+    recorded: bool = False,
 ) -> Config:
     """The built-in defaults, layered with each file in order and then each override.
 
@@ -414,6 +424,9 @@ def load_config(
     Args:
         *paths: TOML files, applied in order.
         overrides: ``KEY=VALUE`` texts (``ship.thrust_px_per_s2=400``), applied last.
+        recorded: the files are settings a version of the game recorded whole (a replay's):
+            a knob missing from them did not exist in that version, so it starts from its
+            ``before`` value (the one that plays as that version did), not its default.
 
     Returns:
         The validated, immutable config.
@@ -425,6 +438,8 @@ def load_config(
     sources: list[Source] = []
     validators: list[_Validator] = []
     tree = _as_tree(Config())
+    if recorded:
+        _before_values(tree, Config)
     setter: dict[Path, Source] = {}
 
     def layer(src: Source, data: dict[str, Any]) -> None:
@@ -564,17 +579,19 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
 
 
 def load_config_text(text: str, *, source: str = "<text>",
-                     overrides: Sequence[str] = ()) -> Config:
+                     overrides: Sequence[str] = (), recorded: bool = False) -> Config:
     """The built-in defaults layered with settings given as TOML text, then ``overrides``.
 
     For settings embedded in another file (a replay stores its whole resolved config this
-    way, and its mid-game changes as overrides); the same checks and limits as
-    ``load_config`` apply, and errors name ``source``.
+    way, and its mid-game changes as overrides; it passes ``recorded=True``, see
+    ``load_config``); the same checks and limits as ``load_config`` apply, and errors name
+    ``source``.
 
     Raises:
         ConfigError: listing every problem (positions are lines of ``text``).
     """
-    return load_config(TextFile(source, text.encode("utf-8")), overrides=overrides)
+    return load_config(TextFile(source, text.encode("utf-8")), overrides=overrides,
+                       recorded=recorded)
 
 
 def load_preset(name: str, *, overrides: Sequence[str] = ()) -> Config:

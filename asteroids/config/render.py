@@ -55,7 +55,11 @@ def _value(value: Any) -> str:
 
 
 def _comment(knob: Knob) -> str:
-    return f"# {knob.meta['doc']}; {describe(knob)}"
+    text = f"# {knob.meta['doc']}; {describe(knob)}"
+    if "before" in knob.meta:
+        text += (f" (new in {knob.meta['since']}; older replays play with "
+                 f"{_value(knob.meta['before'])})")
+    return text
 
 
 def _table(out: list[str], obj: Any, path: str, with_comments: bool) -> None:
@@ -115,16 +119,21 @@ def render_toml(config: Config, *, with_comments: bool = True,
         TOML text ending in a newline; ``load_config`` on it gives ``config`` back.
     """
     out = [f"# {line}".rstrip() for line in header]
+    top = [k for k in knobs(Config) if k.kind not in ("table", "tables") and k.name not in skip]
+    if top:
+        out.append("")
+    for knob in top:  # plain top-level keys must come before the first table
+        if with_comments:
+            out.append(_comment(knob))
+        out.append(f"{knob.name} = {_value(getattr(config, knob.name))}")
     for knob in knobs(Config):
-        if knob.name in skip:
+        if knob.name in skip or knob in top:
             continue
         value = getattr(config, knob.name)
         if knob.kind == "table":
             _table(out, value, knob.name, with_comments)
-        elif knob.kind == "tables":
+        else:
             _obstacles(out, knob, value, with_comments)
-        else:  # pragma: no cover - a top-level scalar would have to precede every table
-            raise TypeError(f"render_toml: unsupported top-level knob {knob.name}")
     if out and out[0] == "":
         out.pop(0)
     return "\n".join(out) + "\n"

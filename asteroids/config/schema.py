@@ -1,9 +1,13 @@
 """The game's settings as frozen, typed dataclasses: the one source of truth for every knob.
 
 Each field carries its documentation in ``metadata`` (unit, allowed range or values, help
-text). The loader validates TOML against these declarations, ``config/default.toml`` is
-checked against the defaults here, and the built-in defaults need no file on disk, so an
-installed game runs from any folder.
+text); a rule knob also declares when a change of it takes effect in a running game, how the
+core converts it to per-tick numbers, and, when it arrived after the first release, its
+``before`` value (``knob``; ``check_declarations`` refuses a rule knob without them at
+import). The loader validates TOML against these declarations, ``config/default.toml`` is
+generated from them, the live-reload table (``KNOB_TIMING``) and the core's per-tick numbers
+follow from them, and the built-in defaults need no file on disk, so an installed game runs
+from any folder. docs/adding-a-rule.md walks through adding one.
 
 Units: positions and lengths in world pixels (px), time in seconds (s), speeds in px/s,
 accelerations in px/s^2, angles in degrees. The simulation converts seconds to integer
@@ -14,6 +18,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from asteroids.config.declare import (
+    ANGLE_STEPS,
+    AS_IS,
+    BORDER,
+    CAP,
+    FIRST_VERSION,
+    LIVE,
+    NEW_ONES,
+    NEXT_GAME,
+    PER_TICK,
+    PER_TICK2,
+    SHAPES,
+    STEP,
+    TIMER,
+    TURN_STEPS,
+    WORLD_LAYOUT,
+    Convert,
+    Timing,
+    ticks,
+    version_key,
+)
 
 __all__ = [
     "AsteroidsConfig",
@@ -26,21 +52,77 @@ __all__ = [
     "HeartbeatConfig",
     "HyperspaceConfig",
     "KeysConfig",
+    "MATCH_TABLES",
     "MatchConfig",
     "MonitorConfig",
+    "NON_RULE_TABLES",
     "Obstacle",
+    "PALETTES",
+    "RULES_VERSION",
+    "RULE_TABLES",
     "SaucersConfig",
     "ScoringConfig",
-    "PALETTES",
     "ShieldConfig",
     "ShipConfig",
     "ShotsConfig",
     "StorageConfig",
     "WorldConfig",
+    "check_declarations",
     "knob",
 ]
 
 BORDER_MODES = ("wrap", "bounce")
+
+RULES_VERSION = 1
+"""The newest rules version (compatibility level) this build plays; new games use it. Bump it
+for a rules change that is not a new knob (a rule's bug fixed, a collision detail changed),
+and keep the old behaviour reachable where ``params.rules_version`` is older (see
+docs/replay-format.md, "Compatibility")."""
+
+RULE_TABLES = ("rules_version", "world", "borders", "ship", "shots", "asteroids", "saucers",
+               "scoring", "game", "obstacles")
+"""Top-level settings that change how the game plays: they go into a replay's rules
+fingerprint, and every knob in them declares its live timing and per-tick conversion."""
+
+MATCH_TABLES = ("match",)
+"""Config tables that change only two-player games (the "PLAYER N" banner between turns):
+rules there, so they go into a two-player replay's rules fingerprint and settings, but a
+one-player game never reads them and its replay leaves them out (so one-player replays and
+their fingerprints are what they were before two-player games existed)."""
+
+NON_RULE_TABLES = ("audio", "display", "keys", "storage")
+"""Config tables that never touch the simulation (a test keeps the three lists complete)."""
+
+_NO_BEFORE: Any = object()
+"""``before`` left out: the knob was in the first release, so every file has it."""
+
+
+def _switched_off(old: Any, new: Any) -> bool:
+    return bool(old) and not new
+
+
+def _switched_on_from_0(old: Any, new: Any) -> bool:
+    return bool(old == 0 and new != 0)
+
+
+NEXT_WAVE = Timing(LIVE, "the size of the next wave")
+_TICK_RATE = Timing(NEXT_GAME, "every speed and timer in the World is counted in ticks of the "
+                    "old rate")
+_SAUCERS_ON_OFF = Timing(LIVE, "switched on: at once; switched off: a saucer in flight would "
+                         "stop its timers and never leave, so it waits for the next game",
+                         _switched_off)
+_SAUCER_SPEED = Timing(LIVE, "a saucer in flight keeps its speed across; the zig-zag and the "
+                       "next saucer use the new one")
+_EXTRA_LIFE_EVERY = Timing(
+    LIVE, "the next extra ship still comes at the score already due, later ones every new "
+    "amount; switched on from 0 (never), the World holds no due score and every missed ship "
+    "would come at once, so that waits for the next game", _switched_on_from_0)
+_LIVES_CAP = Timing(LIVE, "ships already in hand are kept; no more are given above the new cap")
+_BANNER = Timing(NEXT_GAME, "a two-player game keeps the banner it started with (its replay "
+                 "records no change)")
+_PILLARS = Timing(NEXT_GAME, "pillars are part of the world: a rock or the ship inside a new "
+                  "pillar would be trapped in it")
+_RULES_VERSION = Timing(NEXT_GAME, "a game plays one rules version from start to end")
 
 
 def knob(
@@ -53,8 +135,14 @@ def knob(
     lo_open: bool = False,
     choices: tuple[str, ...] | None = None,
     length: int | None = None,
+    timing: Timing | None = None,
+    tick: Convert | None = None,
+    since: str = FIRST_VERSION,
+    before: Any = _NO_BEFORE,
 ) -> Any:
-    """Declare one tunable: its default, what it does, its unit and its allowed values.
+    """Declare one tunable: its default, what it does, its unit and its allowed values; for a
+    rule, also when a change takes effect in a running game, how the core converts it to
+    per-tick numbers, and its history.
 
     Args:
         default: the built-in value (tuples for fixed-length lists).
@@ -65,6 +153,14 @@ def knob(
         lo_open: whether ``lo`` itself is excluded (e.g. a lifetime must be > 0).
         choices: the allowed strings, for enumerations.
         length: the required length, for fixed-length lists.
+        timing: for a rule knob (required there), when a change of it applies during a game
+            (``asteroids play --live``); ``KNOB_TIMING`` is built from these.
+        tick: for a rule knob (required there), how ``asteroids.core.params`` converts it
+            to the per-tick number the rules read.
+        since: the game version the knob arrived in.
+        before: for a knob added after the first release (required there), the value that
+            plays exactly as the game did before it existed: a replay or a ruleset recorded
+            by an older version, which lacks the knob, is played with this value.
     """
     meta = {
         "doc": doc,
@@ -74,7 +170,12 @@ def knob(
         "lo_open": lo_open,
         "choices": choices,
         "length": length,
+        "timing": timing,
+        "tick": tick,
+        "since": since,
     }
+    if before is not _NO_BEFORE:
+        meta["before"] = tuple(before) if isinstance(before, list) else before
     if isinstance(default, (list, tuple)):
         value = tuple(default)
         return field(default_factory=lambda: value, metadata=meta)
@@ -85,11 +186,19 @@ def knob(
 class WorldConfig:
     """The playfield and the simulation clock."""
 
-    width_px: float = knob(1280.0, "playfield width", unit="px", lo=200.0, hi=20000.0)
-    height_px: float = knob(720.0, "playfield height", unit="px", lo=200.0, hi=20000.0)
+    width_px: float = knob(
+        1280.0, "playfield width", unit="px", lo=200.0, hi=20000.0, timing=WORLD_LAYOUT,
+        tick=AS_IS,
+    )
+    height_px: float = knob(
+        720.0, "playfield height", unit="px", lo=200.0, hi=20000.0, timing=WORLD_LAYOUT,
+        tick=AS_IS,
+    )
     tick_hz: float = knob(
-        60.0, "simulation ticks per second (the classic machine ran at 62.5)", unit="Hz",
-        lo=10.0, hi=480.0,
+        60.0, "simulation ticks per second (the classic machine ran at 62.5)", unit="Hz", lo=10.0,
+        hi=480.0,
+        timing=_TICK_RATE,
+        tick=AS_IS,
     )
 
 
@@ -97,12 +206,19 @@ class WorldConfig:
 class BordersConfig:
     """What each kind of object does at the playfield's edge."""
 
-    asteroids: str = knob("wrap", "asteroids at the edge", choices=BORDER_MODES)
-    ship: str = knob("wrap", "the ship at the edge", choices=BORDER_MODES)
-    shots: str = knob("wrap", "shots at the edge (bounce = ricochet)", choices=BORDER_MODES)
+    asteroids: str = knob(
+        "wrap", "asteroids at the edge", choices=BORDER_MODES, timing=BORDER, tick=AS_IS,
+    )
+    ship: str = knob(
+        "wrap", "the ship at the edge", choices=BORDER_MODES, timing=BORDER, tick=AS_IS,
+    )
+    shots: str = knob(
+        "wrap", "shots at the edge (bounce = ricochet)", choices=BORDER_MODES, timing=BORDER,
+        tick=AS_IS,
+    )
     saucers: str = knob(
         "wrap", "saucers at the top/bottom edge (they always leave after one crossing)",
-        choices=BORDER_MODES,
+        choices=BORDER_MODES, timing=BORDER, tick=AS_IS,
     )
 
 
@@ -110,15 +226,21 @@ class BordersConfig:
 class HyperspaceConfig:
     """Vanish and reappear somewhere else, at a risk."""
 
-    enabled: bool = knob(True, "whether the hyperspace button works")
-    duration_s: float = knob(0.77, "time spent in hyperspace", unit="s", lo=0.0, hi=10.0,
-                             lo_open=True)
+    enabled: bool = knob(
+        True, "whether the hyperspace button works",
+        timing=Timing(LIVE, "a jump under way still ends as it began"), tick=AS_IS,
+    )
+    duration_s: float = knob(
+        0.77, "time spent in hyperspace", unit="s", lo=0.0, hi=10.0, lo_open=True, timing=TIMER,
+        tick=ticks(1),
+    )
     risky: bool = knob(
-        True, "classic risk of exploding on re-entry, rising as fewer asteroids remain"
+        True, "classic risk of exploding on re-entry, rising as fewer asteroids remain",
+        timing=Timing(LIVE, "decided when the next jump starts"), tick=AS_IS,
     )
     edge_margin: float = knob(
-        0.1, "re-entry keeps this fraction of the playfield away from each edge",
-        lo=0.0, hi=0.45,
+        0.1, "re-entry keeps this fraction of the playfield away from each edge", lo=0.0, hi=0.45,
+        timing=STEP, tick=AS_IS,
     )
 
 
@@ -126,37 +248,61 @@ class HyperspaceConfig:
 class ShieldConfig:
     """Deluxe-style shield: a circle that bounces asteroids while energy lasts."""
 
-    enabled: bool = knob(False, "whether the shield button works")
-    energy_s: float = knob(4.0, "how long a full shield can be held", unit="s", lo=0.0,
-                           hi=60.0, lo_open=True)
-    radius_px: float = knob(26.0, "shield radius", unit="px", lo=1.0, hi=500.0)
-    restitution: float = knob(1.0, "bounciness of asteroids off the shield (1 = elastic)",
-                              lo=0.0, hi=1.5)
-    refill_per_wave: bool = knob(True, "refill the shield at each new wave and new ship")
+    enabled: bool = knob(
+        False, "whether the shield button works",
+        timing=Timing(LIVE, "switched off, a raised shield drops on the next tick"), tick=AS_IS,
+    )
+    energy_s: float = knob(
+        4.0, "how long a full shield can be held", unit="s", lo=0.0, hi=60.0, lo_open=True,
+        timing=Timing(LIVE, "the energy left is kept; a refill gives the new amount"),
+        tick=ticks(1),
+    )
+    radius_px: float = knob(
+        26.0, "shield radius", unit="px", lo=1.0, hi=500.0, timing=STEP, tick=AS_IS,
+    )
+    restitution: float = knob(
+        1.0, "bounciness of asteroids off the shield (1 = elastic)", lo=0.0, hi=1.5, timing=STEP,
+        tick=AS_IS,
+    )
+    refill_per_wave: bool = knob(
+        True, "refill the shield at each new wave and new ship", timing=STEP, tick=AS_IS,
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class ShipConfig:
     """The player's ship: handling, size and what happens when it dies."""
 
-    length_px: float = knob(24.0, "ship length, nose to tail", unit="px", lo=4.0, hi=200.0)
-    thrust_px_per_s2: float = knob(300.0, "acceleration while thrusting", unit="px/s^2",
-                                   lo=0.0, hi=20000.0)
-    turn_deg_per_s: float = knob(270.0, "turn rate", unit="deg/s", lo=0.0, hi=3600.0)
-    drag_per_s: float = knob(
-        0.25, "fraction of speed lost per second while coasting (0 = none)", unit="1/s",
-        lo=0.0, hi=10.0,
+    length_px: float = knob(
+        24.0, "ship length, nose to tail", unit="px", lo=4.0, hi=200.0, timing=STEP, tick=AS_IS,
     )
-    max_speed_px_per_s: float = knob(500.0, "top speed", unit="px/s", lo=1.0, hi=20000.0)
+    thrust_px_per_s2: float = knob(
+        300.0, "acceleration while thrusting", unit="px/s^2", lo=0.0, hi=20000.0, timing=STEP,
+        tick=PER_TICK2,
+    )
+    turn_deg_per_s: float = knob(
+        270.0, "turn rate", unit="deg/s", lo=0.0, hi=3600.0, timing=STEP, tick=TURN_STEPS,
+    )
+    drag_per_s: float = knob(
+        0.25, "fraction of speed lost per second while coasting (0 = none)", unit="1/s", lo=0.0,
+        hi=10.0, timing=STEP, tick=PER_TICK,
+    )
+    max_speed_px_per_s: float = knob(
+        500.0, "top speed", unit="px/s", lo=1.0, hi=20000.0,
+        timing=Timing(LIVE, "a ship above the new top speed is slowed to it on " "the next tick"),
+        tick=PER_TICK,
+    )
     speed_limit: str = knob(
         "radial", "how top speed is enforced: radial (a circle) or axis (the 1979 square)",
-        choices=("radial", "axis"),
+        choices=("radial", "axis"), timing=STEP, tick=AS_IS,
     )
-    respawn_delay_s: float = knob(2.06, "wait after a death before the ship may return",
-                                  unit="s", lo=0.0, hi=30.0)
+    respawn_delay_s: float = knob(
+        2.06, "wait after a death before the ship may return", unit="s", lo=0.0, hi=30.0,
+        timing=TIMER, tick=ticks(),
+    )
     safe_radius_px: float = knob(
-        128.0, "the ship returns only when nothing is this close to the centre", unit="px",
-        lo=0.0, hi=5000.0,
+        128.0, "the ship returns only when nothing is this close to the centre", unit="px", lo=0.0,
+        hi=5000.0, timing=STEP, tick=AS_IS,
     )
     hyperspace: HyperspaceConfig = field(default_factory=HyperspaceConfig)
     shield: ShieldConfig = field(default_factory=ShieldConfig)
@@ -166,23 +312,39 @@ class ShipConfig:
 class ShotsConfig:
     """The ship's shots: line segments with a head and a tail."""
 
-    speed_px_per_s: float = knob(600.0, "muzzle speed relative to the shooter", unit="px/s",
-                                 lo=1.0, hi=100000.0)
-    inherit_velocity: bool = knob(True, "shots add the shooter's velocity")
+    speed_px_per_s: float = knob(
+        600.0, "muzzle speed relative to the shooter", unit="px/s", lo=1.0, hi=100000.0,
+        timing=NEW_ONES, tick=PER_TICK,
+    )
+    inherit_velocity: bool = knob(
+        True, "shots add the shooter's velocity", timing=NEW_ONES, tick=AS_IS,
+    )
     max_axis_speed_px_per_s: float = knob(
         0.0, "clamp each axis of a shot's velocity (0 = no clamp; the 1979 cap is ~868)",
-        unit="px/s", lo=0.0, hi=100000.0,
+        unit="px/s", lo=0.0, hi=100000.0, timing=NEW_ONES, tick=PER_TICK,
     )
-    length_px: float = knob(8.0, "drawn length of a shot, tail to head", unit="px",
-                            lo=0.0, hi=200.0)
-    lifetime_s: float = knob(1.1, "how long a shot flies", unit="s", lo=0.0, hi=30.0,
-                             lo_open=True)
-    max_alive: int = knob(4, "the ship's shots alive at once", lo=1, hi=1000)
-    autofire: bool = knob(False, "holding fire keeps firing (off = one shot per press)")
-    autofire_interval_s: float = knob(0.15, "time between autofire shots", unit="s",
-                                      lo=0.0, hi=10.0, lo_open=True)
-    at_obstacles: str = knob("stop", "what a shot does when it meets an obstacle",
-                             choices=("stop", "ricochet"))
+    length_px: float = knob(
+        8.0, "drawn length of a shot, tail to head", unit="px", lo=0.0, hi=200.0,
+        timing=Timing(LIVE, "only drawn"), tick=AS_IS,
+    )
+    lifetime_s: float = knob(
+        1.1, "how long a shot flies", unit="s", lo=0.0, hi=30.0, lo_open=True, timing=NEW_ONES,
+        tick=ticks(1),
+    )
+    max_alive: int = knob(
+        4, "the ship's shots alive at once", lo=1, hi=1000, timing=CAP, tick=AS_IS,
+    )
+    autofire: bool = knob(
+        False, "holding fire keeps firing (off = one shot per press)", timing=STEP, tick=AS_IS,
+    )
+    autofire_interval_s: float = knob(
+        0.15, "time between autofire shots", unit="s", lo=0.0, hi=10.0, lo_open=True, timing=TIMER,
+        tick=ticks(1),
+    )
+    at_obstacles: str = knob(
+        "stop", "what a shot does when it meets an obstacle", choices=("stop", "ricochet"),
+        timing=STEP, tick=AS_IS,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,82 +352,137 @@ class AsteroidsConfig:
     """The rocks: sizes, shapes, speeds and how they split."""
 
     radius_px: tuple[float, float, float] = knob(
-        (44.0, 22.0, 11.0), "outer radius of large, medium, small asteroids", unit="px",
-        lo=1.0, hi=2000.0, lo_open=False, length=3,
+        (44.0, 22.0, 11.0), "outer radius of large, medium, small asteroids", unit="px", lo=1.0,
+        hi=2000.0, lo_open=False, length=3, timing=SHAPES, tick=AS_IS,
     )
     shapes: str = knob(
         "generated", "outlines: generated (seeded, jagged) or classic (the 4 rock shapes)",
-        choices=("generated", "classic"),
+        choices=("generated", "classic"), timing=SHAPES, tick=AS_IS,
     )
-    vertices_min: int = knob(8, "fewest outline points of a generated asteroid", lo=3, hi=64)
-    vertices_max: int = knob(14, "most outline points of a generated asteroid", lo=3, hi=64)
+    vertices_min: int = knob(
+        8, "fewest outline points of a generated asteroid", lo=3, hi=64, timing=SHAPES, tick=AS_IS,
+    )
+    vertices_max: int = knob(
+        14, "most outline points of a generated asteroid", lo=3, hi=64, timing=SHAPES, tick=AS_IS,
+    )
     jaggedness: float = knob(
-        0.35, "how far outline points dip inside the radius (0 = round, 0.9 = spiky)",
-        lo=0.0, hi=0.9,
+        0.35, "how far outline points dip inside the radius (0 = round, 0.9 = spiky)", lo=0.0,
+        hi=0.9, timing=SHAPES, tick=AS_IS,
     )
-    speed_min_px_per_s: float = knob(40.0, "slowest asteroid speed per axis", unit="px/s",
-                                     lo=0.0, hi=10000.0)
-    speed_max_px_per_s: float = knob(160.0, "fastest asteroid speed per axis", unit="px/s",
-                                     lo=0.0, hi=10000.0)
-    spin_max_deg_per_s: float = knob(60.0, "fastest spin either way (0 = no spin)",
-                                     unit="deg/s", lo=0.0, hi=3600.0)
-    split_children: int = knob(2, "fragments when a large or medium asteroid breaks",
-                               lo=0, hi=8)
+    speed_min_px_per_s: float = knob(
+        40.0, "slowest asteroid speed per axis", unit="px/s", lo=0.0, hi=10000.0, timing=NEW_ONES,
+        tick=PER_TICK,
+    )
+    speed_max_px_per_s: float = knob(
+        160.0, "fastest asteroid speed per axis", unit="px/s", lo=0.0, hi=10000.0, timing=NEW_ONES,
+        tick=PER_TICK,
+    )
+    spin_max_deg_per_s: float = knob(
+        60.0, "fastest spin either way (0 = no spin)", unit="deg/s", lo=0.0, hi=3600.0,
+        timing=NEW_ONES, tick=TURN_STEPS,
+    )
+    split_children: int = knob(
+        2, "fragments when a large or medium asteroid breaks", lo=0, hi=8, timing=NEW_ONES,
+        tick=AS_IS,
+    )
     split_kick_px_per_s: float = knob(
-        125.0, "random velocity added to each fragment, per axis, up to", unit="px/s",
-        lo=0.0, hi=10000.0,
+        125.0, "random velocity added to each fragment, per axis, up to", unit="px/s", lo=0.0,
+        hi=10000.0, timing=NEW_ONES, tick=PER_TICK,
     )
-    max_alive: int = knob(27, "cap on live asteroids; a split makes fewer fragments at the cap",
-                          lo=1, hi=20000)
-    collide: bool = knob(False, "asteroids bounce off each other (elastic, mass ~ area)")
-    restitution: float = knob(1.0, "bounciness of asteroid-asteroid hits (1 = elastic)",
-                              lo=0.0, hi=1.0)
+    max_alive: int = knob(
+        27, "cap on live asteroids; a split makes fewer fragments at the cap", lo=1, hi=20000,
+        timing=CAP, tick=AS_IS,
+    )
+    collide: bool = knob(
+        False, "asteroids bounce off each other (elastic, mass ~ area)", timing=STEP, tick=AS_IS,
+    )
+    restitution: float = knob(
+        1.0, "bounciness of asteroid-asteroid hits (1 = elastic)", lo=0.0, hi=1.0, timing=STEP,
+        tick=AS_IS,
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class SaucersConfig:
     """Flying saucers: when they come, how they fly and how they shoot."""
 
-    enabled: bool = knob(True, "whether saucers appear")
-    first_interval_s: float = knob(9.34, "wait before the first saucer of a wave", unit="s",
-                                   lo=0.0, hi=600.0, lo_open=True)
-    interval_step_s: float = knob(0.38, "each saucer shortens the wait by this", unit="s",
-                                  lo=0.0, hi=600.0)
-    min_interval_s: float = knob(2.05, "the wait never drops below this", unit="s",
-                                 lo=0.0, hi=600.0, lo_open=True)
+    enabled: bool = knob(
+        True, "whether saucers appear",
+        timing=_SAUCERS_ON_OFF,
+        tick=AS_IS,
+    )
+    first_interval_s: float = knob(
+        9.34, "wait before the first saucer of a wave", unit="s", lo=0.0, hi=600.0, lo_open=True,
+        timing=TIMER, tick=ticks(1),
+    )
+    interval_step_s: float = knob(
+        0.38, "each saucer shortens the wait by this", unit="s", lo=0.0, hi=600.0, timing=TIMER,
+        tick=ticks(),
+    )
+    min_interval_s: float = knob(
+        2.05, "the wait never drops below this", unit="s", lo=0.0, hi=600.0, lo_open=True,
+        timing=TIMER, tick=ticks(1),
+    )
     lurk_s: float = knob(
         5.12, "a saucer waits only while an asteroid was broken within this time", unit="s",
-        lo=0.0, hi=600.0,
+        lo=0.0, hi=600.0, timing=STEP, tick=ticks(),
     )
     lurk_min_asteroids: int = knob(
-        5, "...and at least this many asteroids remain (+1 per wave)", lo=0, hi=1000,
+        5, "...and at least this many asteroids remain (+1 per wave)", lo=0, hi=1000, timing=STEP,
+        tick=AS_IS,
     )
-    lurk_min_asteroids_max: int = knob(11, "cap on the growing asteroid count above",
-                                       lo=0, hi=1000)
-    always_large_count: int = knob(3, "the first saucers of a game are always large",
-                                   lo=0, hi=1000)
-    small_score: int = knob(30000, "from this score on, only small saucers come", lo=0,
-                            hi=10_000_000)
-    speed_px_per_s: float = knob(125.0, "horizontal speed", unit="px/s", lo=1.0, hi=10000.0)
-    zigzag_interval_s: float = knob(2.05, "time between changes of vertical direction",
-                                    unit="s", lo=0.0, hi=600.0, lo_open=True)
-    large_radius_px: float = knob(20.0, "large saucer half-width", unit="px", lo=1.0,
-                                  hi=1000.0)
-    small_radius_px: float = knob(10.0, "small saucer half-width", unit="px", lo=1.0,
-                                  hi=1000.0)
-    fire_interval_s: float = knob(0.64, "time between saucer shots", unit="s", lo=0.0,
-                                  hi=600.0, lo_open=True)
-    max_shots: int = knob(2, "saucer shots alive at once", lo=0, hi=100)
-    shot_speed_px_per_s: float = knob(500.0, "saucer shot speed", unit="px/s", lo=1.0,
-                                      hi=100000.0)
-    shot_lifetime_s: float = knob(1.1, "how long a saucer shot flies", unit="s", lo=0.0,
-                                  hi=30.0, lo_open=True)
-    aim_error_deg: float = knob(22.5, "small saucer aim error, either way", unit="deg",
-                                lo=0.0, hi=180.0)
-    aim_error_expert_deg: float = knob(11.25, "small saucer aim error at high scores",
-                                       unit="deg", lo=0.0, hi=180.0)
-    expert_score: int = knob(35000, "score from which the expert aim error applies", lo=0,
-                             hi=10_000_000)
+    lurk_min_asteroids_max: int = knob(
+        11, "cap on the growing asteroid count above", lo=0, hi=1000, timing=STEP, tick=AS_IS,
+    )
+    always_large_count: int = knob(
+        3, "the first saucers of a game are always large", lo=0, hi=1000, timing=STEP, tick=AS_IS,
+    )
+    small_score: int = knob(
+        30000, "from this score on, only small saucers come", lo=0, hi=10_000_000, timing=STEP,
+        tick=AS_IS,
+    )
+    speed_px_per_s: float = knob(
+        125.0, "horizontal speed", unit="px/s", lo=1.0, hi=10000.0,
+        timing=_SAUCER_SPEED,
+        tick=PER_TICK,
+    )
+    zigzag_interval_s: float = knob(
+        2.05, "time between changes of vertical direction", unit="s", lo=0.0, hi=600.0,
+        lo_open=True, timing=TIMER, tick=ticks(1),
+    )
+    large_radius_px: float = knob(
+        20.0, "large saucer half-width", unit="px", lo=1.0, hi=1000.0, timing=STEP, tick=AS_IS,
+    )
+    small_radius_px: float = knob(
+        10.0, "small saucer half-width", unit="px", lo=1.0, hi=1000.0, timing=STEP, tick=AS_IS,
+    )
+    fire_interval_s: float = knob(
+        0.64, "time between saucer shots", unit="s", lo=0.0, hi=600.0, lo_open=True, timing=TIMER,
+        tick=ticks(1),
+    )
+    max_shots: int = knob(
+        2, "saucer shots alive at once", lo=0, hi=100, timing=CAP, tick=AS_IS,
+    )
+    shot_speed_px_per_s: float = knob(
+        500.0, "saucer shot speed", unit="px/s", lo=1.0, hi=100000.0, timing=NEW_ONES,
+        tick=PER_TICK,
+    )
+    shot_lifetime_s: float = knob(
+        1.1, "how long a saucer shot flies", unit="s", lo=0.0, hi=30.0, lo_open=True,
+        timing=NEW_ONES, tick=ticks(1),
+    )
+    aim_error_deg: float = knob(
+        22.5, "small saucer aim error, either way", unit="deg", lo=0.0, hi=180.0, timing=STEP,
+        tick=ANGLE_STEPS,
+    )
+    aim_error_expert_deg: float = knob(
+        11.25, "small saucer aim error at high scores", unit="deg", lo=0.0, hi=180.0, timing=STEP,
+        tick=ANGLE_STEPS,
+    )
+    expert_score: int = knob(
+        35000, "score from which the expert aim error applies", lo=0, hi=10_000_000, timing=STEP,
+        tick=AS_IS,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,47 +490,74 @@ class ScoringConfig:
     """Points and extra lives."""
 
     asteroid: tuple[int, int, int] = knob(
-        (20, 50, 100), "points for a large, medium, small asteroid", lo=0, hi=1_000_000,
-        length=3,
+        (20, 50, 100), "points for a large, medium, small asteroid", lo=0, hi=1_000_000, length=3,
+        timing=STEP, tick=AS_IS,
     )
     saucer: tuple[int, int] = knob(
         (200, 1000), "points for a large, small saucer (the 1979 ROM gave 990)", lo=0,
-        hi=1_000_000, length=2,
+        hi=1_000_000, length=2, timing=STEP, tick=AS_IS,
     )
-    ramming_scores: bool = knob(True, "the ship scores for what it rams")
-    extra_life_every: int = knob(10000, "an extra ship every this many points (0 = never)",
-                                 lo=0, hi=100_000_000)
+    ramming_scores: bool = knob(
+        True, "the ship scores for what it rams", timing=STEP, tick=AS_IS,
+    )
+    extra_life_every: int = knob(
+        10000, "an extra ship every this many points (0 = never)", lo=0, hi=100_000_000,
+        timing=_EXTRA_LIFE_EVERY,
+        tick=AS_IS,
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class HeartbeatConfig:
     """The two-tone 'thump' whose tempo rises as the wave goes on and asteroids dwindle."""
 
-    start_interval_s: float = knob(0.77, "time between beats at the start of a wave",
-                                   unit="s", lo=0.0, hi=10.0, lo_open=True)
-    min_interval_s: float = knob(0.13, "fastest time between beats", unit="s", lo=0.0,
-                                 hi=10.0, lo_open=True)
-    quicken_every_s: float = knob(1.02, "the interval shrinks one step this often", unit="s",
-                                  lo=0.0, hi=600.0, lo_open=True)
-    quicken_step_s: float = knob(0.016, "how much one step shrinks the interval", unit="s",
-                                 lo=0.0, hi=10.0)
+    start_interval_s: float = knob(
+        0.77, "time between beats at the start of a wave", unit="s", lo=0.0, hi=10.0, lo_open=True,
+        timing=TIMER, tick=ticks(2),
+    )
+    min_interval_s: float = knob(
+        0.13, "fastest time between beats", unit="s", lo=0.0, hi=10.0, lo_open=True, timing=STEP,
+        tick=ticks(2),
+    )
+    quicken_every_s: float = knob(
+        1.02, "the interval shrinks one step this often", unit="s", lo=0.0, hi=600.0, lo_open=True,
+        timing=TIMER, tick=ticks(1),
+    )
+    quicken_step_s: float = knob(
+        0.016, "how much one step shrinks the interval", unit="s", lo=0.0, hi=10.0, timing=STEP,
+        tick=ticks(),
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """Lives, waves and pacing."""
 
-    lives: int = knob(3, "ships at the start of a game", lo=1, hi=99)
-    max_lives: int = knob(0, "cap on spare ships (0 = no cap; Deluxe capped at 9)", lo=0,
-                          hi=1000)
-    first_wave_asteroids: int = knob(4, "large asteroids in the first wave", lo=0, hi=10000)
-    wave_increment: int = knob(2, "each wave adds this many large asteroids", lo=0, hi=1000)
-    max_wave_asteroids: int = knob(11, "cap on large asteroids in a wave", lo=0, hi=10000)
-    next_wave_delay_s: float = knob(2.03, "pause between a cleared wave and the next",
-                                    unit="s", lo=0.0, hi=60.0)
+    lives: int = knob(
+        3, "ships at the start of a game", lo=1, hi=99,
+        timing=Timing(NEXT_GAME, "counted once, when a game starts"), tick=AS_IS,
+    )
+    max_lives: int = knob(
+        0, "cap on spare ships (0 = no cap; Deluxe capped at 9)", lo=0, hi=1000,
+        timing=_LIVES_CAP,
+        tick=AS_IS,
+    )
+    first_wave_asteroids: int = knob(
+        4, "large asteroids in the first wave", lo=0, hi=10000, timing=NEXT_WAVE, tick=AS_IS,
+    )
+    wave_increment: int = knob(
+        2, "each wave adds this many large asteroids", lo=0, hi=1000, timing=NEXT_WAVE, tick=AS_IS,
+    )
+    max_wave_asteroids: int = knob(
+        11, "cap on large asteroids in a wave", lo=0, hi=10000, timing=NEXT_WAVE, tick=AS_IS,
+    )
+    next_wave_delay_s: float = knob(
+        2.03, "pause between a cleared wave and the next", unit="s", lo=0.0, hi=60.0, timing=TIMER,
+        tick=ticks(),
+    )
     spawn_clearance_px: float = knob(
-        200.0, "new-wave asteroids appear at least this far from the ship", unit="px",
-        lo=0.0, hi=10000.0,
+        200.0, "new-wave asteroids appear at least this far from the ship", unit="px", lo=0.0,
+        hi=10000.0, timing=Timing(LIVE, "where the next wave's rocks appear"), tick=AS_IS,
     )
     heartbeat: HeartbeatConfig = field(default_factory=HeartbeatConfig)
 
@@ -324,8 +568,10 @@ class MatchConfig:
     never read this table, and one-player replays leave it out)."""
 
     turn_banner_s: float = knob(
-        2.0, "\"PLAYER N\" shows this long before each turn; neither player's game runs "
-        "meanwhile", unit="s", lo=0.0, hi=10.0,
+        2.0, "\"PLAYER N\" shows this long before each turn; neither player's game runs meanwhile",
+        unit="s", lo=0.0, hi=10.0,
+        timing=_BANNER,
+        tick=ticks(),
     )
 
 
@@ -436,6 +682,11 @@ class StorageConfig:
 class Config:
     """Everything the game can be tuned by. Immutable; build one with ``load_config``."""
 
+    rules_version: int = knob(
+        RULES_VERSION, "compatibility level of the rules (1 = those of asteroids 0.1.0); a "
+        "replay keeps the one it was recorded with, new games use the newest", lo=1,
+        hi=RULES_VERSION, timing=_RULES_VERSION, tick=AS_IS, since="0.2.0", before=1,
+    )
     world: WorldConfig = field(default_factory=WorldConfig)
     borders: BordersConfig = field(default_factory=BordersConfig)
     ship: ShipConfig = field(default_factory=ShipConfig)
@@ -445,8 +696,57 @@ class Config:
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     game: GameConfig = field(default_factory=GameConfig)
     match: MatchConfig = field(default_factory=MatchConfig)
-    obstacles: tuple[Obstacle, ...] = knob((), "static polygons; [[obstacles]] tables")
+    obstacles: tuple[Obstacle, ...] = knob(
+        (), "static polygons; [[obstacles]] tables", timing=_PILLARS, tick=AS_IS,
+    )
     audio: AudioConfig = field(default_factory=AudioConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keys: KeysConfig = field(default_factory=KeysConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
+
+
+def check_declarations(cls: type = Config, path: str = "", rule: bool = False) -> None:
+    """Refuse a schema whose rule knobs lack what the game needs from them: a live timing
+    and a per-tick conversion for every knob of ``RULE_TABLES`` and ``MATCH_TABLES``, and a
+    ``before`` value (inside the knob's own range) for every knob added after the first
+    release. Run at import, so a knob declared without them fails at once.
+
+    Raises:
+        TypeError: naming the knob and what it lacks.
+    """
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        key = f"{path}.{f.name}" if path else f.name
+        is_rule = rule or (not path and f.name in RULE_TABLES + MATCH_TABLES)
+        if dataclasses.is_dataclass(hints[f.name]):
+            check_declarations(hints[f.name], key, is_rule)
+            continue
+        meta = f.metadata
+        if not meta:
+            raise TypeError(f"config schema: {key} is not declared with knob()")
+        since = meta["since"]
+        version_key(since)
+        if is_rule and not isinstance(meta["timing"], Timing):
+            raise TypeError(f"config schema: rule knob {key} declares no timing= (when a "
+                            "change of it applies during a game)")
+        if is_rule and not isinstance(meta["tick"], Convert):
+            raise TypeError(f"config schema: rule knob {key} declares no tick= (how the core "
+                            "converts it to per-tick numbers)")
+        if since != FIRST_VERSION and "before" not in meta:
+            raise TypeError(f"config schema: {key} arrived in {since}, after the first release, "
+                            "so it must declare before= (the value that plays as the game did "
+                            "without it)")
+        if "before" in meta:
+            before, lo, hi = meta["before"], meta["lo"], meta["hi"]
+            values = before if isinstance(before, tuple) else (before,)
+            for v in values:
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and (
+                        (lo is not None and v < lo) or (hi is not None and v > hi)):
+                    raise TypeError(f"config schema: {key}'s before={before!r} is outside its "
+                                    f"own range")
+
+
+check_declarations()

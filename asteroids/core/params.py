@@ -7,14 +7,19 @@ Seconds become integer ticks and per-second rates become per-tick rates here, wi
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
-from asteroids.config.schema import Config
+from asteroids.config.declare import Convert
+from asteroids.config.knobs import knobs
+from asteroids.config.schema import MATCH_TABLES, RULE_TABLES, Config
 from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 
-__all__ = ["Params", "compile_params", "params_for"]
+__all__ = ["Params", "compile_params", "convert", "params_for", "per_tick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +27,12 @@ class Params:
     """Per-tick rule numbers derived from a Config (lengths in px, time in ticks)."""
 
     config: Config
+    per_tick: Mapping[str, Any]
+    """Every rule knob by dotted name, converted as its schema declaration says
+    (``per_tick``); the named fields below are the ones the rules have always read."""
+    rules_version: int
+    """The rules version (compatibility level) to play: a rule changed in a later version
+    keeps its old behaviour where this is older (docs/replay-format.md)."""
     width: float
     height: float
     size: np.ndarray
@@ -128,14 +139,60 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
+_DEG_TO_STEPS = HEADING_STEPS / 360.0
+
+
+def convert(how: Convert, value: Any, hz: float) -> Any:
+    """One knob's value as the per-tick number its rules read, as its schema declaration
+    (``tick=``) says: ticks are whole, rates are per tick, angles are heading steps."""
+    kind = how.kind
+    if kind == "as is":
+        return value
+    if kind == "ticks":
+        return _ticks(value, hz, how.at_least)
+    if kind == "per tick":
+        return value / hz
+    if kind == "per tick^2":
+        return value / hz / hz
+    if kind == "turn steps":
+        return round(value / hz * _DEG_TO_STEPS)
+    if kind == "angle steps":
+        return round(value * _DEG_TO_STEPS)
+    raise ValueError(f"unknown per-tick conversion {kind!r}")
+
+
+def _walk(out: dict[str, Any], cls: type, obj: Any, prefix: str, hz: float) -> None:
+    for knob in knobs(cls):
+        key = f"{prefix}.{knob.name}" if prefix else knob.name
+        value = getattr(obj, knob.name)
+        if knob.kind == "table" and knob.cls is not None:
+            _walk(out, knob.cls, value, key, hz)
+        else:
+            out[key] = convert(knob.meta["tick"], value, hz)
+
+
+def per_tick(config: Config) -> Mapping[str, Any]:
+    """Every rule knob of ``config`` (``RULE_TABLES`` and ``MATCH_TABLES``) by dotted name,
+    converted to per-tick numbers as the schema declares. A rule added as a new knob reads
+    its number here (``params.per_tick["game.some_knob_s"]``); nothing else is needed."""
+    hz = config.world.tick_hz
+    by_name = {k.name: k for k in knobs(Config)}
+    out: dict[str, Any] = {}
+    for name in RULE_TABLES + MATCH_TABLES:
+        knob = by_name[name]
+        value = getattr(config, name)
+        if knob.kind == "table" and knob.cls is not None:
+            _walk(out, knob.cls, value, name, hz)
+        else:
+            out[name] = convert(knob.meta["tick"], value, hz)
+    return MappingProxyType(out)
+
+
 def compile_params(config: Config) -> Params:
     """Convert a Config to per-tick Params (pure; cached by ``params_for``)."""
-    hz = config.world.tick_hz
+    t = per_tick(config)
     w, h = config.world.width_px, config.world.height_px
     b = config.borders
-    s, sh, a, sc, g = config.ship, config.shots, config.asteroids, config.saucers, config.game
-    deg_to_steps = HEADING_STEPS / 360.0
-    max_ticks = _ticks(sh.lifetime_s, hz, 1)
     pts: list[tuple[float, float]] = []
     offsets = [0]
     for obstacle in config.obstacles:
@@ -143,6 +200,8 @@ def compile_params(config: Config) -> Params:
         offsets.append(len(pts))
     return Params(
         config=config,
+        per_tick=t,
+        rules_version=t["rules_version"],
         width=w,
         height=h,
         size=_frozen(np.array([w, h], dtype=np.float64)),
@@ -151,79 +210,79 @@ def compile_params(config: Config) -> Params:
         wrap_ship=b.ship == "wrap",
         wrap_shots=b.shots == "wrap",
         wrap_saucers=b.saucers == "wrap",
-        ship_length=s.length_px,
-        ship_radius=s.length_px * _SHIP_EXTENT,
-        thrust=s.thrust_px_per_s2 / hz / hz,
-        turn_steps=round(s.turn_deg_per_s / hz * deg_to_steps),
-        drag_keep=max(0.0, 1.0 - s.drag_per_s / hz),
-        max_speed=s.max_speed_px_per_s / hz,
-        axis_speed_limit=s.speed_limit == "axis",
-        respawn_ticks=_ticks(s.respawn_delay_s, hz),
-        safe_radius=s.safe_radius_px,
-        hyper_enabled=s.hyperspace.enabled,
-        hyper_ticks=_ticks(s.hyperspace.duration_s, hz, 1),
-        hyper_risky=s.hyperspace.risky,
-        hyper_margin=s.hyperspace.edge_margin,
-        shield_enabled=s.shield.enabled,
-        shield_ticks=_ticks(s.shield.energy_s, hz, 1),
-        shield_radius=s.shield.radius_px,
-        shield_restitution=s.shield.restitution,
-        shield_refill=s.shield.refill_per_wave,
-        shot_speed=sh.speed_px_per_s / hz,
-        shot_inherit=sh.inherit_velocity,
-        shot_axis_cap=sh.max_axis_speed_px_per_s / hz,
-        shot_ticks=max_ticks,
-        shot_max=sh.max_alive,
-        autofire=sh.autofire,
-        autofire_ticks=_ticks(sh.autofire_interval_s, hz, 1),
-        shots_ricochet_obstacles=sh.at_obstacles == "ricochet",
-        radius=tuple(float(r) for r in a.radius_px),  # type: ignore[arg-type]
-        classic_shapes=a.shapes == "classic",
-        vertices_min=a.vertices_min,
-        vertices_max=a.vertices_max,
-        jaggedness=a.jaggedness,
-        ast_speed_min=a.speed_min_px_per_s / hz,
-        ast_speed_max=a.speed_max_px_per_s / hz,
-        spin_max_steps=round(a.spin_max_deg_per_s / hz * deg_to_steps),
-        split_children=a.split_children,
-        split_kick=a.split_kick_px_per_s / hz,
-        ast_max=a.max_alive,
-        ast_collide=a.collide,
-        ast_restitution=a.restitution,
-        saucers=sc.enabled,
-        saucer_first_ticks=_ticks(sc.first_interval_s, hz, 1),
-        saucer_step_ticks=_ticks(sc.interval_step_s, hz),
-        saucer_min_ticks=_ticks(sc.min_interval_s, hz, 1),
-        lurk_ticks=_ticks(sc.lurk_s, hz),
-        lurk_min=sc.lurk_min_asteroids,
-        lurk_min_max=sc.lurk_min_asteroids_max,
-        always_large=sc.always_large_count,
-        small_score=sc.small_score,
-        saucer_speed=sc.speed_px_per_s / hz,
-        zigzag_ticks=_ticks(sc.zigzag_interval_s, hz, 1),
-        saucer_radius=(sc.large_radius_px, sc.small_radius_px),
-        saucer_fire_ticks=_ticks(sc.fire_interval_s, hz, 1),
-        saucer_max_shots=sc.max_shots,
-        saucer_shot_speed=sc.shot_speed_px_per_s / hz,
-        saucer_shot_ticks=_ticks(sc.shot_lifetime_s, hz, 1),
-        aim_error_steps=round(sc.aim_error_deg * deg_to_steps),
-        aim_error_expert_steps=round(sc.aim_error_expert_deg * deg_to_steps),
-        expert_score=sc.expert_score,
-        asteroid_points=tuple(config.scoring.asteroid),  # type: ignore[arg-type]
-        saucer_points=tuple(config.scoring.saucer),  # type: ignore[arg-type]
-        ramming_scores=config.scoring.ramming_scores,
-        extra_life_every=config.scoring.extra_life_every,
-        lives=g.lives,
-        max_lives=g.max_lives,
-        first_wave=g.first_wave_asteroids,
-        wave_increment=g.wave_increment,
-        max_wave=g.max_wave_asteroids,
-        wave_delay_ticks=_ticks(g.next_wave_delay_s, hz),
-        spawn_clearance=g.spawn_clearance_px,
-        beat_start_ticks=_ticks(g.heartbeat.start_interval_s, hz, 2),
-        beat_min_ticks=_ticks(g.heartbeat.min_interval_s, hz, 2),
-        beat_quicken_ticks=_ticks(g.heartbeat.quicken_every_s, hz, 1),
-        beat_step_ticks=_ticks(g.heartbeat.quicken_step_s, hz),
+        ship_length=t["ship.length_px"],
+        ship_radius=t["ship.length_px"] * _SHIP_EXTENT,
+        thrust=t["ship.thrust_px_per_s2"],
+        turn_steps=t["ship.turn_deg_per_s"],
+        drag_keep=max(0.0, 1.0 - t["ship.drag_per_s"]),
+        max_speed=t["ship.max_speed_px_per_s"],
+        axis_speed_limit=t["ship.speed_limit"] == "axis",
+        respawn_ticks=t["ship.respawn_delay_s"],
+        safe_radius=t["ship.safe_radius_px"],
+        hyper_enabled=t["ship.hyperspace.enabled"],
+        hyper_ticks=t["ship.hyperspace.duration_s"],
+        hyper_risky=t["ship.hyperspace.risky"],
+        hyper_margin=t["ship.hyperspace.edge_margin"],
+        shield_enabled=t["ship.shield.enabled"],
+        shield_ticks=t["ship.shield.energy_s"],
+        shield_radius=t["ship.shield.radius_px"],
+        shield_restitution=t["ship.shield.restitution"],
+        shield_refill=t["ship.shield.refill_per_wave"],
+        shot_speed=t["shots.speed_px_per_s"],
+        shot_inherit=t["shots.inherit_velocity"],
+        shot_axis_cap=t["shots.max_axis_speed_px_per_s"],
+        shot_ticks=t["shots.lifetime_s"],
+        shot_max=t["shots.max_alive"],
+        autofire=t["shots.autofire"],
+        autofire_ticks=t["shots.autofire_interval_s"],
+        shots_ricochet_obstacles=t["shots.at_obstacles"] == "ricochet",
+        radius=tuple(float(r) for r in t["asteroids.radius_px"]),  # type: ignore[arg-type]
+        classic_shapes=t["asteroids.shapes"] == "classic",
+        vertices_min=t["asteroids.vertices_min"],
+        vertices_max=t["asteroids.vertices_max"],
+        jaggedness=t["asteroids.jaggedness"],
+        ast_speed_min=t["asteroids.speed_min_px_per_s"],
+        ast_speed_max=t["asteroids.speed_max_px_per_s"],
+        spin_max_steps=t["asteroids.spin_max_deg_per_s"],
+        split_children=t["asteroids.split_children"],
+        split_kick=t["asteroids.split_kick_px_per_s"],
+        ast_max=t["asteroids.max_alive"],
+        ast_collide=t["asteroids.collide"],
+        ast_restitution=t["asteroids.restitution"],
+        saucers=t["saucers.enabled"],
+        saucer_first_ticks=t["saucers.first_interval_s"],
+        saucer_step_ticks=t["saucers.interval_step_s"],
+        saucer_min_ticks=t["saucers.min_interval_s"],
+        lurk_ticks=t["saucers.lurk_s"],
+        lurk_min=t["saucers.lurk_min_asteroids"],
+        lurk_min_max=t["saucers.lurk_min_asteroids_max"],
+        always_large=t["saucers.always_large_count"],
+        small_score=t["saucers.small_score"],
+        saucer_speed=t["saucers.speed_px_per_s"],
+        zigzag_ticks=t["saucers.zigzag_interval_s"],
+        saucer_radius=(t["saucers.large_radius_px"], t["saucers.small_radius_px"]),
+        saucer_fire_ticks=t["saucers.fire_interval_s"],
+        saucer_max_shots=t["saucers.max_shots"],
+        saucer_shot_speed=t["saucers.shot_speed_px_per_s"],
+        saucer_shot_ticks=t["saucers.shot_lifetime_s"],
+        aim_error_steps=t["saucers.aim_error_deg"],
+        aim_error_expert_steps=t["saucers.aim_error_expert_deg"],
+        expert_score=t["saucers.expert_score"],
+        asteroid_points=tuple(t["scoring.asteroid"]),  # type: ignore[arg-type]
+        saucer_points=tuple(t["scoring.saucer"]),  # type: ignore[arg-type]
+        ramming_scores=t["scoring.ramming_scores"],
+        extra_life_every=t["scoring.extra_life_every"],
+        lives=t["game.lives"],
+        max_lives=t["game.max_lives"],
+        first_wave=t["game.first_wave_asteroids"],
+        wave_increment=t["game.wave_increment"],
+        max_wave=t["game.max_wave_asteroids"],
+        wave_delay_ticks=t["game.next_wave_delay_s"],
+        spawn_clearance=t["game.spawn_clearance_px"],
+        beat_start_ticks=t["game.heartbeat.start_interval_s"],
+        beat_min_ticks=t["game.heartbeat.min_interval_s"],
+        beat_quicken_ticks=t["game.heartbeat.quicken_every_s"],
+        beat_step_ticks=t["game.heartbeat.quicken_step_s"],
         obstacle_points=_frozen(np.array(pts, dtype=np.float64).reshape(-1, 2)),
         obstacle_offsets=_frozen(np.array(offsets, dtype=np.int64)),
     )

@@ -43,13 +43,17 @@ from typing import Any
 
 import numpy as np
 
+from asteroids import __version__
 from asteroids.config import Config, ConfigError, load_config_text, render_toml
-from asteroids.config.rulesets import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES
+from asteroids.config.compat import rules_fingerprint
+from asteroids.config.declare import version_key
+from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "FORMAT_CHANGES",
     "FORMAT_PLAIN",
     "FORMAT_VERSION",
     "MAGIC",
@@ -65,14 +69,17 @@ __all__ = [
     "rules_fingerprint",
 ]
 
-FORMAT_VERSION = 2
-"""The newest format this version writes and reads: format 1 with ``config_changes`` or two
-players."""
+FORMAT_VERSION = 3
+"""The format this version writes, for every game: format 2's header, where
+``config_changes`` and ``players`` are both optional, and settings that may hold knobs
+asteroids 0.1.0 did not know (``rules_version`` first). A 0.1.0 game meeting it says that a
+newer version wrote it, instead of misreading it."""
 FORMAT_PLAIN = 1
-"""The format of a one-player game whose settings never changed (the only one before
-``--live`` and two-player games); written whenever it can be, so such files stay byte for
-byte as they were."""
-_READABLE = (FORMAT_PLAIN, FORMAT_VERSION)
+"""asteroids 0.1.0's format of a one-player game whose settings never changed."""
+FORMAT_CHANGES = 2
+"""asteroids 0.1.0's format of a game tuned while it ran (``config_changes``) or of a
+two-player match (``players``)."""
+_READABLE = (FORMAT_PLAIN, FORMAT_CHANGES, FORMAT_VERSION)
 MAGIC = "asteroids-replay"
 """The first word of every replay file; the format version follows on the same line."""
 MAX_REPLAY_BYTES = 4 * 1024 * 1024
@@ -94,6 +101,7 @@ _HEADER_KEYS = {
     "final_score", "final_wave", "final_hash", "checkpoint_every", "checkpoint_fields",
     "checkpoints", "inputs", "tick_hashes", "config",
 }
+_GAME_VERSION_LINE = re.compile(rb'^game_version = "([0-9A-Za-z.+_-]{1,64})"$', re.MULTILINE)
 _CHANGES_KEY = "config_changes"
 _MATCH_KEYS = {"players", "final_scores"}
 """Header keys of two-player files (format 2) only."""
@@ -154,6 +162,9 @@ class Replay:
     has no ``config_changes``."""
     final_scores: tuple[int, ...] = ()
     """Each player's final score, in player order (two-player replays only)."""
+    format: int = FORMAT_VERSION
+    """The format of the file it was read from (``FORMAT_PLAIN`` and ``FORMAT_CHANGES`` are
+    those of asteroids 0.1.0); ``encode_replay`` always writes ``FORMAT_VERSION``."""
 
     @property
     def ticks(self) -> int:
@@ -161,10 +172,9 @@ class Replay:
         return len(self.masks)
 
     @property
-    def format(self) -> int:
-        """The file format it is written in: ``FORMAT_PLAIN`` unless settings changed or two
-        players played."""
-        return FORMAT_VERSION if self.config_changes or self.players != 1 else FORMAT_PLAIN
+    def rules_version(self) -> int:
+        """The rules version (compatibility level) the game was played under."""
+        return self.config.rules_version
 
     def config_at(self, tick: int) -> Config:
         """The settings of the step from ``tick`` to ``tick + 1`` (``masks[tick]``)."""
@@ -173,32 +183,11 @@ class Replay:
         return config_at(self.config, self.config_changes, tick)
 
     def same_game(self, other: Replay) -> bool:
-        """Whether two replays record the same game (everything but when and by which
-        version of the program they were written)."""
-        ignore = {"created_at", "game_version"}
+        """Whether two replays record the same game (everything but when, by which version
+        of the program and in which file format they were written)."""
+        ignore = {"created_at", "game_version", "format"}
         return all(getattr(self, f.name) == getattr(other, f.name)
                    for f in dataclasses.fields(self) if f.name not in ignore)
-
-
-def rules_fingerprint(config: Config, players: int = 1) -> str:
-    """A 32-hex-digit digest of the settings that change how the game plays.
-
-    Only ``RULE_TABLES`` count, and for a two-player game ``MATCH_TABLES`` too: rebinding a
-    key or turning the volume down keeps a replay's fingerprint; changing the ship's thrust
-    changes it. Floats are written with ``repr``, so every bit counts.
-    """
-    tables = RULE_TABLES + (MATCH_TABLES if players > 1 else ())
-    tree = {name: _plain(getattr(config, name)) for name in tables}
-    text = json.dumps(tree, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def field_digests(world: World) -> bytes:
@@ -304,7 +293,7 @@ def encode_replay(replay: Replay) -> bytes:
         f'    [{tick}, "{h}", "{d.hex()}"]'
         for (tick, h), d in zip(replay.checkpoints, replay.checkpoint_digests, strict=True)
     )
-    version = replay.format
+    version = FORMAT_VERSION
     lines = [
         f"{MAGIC} {version}",
         "# An asteroids replay: the seed, the full settings and one input mask per tick.",
@@ -369,11 +358,12 @@ def decode_replay(data: bytes, path: str) -> Replay:
     if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
         raise bad("the first line is damaged: it should name the replay format version, "
                   f"e.g. '{MAGIC} {FORMAT_PLAIN}'.")
-    readable = " and ".join(str(v) for v in _READABLE)
+    readable = ", ".join(str(v) for v in _READABLE)
     if int(version) > FORMAT_VERSION:
-        raise bad(f"the replay was written by a newer version of asteroids (replay format "
-                  f"{int(version)}; this version reads formats {readable}). Update the "
-                  "game to verify or watch it.")
+        raise bad(f"the replay was written by a newer version of asteroids "
+                  f"({_peek_version(data)}replay format {int(version)}; this is asteroids "
+                  f"{__version__}, which reads formats {readable}). Update the game to "
+                  "verify or watch it.")
     if int(version) not in _READABLE:
         raise bad(f"replay format {int(version)} is not supported (this version reads "
                   f"formats {readable} only).")
@@ -399,6 +389,13 @@ def decode_replay(data: bytes, path: str) -> Replay:
     return _from_doc(doc, bad, int(version))
 
 
+def _peek_version(data: bytes) -> str:
+    """``"asteroids 0.9.0, "`` from a header the reader will not parse (a newer format), or
+    "" when the header does not say."""
+    found = _GAME_VERSION_LINE.search(data[:4096])
+    return f"asteroids {found.group(1).decode('ascii')}, " if found else ""
+
+
 def _split_checksum(text: str) -> tuple[str, str | None]:
     if not text.endswith("\n"):
         return text, None
@@ -409,15 +406,15 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
 
 
 def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
-    newer = version >= FORMAT_VERSION
-    keys = _HEADER_KEYS | {_CHANGES_KEY} | _MATCH_KEYS if newer else _HEADER_KEYS
+    plain = version == FORMAT_PLAIN
+    keys = _HEADER_KEYS if plain else _HEADER_KEYS | {_CHANGES_KEY} | _MATCH_KEYS
     missing = sorted(_HEADER_KEYS - doc.keys())
     if missing:
         raise bad(f"the header lacks {', '.join(missing)}.")
     extra = sorted(doc.keys() - keys)
     if extra:
         raise bad(f"the header has unknown keys: {', '.join(extra)}.")
-    if newer and _CHANGES_KEY not in doc and not _MATCH_KEYS & doc.keys():
+    if version == FORMAT_CHANGES and _CHANGES_KEY not in doc and not _MATCH_KEYS & doc.keys():
         raise bad(f"the header lacks {_CHANGES_KEY} (or players, for a two-player match): a "
                   f"format {version} replay has at least one of them.")
     if _CHANGES_KEY in doc and _MATCH_KEYS & doc.keys():
@@ -470,11 +467,9 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
     if not isinstance(config_text, str):
         raise bad("'config' must be the settings as TOML text.")
     try:
-        config = load_config_text(config_text, source="config")
+        config = load_config_text(config_text, source="config", recorded=True)
     except ConfigError as exc:
-        first = str(exc).splitlines()[0]
-        raise bad(f"its settings are not valid for this version of the game ({first}).") \
-            from None
+        raise bad(_settings_problem(exc, config_text, game_version)) from None
     if rules_fingerprint(config, players) != rules:
         raise bad("its settings do not match its rules fingerprint: the settings or the "
                   "'rules' line were edited.")
@@ -518,8 +513,35 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
         created_at=created_at, game_version=game_version, rules=rules,
         tick_hz=float(tick_hz), checkpoint_every=every, tick_hashes=tick_hashes,
         checkpoint_digests=tuple(digests), field_names=tuple(names), config_changes=changes,
-        players=players, final_scores=final_scores,
+        players=players, final_scores=final_scores, format=version,
     )
+
+
+def _newer(game_version: str) -> bool:
+    """Whether ``game_version`` names a later release than this one."""
+    try:
+        return version_key(game_version) > version_key(__version__)
+    except ValueError:
+        return False
+
+
+def _settings_problem(exc: ConfigError, config_text: str, game_version: str) -> str:
+    """Why a replay's settings cannot be used: recorded under rules or with settings of a
+    newer version of the game (update it), or invalid."""
+    first = str(exc).splitlines()[0]
+    update = (f"this is asteroids {__version__}, which plays rules versions 1 to "
+              f"{RULES_VERSION}. Update the game to verify or watch it.")
+    try:
+        rules = tomllib.loads(config_text).get("rules_version")
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        rules = None
+    if type(rules) is int and rules > RULES_VERSION:
+        return f"it was recorded by asteroids {game_version} under rules version {rules}; " \
+               + update
+    if _newer(game_version):
+        return (f"it was recorded by asteroids {game_version}, a newer version, with settings "
+                f"this version does not know ({first}); " + update)
+    return f"its settings are not valid for this version of the game ({first})."
 
 
 def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
@@ -528,8 +550,8 @@ def _players(doc: dict[str, Any], bad: Any) -> tuple[int, tuple[int, ...]]:
         return 1, ()
     players = doc.get("players")
     if isinstance(players, bool) or players != 2:
-        raise bad(f"'players' must be 2 (a one-player game is written as format "
-                  f"{FORMAT_PLAIN}, without it); got {_show(players)}.")
+        raise bad(f"'players' must be 2 (a one-player game is written without it); got "
+                  f"{_show(players)}.")
     scores = doc.get("final_scores")
     if (not isinstance(scores, list) or len(scores) != players
             or not all(type(s) is int and 0 <= s <= _MAX_SCORE for s in scores)):
