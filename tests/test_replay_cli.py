@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from asteroids import cli
+from asteroids import __version__, cli
 from asteroids.replay import FORMAT_VERSION, MAX_REPLAY_BYTES, load_replay, save_replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,3 +158,38 @@ def test_bad_input_wins_over_mismatch_and_order_is_kept_with_jobs(
 def test_verify_rejects_zero_jobs(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["verify", "--jobs", "0", str(recorded)]) == 2
     assert "--jobs must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_replay_of_a_newer_format_names_the_version_that_wrote_it(
+        recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = recorded.read_text("utf-8")
+    newer = text.replace(f"asteroids-replay {FORMAT_VERSION}\n",
+                         f"asteroids-replay {FORMAT_VERSION + 1}\n", 1)
+    newer = newer.replace(f'game_version = "{__version__}"', 'game_version = "7.1.0"', 1)
+    path = tmp_path / "from-the-future.replay"
+    path.write_bytes(_reseal(newer))
+    capsys.readouterr()
+    assert cli.main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"(asteroids 7.1.0, replay format {FORMAT_VERSION + 1}; this is asteroids " \
+           f"{__version__}" in err
+    assert "Update the game to verify or watch it." in err and "Traceback" not in err
+
+
+def test_a_replay_under_an_unknown_rules_version_says_to_update(
+        recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from asteroids.config.schema import RULES_VERSION
+
+    text = recorded.read_text("utf-8")
+    later = text.replace(f"\nrules_version = {RULES_VERSION}\n",
+                         f"\nrules_version = {RULES_VERSION + 1}\n", 1)
+    later = later.replace(f'game_version = "{__version__}"', 'game_version = "7.1.0"', 1)
+    assert later != text
+    path = tmp_path / "later-rules.replay"
+    path.write_bytes(_reseal(later))
+    for command in (["verify", str(path)], ["watch", str(path)]):
+        capsys.readouterr()
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert f"recorded by asteroids 7.1.0 under rules version {RULES_VERSION + 1}" in err
+        assert "Update the game" in err and "Traceback" not in err
