@@ -4,7 +4,8 @@ Two changes are made the way docs/adding-a-rule.md and docs/replay-format.md say
 them, each in its own copy of ``asteroids/`` run in a subprocess:
 
 - a new rule knob: one declaration in the schema (default 7, ``before`` 0) plus the rule
-  that reads it (every rock is worth that many more points);
+  that reads it (every rock is worth that many more points), and a new World field that
+  the rule keeps (ticks played with the bonus on), declared with its neutral value;
 - a rules change that is not a knob: ``RULES_VERSION`` raised to 2, shots 1.5 times as fast
   under rules version 2 and as they were under 1.
 
@@ -98,6 +99,12 @@ def test_a_new_knob_keeps_every_old_replay(tmp_path: Path,
          KNOB + "    heartbeat: HeartbeatConfig = field("),
         ("core/params.py", 'asteroid_points=tuple(t["scoring.asteroid"]),',
          'asteroid_points=tuple(p + t["game.bonus_points"] for p in t["scoring.asteroid"]),'),
+        ("core/world.py", "    game_over: bool\n",
+         "    game_over: bool\n    bonus_ticks: int = 0\n"),
+        ("core/world.py", "MappingProxyType({})", 'MappingProxyType({"bonus_ticks": 0})'),
+        ("core/simulation.py", "    d.since_break += 1\n",
+         '    d.since_break += 1\n    if p.per_tick["game.bonus_points"]:\n'
+         '        d.bonus_ticks += 1\n'),
     ])
     _verify_all(pkg)
 

@@ -2,7 +2,9 @@
 
 Every field goes in, in the fixed order of ``World``'s declaration, as explicit
 little-endian bytes: integers as int64, floats as float64 with ``-0.0`` folded into ``0.0``.
-Python's ``hash()`` is never used (it is salted per process for str and bytes).
+Python's ``hash()`` is never used (it is salted per process for str and bytes). A field added
+after the first release goes in only while it is not at its neutral value (``NEUTRAL``), so
+every older game keeps its hashes.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import struct
 
 import numpy as np
 
-from asteroids.core.world import FIELD_NAMES, World
+from asteroids.core.world import FIELD_NAMES, NEUTRAL, World
 
 __all__ = ["state_hash"]
 
@@ -27,6 +29,8 @@ def state_hash(world: World) -> str:
     h = hashlib.blake2b(digest_size=16)
     for name in FIELD_NAMES:
         value = getattr(world, name)
+        if name in NEUTRAL and _neutral(value, NEUTRAL[name]):
+            continue
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f":
                 if not np.isfinite(value).all():
@@ -43,3 +47,9 @@ def state_hash(world: World) -> str:
         else:  # int or bool
             h.update(int(value).to_bytes(16, "little", signed=True))
     return h.hexdigest()
+
+
+def _neutral(value: object, neutral: object) -> bool:
+    if isinstance(value, np.ndarray):
+        return bool((value == neutral).all())
+    return bool(value == neutral)

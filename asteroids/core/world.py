@@ -11,13 +11,17 @@ so the order itself is deterministic and part of the state.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 __all__ = [
     "Draft",
+    "FIELD_NAMES",
+    "NEUTRAL",
     "SHIP_DEAD",
     "SHIP_FLYING",
     "SHIP_HYPERSPACE",
@@ -177,6 +181,12 @@ class World:
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
+
+NEUTRAL: Mapping[str, Any] = MappingProxyType({})
+"""World fields added after the first release, each with its neutral value: what it holds
+in every game whose rules do not use it (the field's default). ``state_hash`` leaves such a
+field out while it holds that value (an array: while every element does), so the games of
+older versions, which never had the field, hash exactly as they did. docs/adding-a-rule.md."""
 _ARRAY_FIELDS = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 
 _N_FIELDS = len(FIELD_NAMES)
