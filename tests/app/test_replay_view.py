@@ -20,6 +20,12 @@ from tests.app.replays import hashes, random_masks, record
 pytestmark = pytest.mark.gl
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.replay"))
+_ARCHIVE = Path(__file__).resolve().parents[1] / "replays" / "archive" / "0.1.0"
+ARCHIVED = [_ARCHIVE / "data" / "replays" / "2026-11-25T16-11-55Z-seed11-score310.replay",
+            _ARCHIVE / "data" / "replays" / "2026-11-25T16-14-11Z-seed6-score110.replay",
+            _ARCHIVE / "live" / "window-live.replay"]
+"""Games asteroids 0.1.0 saved from its real window: classic (format 1), a two-player match
+and a game tuned with --live (format 2). Every later version must still play them."""
 
 SEEK = 600
 """Ticks in the 10 s seek at the default 60 Hz."""
@@ -176,7 +182,7 @@ def test_a_bad_speed_is_refused(window, recorded):
 
 
 @pytest.mark.skipif(not GOLDEN, reason="no golden replays in tests/replays/ yet")
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", GOLDEN + ARCHIVED, ids=lambda p: p.name)
 def test_golden_replay_through_the_view_reaches_its_final_hash(window, path):
     """Issue 9 item 6, the View half: the window plays each golden game to the same end
     (issue 12: the two-player golden in the two-player viewer)."""
