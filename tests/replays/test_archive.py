@@ -79,3 +79,18 @@ def test_archived_replay_verifies_as_its_version_said(name: str) -> None:
         "re-record an archived replay.")
     assert (result.ticks, result.final_score, result.final_wave, result.final_hash) == (
         said["ticks"], said["final_score"], said["final_wave"], said["final_hash"])
+
+
+def test_todays_games_land_in_the_tables_0_1_0_made() -> None:
+    """0.1.0 played these rules in a real window and keyed their tables: the same rules
+    played today go into the same tables (a custom ruleset's key is its fingerprint)."""
+    from asteroids.config import load_config
+    from asteroids.profile.rulesets import ruleset_key
+
+    tables = json.loads((ARCHIVE / "0.1.0" / "data" / "scores.json").read_text("utf-8"))
+    assert set(tables["tables"]) == {"classic", "custom-0c8bdbe6"}
+    assert ruleset_key(load_config("classic")) == "classic"
+    assert ruleset_key(load_config(overrides=["game.lives=1"])) == "custom-0c8bdbe6"
+    for entry in tables["tables"]["custom-0c8bdbe6"]:
+        replay = load_replay(ARCHIVE / "0.1.0" / "data" / "replays" / entry["replay"])
+        assert ruleset_key(replay.config) == "custom-0c8bdbe6"
