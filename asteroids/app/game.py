@@ -345,11 +345,15 @@ class Game:
         one-line error, also queued in ``notices``)."""
         if self.scores is None:
             return None
-        if slot.entry is not None:
-            self.scores.set_initials_of(slot.key, slot.entry, initials)
-        else:
+        if slot.entry is None:
             self.scores.set_initials(slot.key, slot.rank, initials)
-        return self.save_scores()
+            return self.save_scores()
+        self.scores.set_initials_of(slot.key, slot.entry, initials)
+        error = self.save_scores()
+        rank = self.scores.rank_of(slot.key, slot.entry)  # where it is now, merged
+        if rank >= 0:
+            slot.rank = rank
+        return error
 
     def save_scores(self) -> str | None:
         """Save the tables now; a failure is printed, queued in ``notices`` and returned
