@@ -65,6 +65,28 @@ def _fifo(path: Path) -> Path:
     return path
 
 
+def _device(tmp: Path) -> str:
+    """A character device that a write may target without harm: as root (who could replace
+    /dev/null, had the code a bug) a null device node of the test's own; otherwise
+    /dev/null, which an unprivileged process cannot replace."""
+    if os.geteuid() != 0:
+        return os.devnull
+    node = tmp / "null-device"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:  # root without CAP_MKNOD (some containers)
+        pytest.skip("cannot make a device node here, and /dev/null is not to be risked")
+    return str(node)
+
+
+def _device_path(tmp: Path) -> str:
+    return str(tmp / "null-device") if os.geteuid() == 0 else os.devnull
+
+
+def _is_device(path: str | Path) -> bool:
+    return stat.S_ISCHR(os.stat(path).st_mode)
+
+
 def _saved_book(data: Path) -> None:
     book = ScoreBook.load(data / "scores.json")
     book.add("classic", ENTRY)
@@ -99,10 +121,11 @@ CASES: dict[str, Case] = {
         "high scores not saved: scores.json is a named pipe, not a regular file",
         lambda data, tmp, o: _assert(_is_fifo(data / "scores.json"))),
     "scores.json links to a device": Case(
-        lambda data, tmp: ((data / "scores.json").symlink_to(os.devnull),
+        lambda data, tmp: ((data / "scores.json").symlink_to(_device(tmp)),
                            ["scores", "--clear", "--yes"])[1], 0,
         "scores.json is a device, not a regular file",
         lambda data, tmp, o: _assert((data / "scores.json").is_symlink()
+                                     and _is_device(data / "scores.json")
                                      and "no high scores to clear" in o.out)),
     "scores.json is a folder": Case(
         lambda data, tmp: ((data / "scores.json").mkdir(), ["scores", "--json"])[1], 0,
@@ -158,8 +181,9 @@ CASES: dict[str, Case] = {
         "not written: it is a named pipe, not a regular file",
         lambda data, tmp, o: _assert(_is_fifo(tmp / "pipe"))),
     "export onto a device": Case(
-        lambda data, tmp: (_saved_book(data), ["scores", "--export", os.devnull])[1], 2,
-        "not written: it is a device, not a regular file"),
+        lambda data, tmp: (_saved_book(data), ["scores", "--export", _device(tmp)])[1], 2,
+        "not written: it is a device, not a regular file",
+        lambda data, tmp, o: _assert(_is_device(_device_path(tmp)))),
     "export onto a symbolic link": Case(
         lambda data, tmp: (_saved_book(data), (tmp / "link.json").symlink_to(tmp / "out.json"),
                            ["scores", "--export", str(tmp / "link.json")])[2], 0, "",
@@ -211,7 +235,7 @@ def test_a_special_settings_file_is_not_read_and_left_alone(tmp_path: Path, kind
     if kind == "named pipe":
         os.mkfifo(path)
     else:
-        path.symlink_to(os.devnull)
+        path.symlink_to(_device(tmp_path))
     env = dict(os.environ, ASTEROIDS_DATA_DIR=str(tmp_path),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     done = subprocess.run([sys.executable, "-c", SETTINGS_LOAD], capture_output=True, text=True,
@@ -222,4 +246,4 @@ def test_a_special_settings_file_is_not_read_and_left_alone(tmp_path: Path, kind
     assert saved == (f"settings not saved: settings.json is {kind_text}, not a regular file; "
                      "it is left as it is")
     assert warning.startswith(f"settings.json is {kind_text}, not a regular file")
-    assert _is_fifo(path) if kind == "named pipe" else path.is_symlink()
+    assert _is_fifo(path) if kind == "named pipe" else path.is_symlink() and _is_device(path)
