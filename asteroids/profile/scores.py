@@ -30,14 +30,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
-import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from asteroids.paths import data_dir
+from asteroids.profile.entries import (
+    ENTRY_KEYS,
+    MAX_ENTRIES,
+    ScoreEntry,
+    entry_from_json,
+    entry_identity,
+    entry_to_json,
+    now_iso,
+    top_entries,
+    valid_initials,
+    valid_replay_name,
+)
 from asteroids.profile.rulesets import is_ruleset_key
 from asteroids.profile.store import (
     FileFormat,
@@ -54,122 +63,16 @@ __all__ = ["MAX_ENTRIES", "MAX_FILE_BYTES", "SCHEMA_VERSION", "SCORES_FILE", "SC
            "entry_from_json", "entry_to_json", "now_iso", "parse_scores", "valid_initials",
            "valid_replay_name"]
 
-MAX_ENTRIES = 10
-"""Entries kept per table."""
 SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes."""
 SCORES_FILE = "scores.json"
 """The file's name inside ``data_dir()``."""
 MAX_FILE_BYTES = 1024 * 1024
 """Largest scores file read (1 MiB: about 500 full tables); bigger ones are set aside."""
-MAX_SCORE = 2**63 - 1
-MAX_WAVE = 1_000_000
-MAX_PLAY_SECONDS = 10_000_000.0
-"""About 116 days: longer than any replay may last."""
-
-_INITIALS = re.compile(r"[A-Z?]{3}")
-_REPLAY_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,255}")
-"""A replay is named by one plain file name (no folder part, no control characters)."""
-_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]00:00)")
-_ENTRY_KEYS = ("initials", "score", "wave", "date", "play_seconds", "replay")
 
 
 class ScoreFileError(StoreFileError):
     """A scores file that cannot be used; ``str()`` is one paragraph naming the file."""
-
-
-def valid_initials(text: object) -> bool:
-    """Three characters, each ``A``-``Z`` or ``?`` (``???`` when entry timed out)."""
-    return isinstance(text, str) and _INITIALS.fullmatch(text) is not None
-
-
-def valid_replay_name(text: object) -> bool:
-    """A plain file name: no folder part (``/``, ``\\``), not ``.`` or ``..``, no control
-    characters, at most 255 characters."""
-    return (isinstance(text, str) and text not in (".", "..")
-            and _REPLAY_NAME.fullmatch(text) is not None)
-
-
-def now_iso() -> str:
-    """The current UTC time as the entries store it: ``2026-11-23T17:05:00Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class ScoreEntry:
-    """One line of a high-score table."""
-
-    initials: str
-    """Three characters, ``A``-``Z`` or ``?`` (``???`` after an entry timeout)."""
-    score: int
-    wave: int
-    date: str
-    """When the game ended: ISO 8601 UTC, e.g. ``2026-11-23T17:05:00Z``."""
-    play_seconds: float
-    replay: str | None
-    """The replay's file name inside ``replays_dir()``, or None (not saved)."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def entry_from_json(raw: object) -> ScoreEntry:
-    """Check one entry read from JSON.
-
-    Raises:
-        ValueError: naming the first bad field.
-    """
-    if not isinstance(raw, dict):
-        raise ValueError(f"an entry must be an object; got {type(raw).__name__}")
-    missing = [k for k in _ENTRY_KEYS if k not in raw]
-    if missing:
-        raise ValueError(f"missing {', '.join(missing)}")
-    initials, score, wave = raw["initials"], raw["score"], raw["wave"]
-    date, seconds, replay = raw["date"], raw["play_seconds"], raw["replay"]
-    if not valid_initials(initials):
-        raise ValueError(f"initials must be 3 of A-Z or '?'; got {short(initials)}")
-    if not _is_int(score) or not 0 <= score <= MAX_SCORE:
-        raise ValueError(f"score must be a whole number in [0, 2**63-1]; got {short(score)}")
-    if not _is_int(wave) or not 0 <= wave <= MAX_WAVE:
-        raise ValueError(f"wave must be a whole number in [0, {MAX_WAVE}]; got {short(wave)}")
-    if not isinstance(date, str) or not _DATE.fullmatch(date) or not _date_ok(date):
-        raise ValueError(f"date must be ISO 8601 UTC (2026-11-23T17:05:00Z); got {short(date)}")
-    if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
-            or not math.isfinite(seconds) or not 0 <= seconds <= MAX_PLAY_SECONDS):
-        raise ValueError(f"play_seconds must be a number in [0, {MAX_PLAY_SECONDS:.0f}]; "
-                         f"got {short(seconds)}")
-    if replay is not None and not valid_replay_name(replay):
-        raise ValueError(f"replay must be null or a file name without a folder; "
-                         f"got {short(replay)}")
-    return ScoreEntry(initials, score, wave, date, float(seconds), replay)
-
-
-def _date_ok(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
-
-
-def entry_to_json(entry: ScoreEntry) -> dict[str, Any]:
-    """The entry as the file stores it."""
-    return {"initials": entry.initials, "score": entry.score, "wave": entry.wave,
-            "date": entry.date, "play_seconds": entry.play_seconds, "replay": entry.replay}
-
-
-def _order(entry: ScoreEntry) -> tuple[int, str]:
-    # Best first; on equal scores the earlier game keeps the higher place (arcade rule).
-    return (-entry.score, entry.date)
-
-
-def _top(entries: list[ScoreEntry]) -> list[ScoreEntry]:
-    unique: list[ScoreEntry] = []
-    for e in sorted(entries, key=_order):
-        if e not in unique:
-            unique.append(e)
-    return unique[:MAX_ENTRIES]
 
 
 @dataclass
@@ -206,11 +109,11 @@ def _parse_document(doc: dict[str, Any], version: int, name: str) -> tuple[Parse
             except ValueError as exc:
                 dropped.append(f"table {key!r} entry {index + 1}: {exc}")
                 continue
-            unknown = [k for k in raw if k not in _ENTRY_KEYS]
+            unknown = [k for k in raw if k not in ENTRY_KEYS]
             if unknown and version <= SCHEMA_VERSION:  # a newer version's fields are expected
                 dropped.append(f"table {key!r} entry {index + 1}: unknown field "
                                f"{short(unknown[0])}")
-        top = _top(good)
+        top = top_entries(good)
         if len(good) > len(top):
             dropped.append(f"table {key!r}: {len(good) - len(top)} entries beyond the top "
                            f"{MAX_ENTRIES} or repeated")
@@ -257,14 +160,6 @@ SCORES_FORMAT: FileFormat[ParsedScores] = FileFormat(
 """scores.json in the player's-files store."""
 
 
-_Identity = tuple[int, int, str, float, str | None]
-
-
-def _identity(entry: ScoreEntry) -> _Identity:
-    """What tells one game from another: everything but the initials, which change."""
-    return (entry.score, entry.wave, entry.date, entry.play_seconds, entry.replay)
-
-
 @dataclass(frozen=True)
 class _Change:
     """One change to the tables since the last save, replayed onto the file by ``save``."""
@@ -282,13 +177,14 @@ def _replay(tables: dict[str, list[ScoreEntry]],
     out = {k: list(v) for k, v in tables.items()}
     for change in changes:
         entries = out.get(change.key, [])
-        ident = _identity(change.entry)
+        ident = entry_identity(change.entry)
         if change.kind == "add":
-            entries = _top([*entries, change.entry])
+            entries = top_entries([*entries, change.entry])
         elif change.kind == "initials":
-            entries = _top([change.entry if _identity(e) == ident else e for e in entries])
+            entries = top_entries([change.entry if entry_identity(e) == ident else e
+                                   for e in entries])
         else:
-            entries = [e for e in entries if _identity(e) != ident]
+            entries = [e for e in entries if entry_identity(e) != ident]
         out[change.key] = entries
     return {k: v for k, v in out.items() if v}
 
@@ -369,9 +265,9 @@ class ScoreBook:
     def rank_of(self, key: str, entry: ScoreEntry) -> int:
         """The 0-based place of ``entry`` (whatever its initials) in ``key``'s table, or -1
         when it is not there (never added, or pushed out by better games)."""
-        ident = _identity(entry)
+        ident = entry_identity(entry)
         for rank, e in enumerate(self._tables.get(key, ())):
-            if _identity(e) == ident:
+            if entry_identity(e) == ident:
                 return rank
         return -1
 
