@@ -333,3 +333,42 @@ def test_a_save_waits_for_the_lock_and_gives_up_in_one_line(tmp_path: Path) -> N
     book.add("classic", entry(200))
     assert book.save() is None                  # released: the next save goes through
     assert [e.score for e in ScoreBook.load(path).table("classic")] == [200, 100]
+
+
+score_entries = st.fixed_dictionaries({
+    "initials": st.sampled_from(["ABC", "???", "abc"]),
+    "score": st.integers(-1, 10**6) | st.sampled_from([True, 1.5]),
+    "wave": st.integers(0, 3),
+    "date": st.sampled_from(["2026-01-01T00:00:00Z", "2026-02-03T04:05:06Z", "yesterday"]),
+    "play_seconds": st.floats(-1, 100, allow_nan=False),
+    "replay": st.none() | st.sampled_from(["a.replay", "../b.replay"]),
+}, optional={"medal": st.just("gold")})
+score_docs = st.fixed_dictionaries(
+    {"schema_version": st.just(1),
+     "tables": st.dictionaries(st.sampled_from(["classic", "arena:assisted", "No Way"]),
+                               st.lists(score_entries, max_size=12), max_size=3)},
+    optional={"owner": json_value})
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(score_docs)
+def test_fuzz_scores_load_save_load_keeps_every_good_entry(tmp_path: Path,
+                                                           doc: dict[str, Any]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir=tmp_path) as folder:
+        path = Path(folder) / "scores.json"
+        text = json.dumps(doc, allow_nan=True)
+        path.write_text(text)
+        first = ScoreBook.load(path)
+        bad = len(first.warnings)                             # one line for all bad entries
+        assert path.read_text() == text and bad <= 1
+        assert first.save() is None
+        again = ScoreBook.load(path)
+        assert again.tables() == first.tables() and again.warnings == []
+        if "owner" in doc and _plain(doc["owner"]):
+            assert json.loads(path.read_text())["owner"] == doc["owner"]
+        backups = list(Path(folder).glob("scores.json.corrupt-*"))
+        assert len(backups) == bad                            # copied aside iff anything bad
+        assert all(b.read_text() == text for b in backups)
