@@ -218,7 +218,7 @@ def _build_parser() -> argparse.ArgumentParser:
     action.add_argument("--export", metavar="FILE", default=None,
                         help="write the tables (or the --ruleset one) to FILE ('-': stdout)")
     action.add_argument("--import", dest="import_file", metavar="FILE", default=None,
-                        help="merge the tables of FILE (an --export) into yours")
+                        help="merge the tables of FILE (an --export; '-': stdin) into yours")
     action.add_argument("--clear", action="store_true",
                         help="delete the tables (or the --ruleset one); asks first")
     scores.add_argument("--yes", "-y", action="store_true",

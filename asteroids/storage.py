@@ -6,27 +6,32 @@ settings):
 - ``atomic_write``: the bytes go to a temporary file in the same folder (``.NAME.PID.XXXX.tmp``),
   which is flushed and fsynced, then renamed over the target with ``os.replace`` and the
   folder is fsynced. A crash at any moment leaves either the old file or the new one, never a
-  mix; a failure leaves the old file as it was and removes the temporary file.
+  mix; a failure leaves the old file as it was and removes the temporary file. A symbolic
+  link stays a link (its target is the file replaced); a named pipe, device, socket or folder
+  is refused (``NotRegularFile``), never replaced or opened.
 - ``remove_stale_temps``: temporary files left by a write that was killed half way (the
   process is gone) are removed at the next load.
 - ``quarantine``: a file the game cannot use is moved aside as ``NAME.corrupt-<UTC time>``,
   never deleted, so the player (or a later version) can still recover it.
-- ``read_limited``: reads a file whole, refusing one over a size limit before reading it.
+- ``read_limited``: reads a regular file whole, refusing one over a size limit before reading
+  it, and anything else (a named pipe, a device) without blocking on it.
 
 No arcade here.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
+import stat
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-__all__ = ["FileTooLarge", "atomic_write", "describe_os_error", "quarantine", "read_limited",
-           "remove_stale_temps"]
+__all__ = ["FileTooLarge", "NotRegularFile", "atomic_write", "describe_os_error", "file_kind",
+           "quarantine", "read_limited", "real_path", "remove_stale_temps"]
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp")
 """Temporary files made by ``atomic_write``: ``.NAME.PID.RANDOM.tmp``."""
@@ -36,17 +41,29 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, *, mode: int | None 
     """Write ``data`` to ``path`` atomically; create the folder if needed; return the path.
 
     Args:
-        path: the file to write (replaced if it exists).
+        path: the file to write (replaced if it exists; a symbolic link stays a link and its
+            target is written).
         data: its new bytes.
         mode: permission bits for a new file; default: an existing file's, else rw-r--r--
             (``mkstemp`` alone would make it private).
 
+    Returns:
+        ``path`` as given (not the link's target).
+
     Raises:
+        NotRegularFile: ``path`` is a named pipe, device, socket or folder (nothing written).
         OSError: when the folder cannot be created or written (full disk, read-only
             folder, no permission, the folder is a file). The old file is then unchanged
             and no temporary file remains.
     """
-    target = Path(path)
+    target = real_path(path)
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(path, st.st_mode)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.",
                                suffix=".tmp")
@@ -67,7 +84,13 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, *, mode: int | None 
         Path(tmp).unlink(missing_ok=True)
         raise
     _fsync_folder(target.parent)
-    return target
+    return Path(path)
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` with symbolic links followed (as far as they lead): the file that a write
+    replaces and beside which its temporary, backup and lock files go."""
+    return Path(os.path.realpath(path))
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -131,20 +154,62 @@ class FileTooLarge(OSError):
     """``read_limited``: the file is over the limit (it was not read)."""
 
 
+def file_kind(mode: int) -> str:
+    """What a ``stat`` mode is, in words: ``a named pipe``, ``a folder``, ``a regular file``."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+class NotRegularFile(OSError):
+    """A named pipe, device, socket or folder where a regular file was expected: it is
+    neither read (reading a pipe would block) nor replaced. ``strerror`` says what it is."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
+        super().__init__(code, f"it is {file_kind(mode)}, not a regular file", os.fspath(path))
+        self.kind = file_kind(mode)
+        """``a named pipe``, ``a folder``, ... (``file_kind``)."""
+
+
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_BINARY", 0))
+"""Non-blocking: opening a named pipe with no writer would otherwise wait forever."""
+
+
 def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The whole file, refusing one over ``limit`` bytes before reading it.
+    """The whole of a regular file, refusing one over ``limit`` bytes before reading it.
+
+    Anything but a regular file (a named pipe, a device, a folder) is refused without
+    blocking: it is checked before opening, and the open itself does not wait.
 
     Raises:
         FileNotFoundError: no such file.
+        NotRegularFile: not a regular file (nothing read).
         FileTooLarge: over the limit.
-        OSError: unreadable (permission, a folder, an I/O error).
+        OSError: unreadable (permission, an I/O error).
     """
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > limit:
-            raise FileTooLarge(f"the file is too large ({size} bytes; the limit is {limit})")
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(path, st.st_mode)
+    fd = os.open(path, _READ_FLAGS)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped between the stat and the open
+            raise NotRegularFile(path, st.st_mode)
+        if st.st_size > limit:
+            raise FileTooLarge(f"the file is too large ({st.st_size} bytes; the limit is "
+                               f"{limit})")
         data = fh.read(limit + 1)
-    if len(data) > limit:  # grew meanwhile, or not a regular file
+    if len(data) > limit:  # grew meanwhile
         raise FileTooLarge(f"the file is too large (over {limit} bytes)")
     return data
 
@@ -154,10 +219,13 @@ def quarantine(path: str | os.PathLike[str], *, copy: bool = False,
     """Move (or copy) ``path`` aside as ``NAME.corrupt-YYYYMMDDTHHMMSSZ`` and return the new
     path; ``-2``, ``-3``, ... are added if that name is taken. Never deletes anything.
 
+    A symbolic link is followed: its target is moved (or copied) aside beside itself, and the
+    link stays, so that the next write through it makes a new target.
+
     Raises:
         OSError: when the file cannot be moved or copied.
     """
-    source = Path(path)
+    source = real_path(path)
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = source.with_name(f"{source.name}.corrupt-{stamp}")
     candidate, n = base, 2

@@ -163,9 +163,14 @@ def test_bad_entries_are_dropped_and_the_original_kept(tmp_path: Path) -> None:
     assert book.table("classic") == [ScoreEntry("ABC", 10, 1, "2026-01-01T00:00:00Z", 5.0, None)]
     assert book.keys() == ["classic"]
     assert len(book.warnings) == 1 and "5 bad entries left out" in book.warnings[0]
+    assert not list(tmp_path.glob("scores.json.corrupt-*"))   # nothing written yet
+    assert book.save() is None                                 # copied aside, then written
     backups = list(tmp_path.glob("scores.json.corrupt-*"))
     assert len(backups) == 1 and json.loads(backups[0].read_text()) == doc
-    assert book.save() is None
+    assert "kept as scores.json.corrupt-" in book.warnings[-1]
+    assert book.save() is None                                 # nothing bad left: no copy
+    assert len(list(tmp_path.glob("scores.json.corrupt-*"))) == 1
+    assert ScoreBook.load(path).warnings == []
 
 
 # --- settings --------------------------------------------------------------------------------
@@ -185,7 +190,8 @@ def test_settings_round_trip_and_bad_fields_dropped(tmp_path: Path) -> None:
     loaded = Settings.load(path)
     assert loaded.window_width is None and loaded.master_volume is None and loaded.muted is None
     assert loaded.window_height == 600 and loaded.ruleset == "CLASSIC"
-    assert len(loaded.warnings) == 1 and "4 bad settings ignored" in loaded.warnings[0]
+    assert len(loaded.warnings) == 2 and "3 bad settings left out" in loaded.warnings[0]
+    assert "('extra') kept as written" in loaded.warnings[1]     # an unknown field is kept
 
 
 def test_settings_save_refuses_values_that_would_not_load(tmp_path: Path) -> None:
@@ -199,7 +205,7 @@ def test_settings_from_a_newer_version_are_read_and_never_overwritten(tmp_path: 
     text = json.dumps({"schema_version": 9, "muted": True, "future_thing": [1, 2]})
     path.write_text(text)
     s = Settings.load(path)
-    assert s.muted is True and s.warnings == []
+    assert s.muted is True and len(s.warnings) == 1 and "newer version" in s.warnings[0]
     s.muted = False
     assert "newer version" in (s.save() or "")
     assert path.read_text() == text

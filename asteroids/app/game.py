@@ -72,7 +72,8 @@ VOLUME_STEP = 0.1
 class ScoreSlot:
     """A finished game's place in a high-score table, while its initials are entered."""
 
-    def __init__(self, key: str, rank: int, score: int, error: str | None) -> None:
+    def __init__(self, key: str, rank: int, score: int, error: str | None,
+                 entry: ScoreEntry | None = None) -> None:
         self.key = key
         """The table (``asteroids.profile.ruleset_key``)."""
         self.rank = rank
@@ -80,6 +81,9 @@ class ScoreSlot:
         self.score = score
         self.error = error
         """Why the table could not be saved (None: saved, with initials "???" for now)."""
+        self.entry = entry
+        """The entry itself: the initials go to it wherever it ranks when they are typed
+        (another window may have saved scores meanwhile); None: the entry at ``rank``."""
 
 
 class Game:
@@ -320,6 +324,7 @@ class Game:
         if self.scores is None:
             return None
         key = self.score_key(config)
+        self.scores.refresh()  # another window's scores count too
         if not self.scores.qualifies(key, world.score):
             return None
         entry = ScoreEntry(initials="???", score=int(world.score), wave=max(int(world.wave), 1),
@@ -329,15 +334,26 @@ class Game:
         rank = self.scores.add(key, entry)
         if rank < 0:
             return None
-        return ScoreSlot(key, rank, entry.score, self.save_scores())
+        error = self.save_scores()
+        rank = self.scores.rank_of(key, entry)  # the save merged what is on disk
+        if rank < 0:
+            return None
+        return ScoreSlot(key, rank, entry.score, error, entry)
 
     def set_initials(self, slot: ScoreSlot, initials: str) -> str | None:
         """Give ``slot``'s entry its initials and save the tables (None: saved; else the
         one-line error, also queued in ``notices``)."""
         if self.scores is None:
             return None
-        self.scores.set_initials(slot.key, slot.rank, initials)
-        return self.save_scores()
+        if slot.entry is None:
+            self.scores.set_initials(slot.key, slot.rank, initials)
+            return self.save_scores()
+        self.scores.set_initials_of(slot.key, slot.entry, initials)
+        error = self.save_scores()
+        rank = self.scores.rank_of(slot.key, slot.entry)  # where it is now, merged
+        if rank >= 0:
+            slot.rank = rank
+        return error
 
     def save_scores(self) -> str | None:
         """Save the tables now; a failure is printed, queued in ``notices`` and returned

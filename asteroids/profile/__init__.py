@@ -10,7 +10,11 @@ Pure (never imports arcade)::
     problem = book.save()                         # None, or one line for the screen
     prune_replays(replays_dir(), config.storage.keep_replays, book.referenced_replays())
 
-Files are JSON with a ``schema_version``, written atomically (``asteroids.storage``).
+Both files go through one versioned JSON store (``asteroids.profile.store``): bounded reads
+of regular files only, unusable files moved aside and bad fields copied aside before the
+next write, upgrades from older schemas, newer and read-only files never written, and saves
+merged with what is on disk under an advisory lock, written atomically
+(``asteroids.storage``).
 """
 
 from asteroids.profile.replays import prune_replays

@@ -2,7 +2,13 @@
 
 Bad input (an unknown ruleset, a damaged import file, a refused ``--clear``) is one paragraph
 on stderr and exit code 2, never a traceback. Notes about the scores file itself (set aside
-as corrupt, from a newer version) go to stderr as ``asteroids: note: ...``. No arcade here.
+as corrupt, from a newer version, a named pipe) go to stderr as ``asteroids: note: ...``.
+
+``--import`` and ``--clear`` save through the scores store's lock (merged with what another
+game saved meanwhile). ``--import`` reads a regular file only (a named pipe would block): a
+pipe is read when given as ``-`` (standard input). ``--export FILE`` is written atomically;
+a symbolic link stays a link (its target is written), and a named pipe, device or folder is
+refused. No arcade here.
 """
 
 from __future__ import annotations
@@ -24,7 +30,13 @@ from asteroids.profile.scores import (
     entry_to_json,
     parse_scores,
 )
-from asteroids.storage import FileTooLarge, atomic_write, describe_os_error, read_limited
+from asteroids.storage import (
+    FileTooLarge,
+    NotRegularFile,
+    atomic_write,
+    describe_os_error,
+    read_limited,
+)
 
 __all__ = ["format_tables", "run_scores"]
 
@@ -134,6 +146,9 @@ def _export(tables: dict[str, list[ScoreEntry]], target: str) -> int:
         return 0
     try:
         path = atomic_write(target, data)
+    except NotRegularFile as exc:
+        return _fail(f"--export {target}: not written: {describe_os_error(exc)} (to write to a "
+                     "pipe, give '-' and redirect standard output).")
     except OSError as exc:
         return _fail(f"--export {target}: cannot write the file: {describe_os_error(exc)}.")
     print(f"asteroids: exported {count} entr{'y' if count == 1 else 'ies'} in "
@@ -141,33 +156,51 @@ def _export(tables: dict[str, list[ScoreEntry]], target: str) -> int:
     return 0
 
 
+def _read_import(source: str) -> bytes:
+    """The import's bytes: standard input for ``-``, else a regular file.
+
+    Raises:
+        OSError: as ``read_limited`` (``FileTooLarge``, ``NotRegularFile``, ...).
+    """
+    if source != "-":
+        return read_limited(source, MAX_FILE_BYTES)
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise FileTooLarge(f"the input is too large (over {MAX_FILE_BYTES} bytes)")
+    return data
+
+
 def _import(book: ScoreBook, source: str, key: str | None) -> int:
     try:
-        data = read_limited(source, MAX_FILE_BYTES)
+        data = _read_import(source)
     except FileTooLarge as exc:
         return _fail(f"--import {source}: {exc}; nothing was imported.")
+    except NotRegularFile as exc:
+        return _fail(f"--import {source}: not read: {describe_os_error(exc)} (to import from a "
+                     "pipe, give '-' and redirect it: --import - < PIPE); nothing was imported.")
     except OSError as exc:
         return _fail(f"--import {source}: cannot read the file: {describe_os_error(exc)}; "
                      "nothing was imported.")
+    name = "<stdin>" if source == "-" else source
     try:
-        parsed = parse_scores(data, source)
+        parsed = parse_scores(data, name)
     except ScoreFileError as exc:
         return _fail(f"--import {exc} Nothing was imported; give a file written by "
                      "'asteroids scores --export'.")
     if parsed.dropped:
         more = f" (and {len(parsed.dropped) - 1} more)" if len(parsed.dropped) > 1 else ""
-        return _fail(f"--import {source}: {parsed.dropped[0]}{more}. Nothing was imported; "
+        return _fail(f"--import {name}: {parsed.dropped[0]}{more}. Nothing was imported; "
                      "fix or remove the bad entries and try again.")
     tables = parsed.tables if key is None else {key: parsed.tables.get(key, [])}
     if book.read_only is not None:
-        return _fail(f"--import {source}: {book.read_only}; nothing was imported.")
+        return _fail(f"--import {name}: {book.read_only}; nothing was imported.")
     added = book.merge(tables)
     problem = book.save()
     if problem is not None:
-        return _fail(f"--import {source}: {problem}; nothing was imported.")
+        return _fail(f"--import {name}: {problem}; nothing was imported.")
     total = sum(len(v) for v in tables.values())
     print(f"asteroids: imported {added} new entr{'y' if added == 1 else 'ies'} of {total} "
-          f"from {source} into {book.path}")
+          f"from {name} into {book.path}")
     return 0
 
 

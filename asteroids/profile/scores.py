@@ -8,167 +8,71 @@ The file (``schema_version`` 1)::
                              "replay": "2026-11-23T17-05-00Z-seed1-score12340.replay"}, ...],
                 ...}}
 
-``ScoreBook.load`` never raises: a file that cannot be used (not JSON, binary, truncated,
-empty, over ``MAX_FILE_BYTES``, unreadable) is moved aside as
-``scores.json.corrupt-<UTC time>`` and the game starts with empty tables; single bad
-entries are dropped (the original file is first copied aside the same way); each problem
-becomes one line in ``warnings``. A file from a newer version of the game
-(``schema_version`` > ``SCHEMA_VERSION``) is read as far as it can be and never
-overwritten. ``save`` never raises either: it returns a one-line reason, the tables stay in
-memory and the next ``save`` tries again. No arcade here.
+It goes through the player's-files store (``asteroids.profile.store``): ``ScoreBook.load``
+never raises; a file that cannot be used (not JSON, binary, truncated, empty, over
+``MAX_FILE_BYTES``, unreadable) is moved aside as ``scores.json.corrupt-<UTC time>`` and the
+game starts with empty tables; single bad entries are left out (the original is copied aside
+the same way before the file is next written); a named pipe or other special file is not
+read and never replaced; a read-only file, or one from a newer version of the game
+(``schema_version`` > ``SCHEMA_VERSION``), is read as far as it can be and never
+overwritten. Each problem is one line in ``warnings``.
+
+``save`` merges: under the store's lock it reads the file again and replays this book's
+changes since its last save (entries added, initials set, entries cleared) onto what is
+there, so two game windows, or a window and ``asteroids scores --import``, keep every entry.
+An entry is known by everything but its initials (score, wave, date, play time, replay), so
+initials typed after the entry was first saved reach the right entry wherever it now ranks.
+``save`` never raises either: it returns a one-line reason, the tables and the unsaved
+changes stay in memory and the next ``save`` tries again. No arcade here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import math
-import re
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from asteroids.paths import data_dir
+from asteroids.profile.entries import (
+    ENTRY_KEYS,
+    MAX_ENTRIES,
+    ScoreEntry,
+    entry_from_json,
+    entry_identity,
+    entry_to_json,
+    now_iso,
+    top_entries,
+    valid_initials,
+    valid_replay_name,
+)
 from asteroids.profile.rulesets import is_ruleset_key
-from asteroids.storage import (
-    FileTooLarge,
-    atomic_write,
-    describe_os_error,
-    quarantine,
-    read_limited,
-    remove_stale_temps,
+from asteroids.profile.store import (
+    FileFormat,
+    Reading,
+    Store,
+    StoreFileError,
+    decode_document,
+    plain_extras,
+    short,
 )
 
-__all__ = ["MAX_ENTRIES", "MAX_FILE_BYTES", "SCHEMA_VERSION", "SCORES_FILE", "ScoreBook",
-           "ScoreEntry", "ScoreFileError", "entry_from_json", "entry_to_json", "now_iso",
-           "parse_scores", "valid_initials", "valid_replay_name"]
+__all__ = ["MAX_ENTRIES", "MAX_FILE_BYTES", "SCHEMA_VERSION", "SCORES_FILE", "SCORES_FORMAT",
+           "ParsedScores", "ScoreBook", "ScoreEntry", "ScoreFileError", "dump_scores",
+           "entry_from_json", "entry_to_json", "now_iso", "parse_scores", "valid_initials",
+           "valid_replay_name"]
 
-MAX_ENTRIES = 10
-"""Entries kept per table."""
 SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes."""
 SCORES_FILE = "scores.json"
 """The file's name inside ``data_dir()``."""
 MAX_FILE_BYTES = 1024 * 1024
 """Largest scores file read (1 MiB: about 500 full tables); bigger ones are set aside."""
-MAX_SCORE = 2**63 - 1
-MAX_WAVE = 1_000_000
-MAX_PLAY_SECONDS = 10_000_000.0
-"""About 116 days: longer than any replay may last."""
-
-_INITIALS = re.compile(r"[A-Z?]{3}")
-_REPLAY_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,255}")
-"""A replay is named by one plain file name (no folder part, no control characters)."""
-_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]00:00)")
-_ENTRY_KEYS = ("initials", "score", "wave", "date", "play_seconds", "replay")
 
 
-class ScoreFileError(ValueError):
+class ScoreFileError(StoreFileError):
     """A scores file that cannot be used; ``str()`` is one paragraph naming the file."""
-
-    def __init__(self, name: str, problem: str) -> None:
-        super().__init__(f"{name}: {problem}")
-        self.name = name
-        self.problem = problem
-
-
-def valid_initials(text: object) -> bool:
-    """Three characters, each ``A``-``Z`` or ``?`` (``???`` when entry timed out)."""
-    return isinstance(text, str) and _INITIALS.fullmatch(text) is not None
-
-
-def valid_replay_name(text: object) -> bool:
-    """A plain file name: no folder part (``/``, ``\\``), not ``.`` or ``..``, no control
-    characters, at most 255 characters."""
-    return (isinstance(text, str) and text not in (".", "..")
-            and _REPLAY_NAME.fullmatch(text) is not None)
-
-
-def now_iso() -> str:
-    """The current UTC time as the entries store it: ``2026-11-23T17:05:00Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class ScoreEntry:
-    """One line of a high-score table."""
-
-    initials: str
-    """Three characters, ``A``-``Z`` or ``?`` (``???`` after an entry timeout)."""
-    score: int
-    wave: int
-    date: str
-    """When the game ended: ISO 8601 UTC, e.g. ``2026-11-23T17:05:00Z``."""
-    play_seconds: float
-    replay: str | None
-    """The replay's file name inside ``replays_dir()``, or None (not saved)."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def entry_from_json(raw: object) -> ScoreEntry:
-    """Check one entry read from JSON.
-
-    Raises:
-        ValueError: naming the first bad field.
-    """
-    if not isinstance(raw, dict):
-        raise ValueError(f"an entry must be an object; got {type(raw).__name__}")
-    missing = [k for k in _ENTRY_KEYS if k not in raw]
-    if missing:
-        raise ValueError(f"missing {', '.join(missing)}")
-    initials, score, wave = raw["initials"], raw["score"], raw["wave"]
-    date, seconds, replay = raw["date"], raw["play_seconds"], raw["replay"]
-    if not valid_initials(initials):
-        raise ValueError(f"initials must be 3 of A-Z or '?'; got {_short(initials)}")
-    if not _is_int(score) or not 0 <= score <= MAX_SCORE:
-        raise ValueError(f"score must be a whole number in [0, 2**63-1]; got {_short(score)}")
-    if not _is_int(wave) or not 0 <= wave <= MAX_WAVE:
-        raise ValueError(f"wave must be a whole number in [0, {MAX_WAVE}]; got {_short(wave)}")
-    if not isinstance(date, str) or not _DATE.fullmatch(date) or not _date_ok(date):
-        raise ValueError(f"date must be ISO 8601 UTC (2026-11-23T17:05:00Z); got {_short(date)}")
-    if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
-            or not math.isfinite(seconds) or not 0 <= seconds <= MAX_PLAY_SECONDS):
-        raise ValueError(f"play_seconds must be a number in [0, {MAX_PLAY_SECONDS:.0f}]; "
-                         f"got {_short(seconds)}")
-    if replay is not None and not valid_replay_name(replay):
-        raise ValueError(f"replay must be null or a file name without a folder; "
-                         f"got {_short(replay)}")
-    return ScoreEntry(initials, score, wave, date, float(seconds), replay)
-
-
-def _date_ok(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def entry_to_json(entry: ScoreEntry) -> dict[str, Any]:
-    """The entry as the file stores it."""
-    return {"initials": entry.initials, "score": entry.score, "wave": entry.wave,
-            "date": entry.date, "play_seconds": entry.play_seconds, "replay": entry.replay}
-
-
-def _order(entry: ScoreEntry) -> tuple[int, str]:
-    # Best first; on equal scores the earlier game keeps the higher place (arcade rule).
-    return (-entry.score, entry.date)
-
-
-def _top(entries: list[ScoreEntry]) -> list[ScoreEntry]:
-    unique: list[ScoreEntry] = []
-    for e in sorted(entries, key=_order):
-        if e not in unique:
-            unique.append(e)
-    return unique[:MAX_ENTRIES]
 
 
 @dataclass
@@ -179,42 +83,21 @@ class ParsedScores:
     tables: dict[str, list[ScoreEntry]]
     dropped: list[str]
     """One description per entry or table left out (bad or beyond the top 10)."""
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Top-level fields this version does not know, written back as they are."""
 
 
-def parse_scores(data: bytes, name: str = SCORES_FILE) -> ParsedScores:
-    """Read a scores file's bytes. Bad entries are left out and described in ``dropped``.
-
-    Raises:
-        ScoreFileError: the file as a whole is unusable (empty, not UTF-8 JSON, not an
-            object, no usable ``schema_version``, no ``tables`` object). Nothing else.
-    """
-    if not data.strip():
-        raise ScoreFileError(name, "the file is empty.")
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ScoreFileError(name, "not a scores file: it is not UTF-8 text.") from None
-    except RecursionError:
-        raise ScoreFileError(name, "not a scores file: nested too deeply.") from None
-    except ValueError as exc:
-        raise ScoreFileError(name, f"not a scores file: damaged or truncated JSON "
-                             f"({_first_line(exc)}).") from None
-    if not isinstance(doc, dict):
-        raise ScoreFileError(name, f"not a scores file: a JSON object was expected; got "
-                             f"{type(doc).__name__}.")
-    version = doc.get("schema_version")
-    if not _is_int(version) or version < 1:
-        raise ScoreFileError(name, f"not a scores file: schema_version must be a whole number "
-                             f"1 or more; got {_short(version)}.")
+def _parse_document(doc: dict[str, Any], version: int, name: str) -> tuple[ParsedScores, list[str]]:
+    """The store's ``parse`` for scores files (see ``FileFormat``)."""
     tables = doc.get("tables")
     if not isinstance(tables, dict):
         raise ScoreFileError(name, "not a scores file: 'tables' must be an object of "
-                             "ruleset -> list of entries.")
+                             "ruleset -> list of entries")
     out: dict[str, list[ScoreEntry]] = {}
     dropped: list[str] = []
     for key, raw_entries in tables.items():
         if not is_ruleset_key(key):
-            dropped.append(f"table {_short(key)}: not a ruleset name")
+            dropped.append(f"table {short(key)}: not a ruleset name")
             continue
         if not isinstance(raw_entries, list):
             dropped.append(f"table {key!r}: must be a list of entries")
@@ -225,22 +108,35 @@ def parse_scores(data: bytes, name: str = SCORES_FILE) -> ParsedScores:
                 good.append(entry_from_json(raw))
             except ValueError as exc:
                 dropped.append(f"table {key!r} entry {index + 1}: {exc}")
-        top = _top(good)
+                continue
+            unknown = [k for k in raw if k not in ENTRY_KEYS]
+            if unknown and version <= SCHEMA_VERSION:  # a newer version's fields are expected
+                dropped.append(f"table {key!r} entry {index + 1}: unknown field "
+                               f"{short(unknown[0])}")
+        top = top_entries(good)
         if len(good) > len(top):
             dropped.append(f"table {key!r}: {len(good) - len(top)} entries beyond the top "
                            f"{MAX_ENTRIES} or repeated")
         if top:
             out[key] = top
-    return ParsedScores(version, out, dropped)
+    extras = plain_extras(doc, ("tables",), dropped)
+    return ParsedScores(version, out, dropped, extras), dropped
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+def parse_scores(data: bytes, name: str = SCORES_FILE) -> ParsedScores:
+    """Read a scores file's bytes. Bad entries are left out and described in ``dropped``.
+
+    Raises:
+        ScoreFileError: the file as a whole is unusable (empty, not UTF-8 JSON, not an
+            object, no usable ``schema_version``, no ``tables`` object). Nothing else.
+    """
+    doc, version = decode_document(SCORES_FORMAT, data, name)
+    return _parse_document(doc, version, name)[0]
 
 
-def dump_scores(tables: dict[str, list[ScoreEntry]]) -> bytes:
-    """The file's bytes for ``tables`` (keys sorted, one entry per line)."""
+def dump_scores(tables: dict[str, list[ScoreEntry]], extras: dict[str, Any] | None = None) -> bytes:
+    """The file's bytes for ``tables`` (keys sorted, one entry per line) and the fields this
+    version does not know (``extras``, after the tables)."""
     lines = [f'{{"schema_version": {SCHEMA_VERSION}, "tables": {{']
     keys = [k for k in sorted(tables) if tables[k]]
     for i, key in enumerate(keys):
@@ -248,8 +144,49 @@ def dump_scores(tables: dict[str, list[ScoreEntry]]) -> bytes:
         rows = [json.dumps(entry_to_json(e)) for e in tables[key]]
         lines.append(",\n".join(f"    {r}" for r in rows))
         lines.append("  ]" + ("," if i < len(keys) - 1 else ""))
-    lines.append("}}")
+    rest = "".join(f", {json.dumps(k)}: {json.dumps(v, allow_nan=False)}"
+                   for k, v in sorted((extras or {}).items()))
+    lines.append(f"}}{rest}}}")
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+SCORES_FORMAT: FileFormat[ParsedScores] = FileFormat(
+    noun="scores file", what="high scores", fresh="starting with empty high-score tables",
+    item=("bad entry", "bad entries"), version=SCHEMA_VERSION,
+    upgrades=(),  # schema 1 is the first; the next change appends its upgrade here
+    max_bytes=MAX_FILE_BYTES, parse=_parse_document,
+    dump=lambda parsed: dump_scores(parsed.tables, parsed.extras), error=ScoreFileError,
+)
+"""scores.json in the player's-files store."""
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One change to the tables since the last save, replayed onto the file by ``save``."""
+
+    kind: str
+    """``add``, ``initials`` or ``remove``."""
+    key: str
+    entry: ScoreEntry
+    """The entry added; the entry renamed (with its new initials); the entry removed."""
+
+
+def _replay(tables: dict[str, list[ScoreEntry]],
+            changes: list[_Change]) -> dict[str, list[ScoreEntry]]:
+    """``tables`` with ``changes`` made to them, in order (a new dict)."""
+    out = {k: list(v) for k, v in tables.items()}
+    for change in changes:
+        entries = out.get(change.key, [])
+        ident = entry_identity(change.entry)
+        if change.kind == "add":
+            entries = top_entries([*entries, change.entry])
+        elif change.kind == "initials":
+            entries = top_entries([change.entry if entry_identity(e) == ident else e
+                                   for e in entries])
+        else:
+            entries = [e for e in entries if entry_identity(e) != ident]
+        out[change.key] = entries
+    return {k: v for k, v in out.items() if v}
 
 
 class ScoreBook:
@@ -266,9 +203,15 @@ class ScoreBook:
         """One-line messages for the player (a file set aside, entries dropped, a failed
         save); the caller shows and clears them."""
         self._tables: dict[str, list[ScoreEntry]] = {}
+        self._extras: dict[str, Any] = {}
+        self._changes: list[_Change] = []
+        """What changed since the last save (replayed onto the file by the next save)."""
         self._read_only: str | None = None
-        """Why ``save`` must not write (a newer version's file, one that could not be
-        moved aside); None when it may."""
+        """Why ``save`` must not write (a newer version's file, a read-only file, one that
+        could not be moved aside); None when it may."""
+
+    def _store(self) -> Store[ParsedScores]:
+        return Store(self.path, SCORES_FORMAT)
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
@@ -279,59 +222,22 @@ class ScoreBook:
         empty book; a file that cannot be used is moved aside (see the module's docstring).
         """
         book = cls(path)
-        remove_stale_temps(book.path.parent, book.path.name)
-        try:
-            data = read_limited(book.path, MAX_FILE_BYTES)
-        except FileNotFoundError:
-            return book
-        except FileTooLarge as exc:
-            book._set_aside(f"{exc}")
-            return book
-        except OSError as exc:
-            problem = _folder_problem(book.path)
-            if problem:
-                book.warnings.append(f"high scores cannot be kept: {problem}")
-                return book
-            book._set_aside(f"cannot read it ({describe_os_error(exc)})")
-            return book
-        try:
-            parsed = parse_scores(data, str(book.path))
-        except ScoreFileError as exc:
-            book._set_aside(exc.problem.rstrip("."))
-            return book
-        book._tables = parsed.tables
-        if parsed.version > SCHEMA_VERSION:
-            book._read_only = (f"high scores not saved: {book.path.name} was written by a "
-                               f"newer version of the game (schema {parsed.version}); it is "
-                               "kept as it is")
-            book.warnings.append(f"{book.path.name} is from a newer version of the game: "
-                                 "shown, but new scores are not saved to it")
-        elif parsed.dropped:
-            try:
-                backup = quarantine(book.path, copy=True)
-                where = f"the original is kept as {backup.name}"
-            except OSError as exc:
-                book._read_only = (f"high scores not saved: {book.path.name} had bad entries "
-                                   f"and could not be backed up ({describe_os_error(exc)})")
-                where = "it is not overwritten"
-            book.warnings.append(f"{book.path.name}: {len(parsed.dropped)} bad entr"
-                                 f"{'y' if len(parsed.dropped) == 1 else 'ies'} left out "
-                                 f"({parsed.dropped[0]}); {where}")
+        book._take(book._store().load())
         return book
 
-    def _set_aside(self, problem: str) -> None:
-        """Move the unusable file aside and start empty (or, if it cannot be moved, refuse
-        to overwrite it)."""
-        try:
-            moved = quarantine(self.path)
-        except OSError as exc:
-            self._read_only = (f"high scores not saved: {self.path.name} is unusable and could "
-                               f"not be moved aside ({describe_os_error(exc)})")
-            self.warnings.append(f"{self.path}: {problem}; it could not be moved aside "
-                                 f"({describe_os_error(exc)}), so new scores are not saved")
-            return
-        self.warnings.append(f"{self.path.name}: {problem}; moved aside as {moved.name}, "
-                             "starting with empty high-score tables")
+    def refresh(self) -> None:
+        """Read the file again and put this book's unsaved changes on top of it: what other
+        games saved since shows (``qualifies``, ``table``). Never raises; a missing or
+        unusable file leaves the book as it is."""
+        self._take(self._store().load())
+
+    def _take(self, reading: Reading[ParsedScores]) -> None:
+        self.warnings.extend(n for n in reading.notes if n not in self.warnings)
+        if reading.read_only is not None:
+            self._read_only = reading.read_only
+        if reading.value is not None:
+            self._tables = _replay(reading.value.tables, self._changes)
+            self._extras = reading.value.extras
 
     # -- reading ---------------------------------------------------------------------------
     def keys(self) -> list[str]:
@@ -355,6 +261,15 @@ class ScoreBook:
             return False
         entries = self._tables.get(key, [])
         return len(entries) < MAX_ENTRIES or score > entries[-1].score
+
+    def rank_of(self, key: str, entry: ScoreEntry) -> int:
+        """The 0-based place of ``entry`` (whatever its initials) in ``key``'s table, or -1
+        when it is not there (never added, or pushed out by better games)."""
+        ident = entry_identity(entry)
+        for rank, e in enumerate(self._tables.get(key, ())):
+            if entry_identity(e) == ident:
+                return rank
+        return -1
 
     def referenced_replays(self) -> set[str]:
         """The replay file names any table points to (never pruned)."""
@@ -381,8 +296,7 @@ class ScoreBook:
         if entry.replay is not None and not valid_replay_name(entry.replay):
             # A replay saved outside replays_dir() (``--record FILE``): keep the score,
             # without a link the table could not follow.
-            entry = ScoreEntry(entry.initials, entry.score, entry.wave, entry.date,
-                               entry.play_seconds, None)
+            entry = dataclasses.replace(entry, replay=None)
         entry_from_json(entry_to_json(entry))  # the same checks as a loaded entry
         if not self.qualifies(key, entry.score):
             return -1
@@ -390,6 +304,7 @@ class ScoreBook:
         rank = sum(1 for e in entries if e.score >= entry.score)
         entries.insert(rank, entry)
         del entries[MAX_ENTRIES:]
+        self._changes.append(_Change("add", key, entry))
         return rank
 
     def set_initials(self, key: str, rank: int, initials: str) -> None:
@@ -404,27 +319,50 @@ class ScoreBook:
         entries = self._tables.get(key, [])
         if not 0 <= rank < len(entries):
             raise IndexError(f"no entry {rank} in table {key!r}")
-        old = entries[rank]
-        entries[rank] = ScoreEntry(initials, old.score, old.wave, old.date, old.play_seconds,
-                                   old.replay)
+        self.set_initials_of(key, entries[rank], initials)
+
+    def set_initials_of(self, key: str, entry: ScoreEntry, initials: str) -> int:
+        """Give ``entry`` (found whatever its initials) new ``initials``; return its rank, or
+        -1 when it is not in the table any more. Does not save.
+
+        Raises:
+            ValueError: ``initials`` is not 3 of A-Z or ``?``.
+        """
+        if not valid_initials(initials):
+            raise ValueError(f"initials must be 3 of A-Z or '?'; got {initials!r}")
+        rank = self.rank_of(key, entry)
+        if rank < 0:
+            return -1
+        renamed = dataclasses.replace(self._tables[key][rank], initials=initials)
+        self._tables[key][rank] = renamed
+        self._changes.append(_Change("initials", key, renamed))
+        return rank
 
     def merge(self, tables: dict[str, list[ScoreEntry]]) -> int:
         """Add every entry of ``tables`` (an import); repeated entries are kept once and each
-        table keeps its top ``MAX_ENTRIES``. Returns how many entries are new in the book."""
-        before = {(k, e) for k, v in self._tables.items() for e in v}
-        for key, entries in tables.items():
+        table keeps its top ``MAX_ENTRIES``. Returns how many entries are new in the book.
+
+        Raises:
+            ValueError: a key that is not a ruleset key.
+        """
+        for key in tables:
             if not is_ruleset_key(key):
                 raise ValueError(f"not a ruleset key: {key!r}")
-            self._tables[key] = _top(self._tables.get(key, []) + list(entries))
+        changes = [_Change("add", key, e) for key, entries in tables.items() for e in entries]
+        before = {(k, e) for k, v in self._tables.items() for e in v}
+        self._tables = _replay(self._tables, changes)
+        self._changes.extend(changes)
         after = {(k, e) for k, v in self._tables.items() for e in v}
         return len(after - before)
 
     def clear(self, key: str | None = None) -> None:
-        """Empty one table, or every table when ``key`` is None. Does not save."""
-        if key is None:
-            self._tables.clear()
-        else:
-            self._tables.pop(key, None)
+        """Empty one table, or every table when ``key`` is None. Does not save.
+
+        The next ``save`` removes the entries this book holds now (another game's entry
+        saved meanwhile, which the player has not seen, stays).
+        """
+        for k in [key] if key is not None else list(self._tables):
+            self._changes.extend(_Change("remove", k, e) for e in self._tables.pop(k, []))
 
     def tables(self) -> dict[str, list[ScoreEntry]]:
         """Every non-empty table (copies), by key."""
@@ -436,24 +374,30 @@ class ScoreBook:
 
     # -- saving ----------------------------------------------------------------------------
     def save(self) -> str | None:
-        """Write the book atomically. Returns None when saved, else one line saying why not
-        (the tables stay in memory; call ``save`` again later). Never raises."""
+        """Merge this book's changes into the file and write it atomically, under the lock.
+
+        Returns None when saved (the book then holds what the file holds, other games'
+        entries included), else one line saying why not (the tables and changes stay in
+        memory; call ``save`` again later). Never raises.
+        """
         if self._read_only is not None:
             return self._read_only
-        try:
-            atomic_write(self.path, self.to_bytes())
-        except OSError as exc:
-            problem = _folder_problem(self.path) or f"{self.path}: {describe_os_error(exc)}"
-            return f"high scores not saved: {problem}"
+        result = self._store().save(self._merged)
+        self.warnings.extend(n for n in result.notes if n not in self.warnings)
+        if result.problem is not None or result.value is None:
+            if result.read_only:
+                self._read_only = result.problem
+            return result.problem
+        self._tables = {k: list(v) for k, v in result.value.tables.items()}
+        self._extras = result.value.extras
+        self._changes.clear()
         return None
 
-
-def _folder_problem(path: Path) -> str:
-    """``"/x is a file, not a folder"`` when a folder above ``path`` is a file, else ""."""
-    for folder in path.parents:
-        try:
-            if folder.exists() and not folder.is_dir():
-                return f"{folder} is a file, not a folder"
-        except OSError:
-            return ""
-    return ""
+    def _merged(self, reading: Reading[ParsedScores]) -> ParsedScores:
+        """What ``save`` writes: the file as it is now with this book's changes made to it
+        (no usable file: this book's tables)."""
+        if reading.value is None:
+            return ParsedScores(SCHEMA_VERSION, _replay(self._tables, self._changes), [],
+                                dict(self._extras))
+        return ParsedScores(SCHEMA_VERSION, _replay(reading.value.tables, self._changes), [],
+                            reading.value.extras)

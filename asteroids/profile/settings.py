@@ -4,20 +4,30 @@ and the options screen's choices (effects volume, palette, monitor look, HUD sca
 Kept in ``data_dir()/settings.json`` (never in the player's TOML files, which the game does
 not write)::
 
-    {"schema_version": 1, "window_width": 1280, "window_height": 720, "window_x": 40,
+    {"schema_version": 2, "window_width": 1280, "window_height": 720, "window_x": 40,
      "window_y": 60, "fullscreen": false, "muted": false, "master_volume": 0.7,
      "ruleset": "CLASSIC", "effects_volume": 1.0, "palette": "green",
      "monitor_strength": 0.5, "hud_scale": 1.25,
      "keys": {"fire": ["SPACE"], "thrust": ["UP", "W"]}, "pad": {"fire": ["a"]}}
 
-Schema 2 added the options fields (``effects_volume`` ... ``pad``); a schema 1 file loads as
-it is (its options are simply not remembered), and a version 1 game leaves a schema 2 file
-alone rather than drop the options it does not know.
+Schema 2 added the options fields (``effects_volume`` ... ``pad``); a schema 1 file is
+upgraded when it loads (``SETTINGS_FORMAT.upgrades``: its options are simply not
+remembered yet), and a version 1 game leaves a schema 2 file alone rather than drop the
+options it does not know.
 
-Every field may be missing or null (= use the TOML settings). Loading never raises: a bad
-field is dropped with a warning, an unusable file is moved aside
-(``settings.json.corrupt-<UTC time>``), a newer version's file is read and never
-overwritten. ``save`` returns a one-line reason instead of raising. No arcade here.
+Every field may be missing or null (= use the TOML settings). A remembered option is checked
+against the config schema's own declaration of the setting it stands for (``SCHEMA_FIELDS``:
+``master_volume`` is ``audio.volume``, with its range); key names are ``arcade.key``'s.
+
+The file goes through the player's-files store (``asteroids.profile.store``): loading never
+raises; a bad field is left out with one line, the fields this version does not know (a note
+of the player's own) are kept and written back, and the original file is copied aside
+(``settings.json.corrupt-<UTC time>``) before the first write that leaves a bad field out; an
+unusable file is moved aside; a read-only file, a newer version's file and a special file
+(a named pipe) are read as far as they can be and never overwritten. ``save`` merges under
+the store's lock: only the fields this object changed since it was loaded are written over
+what the file holds now, so another window's change of another field is kept. ``save``
+returns a one-line reason instead of raising. No arcade here.
 """
 
 from __future__ import annotations
@@ -25,23 +35,27 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field, fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from asteroids.config.keys import KEY_NAMES
-from asteroids.config.schema import PALETTES, KeysConfig
+from asteroids.config.knobs import Knob, describe, knobs
+from asteroids.config.schema import Config, KeysConfig
 from asteroids.paths import data_dir
-from asteroids.storage import (
-    FileTooLarge,
-    atomic_write,
-    describe_os_error,
-    quarantine,
-    read_limited,
-    remove_stale_temps,
+from asteroids.profile.store import (
+    FileFormat,
+    Reading,
+    Store,
+    StoreFileError,
+    decode_document,
+    plain_extras,
+    short,
 )
 
-__all__ = ["KEY_ACTIONS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS", "PAD_BUTTONS", "SETTINGS_FILE",
-           "SETTINGS_SCHEMA_VERSION", "Settings", "SettingsFileError", "parse_settings"]
+__all__ = ["KEY_ACTIONS", "MAX_BINDINGS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS", "PAD_BUTTONS",
+           "SCHEMA_FIELDS", "SETTINGS_FILE", "SETTINGS_FORMAT", "SETTINGS_SCHEMA_VERSION",
+           "ParsedSettings", "Settings", "SettingsFileError", "parse_settings"]
 
 SETTINGS_FILE = "settings.json"
 SETTINGS_SCHEMA_VERSION = 2
@@ -49,50 +63,27 @@ MAX_SETTINGS_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few hundred bytes."""
 
 _POSITION = 1_000_000
-"""Window positions are accepted in [-1e6, 1e6] px (several monitors, negative left)."""
+"""Window positions are accepted in [-1e6, 1e6] px (several monitors, negative left); the
+config has no setting for them."""
 
+MAX_BINDINGS = 8
+"""Keys (or pad buttons) one remembered action may list."""
 
-class SettingsFileError(ValueError):
-    """A settings file that cannot be used; ``str()`` is one line naming the file."""
+SCHEMA_FIELDS: dict[str, str] = {
+    "window_width": "display.window_width_px",
+    "window_height": "display.window_height_px",
+    "fullscreen": "display.fullscreen",
+    "muted": "audio.muted",
+    "master_volume": "audio.volume",
+    "effects_volume": "audio.effects_volume",
+    "palette": "display.palette",
+    "monitor_strength": "display.monitor.strength",
+    "hud_scale": "display.hud_scale",
+}
+"""Remembered setting -> the config setting it stands for, whose schema declaration (type,
+range, choices) it is checked against."""
 
-
-def _int_in(lo: int, hi: int) -> Any:
-    def check(value: object) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-    check.__doc__ = f"a whole number in [{lo}, {hi}]"
-    return check
-
-
-def _bool(value: object) -> bool:
-    """true or false"""
-    return isinstance(value, bool)
-
-
-def _volume(value: object) -> bool:
-    """a number in [0, 1]"""
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and 0.0 <= value <= 1.0)
-
-
-def _label(value: object) -> bool:
-    """a ruleset label of 1 to 200 printable characters"""
-    return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
-
-
-def _palette(value: object) -> bool:
-    return isinstance(value, str) and value in PALETTES
-
-
-_palette.__doc__ = f"one of {', '.join(PALETTES)}"
-
-
-def _hud_scale(value: object) -> bool:
-    """a number in [0.5, 3]"""
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and 0.5 <= value <= 3.0)
-
-
-KEY_ACTIONS: tuple[str, ...] = tuple(KeysConfig.__dataclass_fields__)
+KEY_ACTIONS: tuple[str, ...] = tuple(k.name for k in knobs(KeysConfig))
 """The actions a remembered key binding may name (``[keys]``'s fields)."""
 
 PAD_ACTIONS: tuple[str, ...] = ("thrust", "left", "right", "fire", "hyperspace", "shield")
@@ -104,46 +95,143 @@ PAD_BUTTONS: tuple[str, ...] = ("a", "b", "x", "y", "leftshoulder", "rightshould
 """Gamepad buttons that may be bound (pyglet ``Controller`` attribute names; the sticks
 always steer, and start / back / guide are the menus')."""
 
-_KEY_SET = frozenset(KEY_NAMES)
+
+class SettingsFileError(StoreFileError):
+    """A settings file that cannot be used; ``str()`` is one line naming the file."""
 
 
-def _binding_table(actions: tuple[str, ...], names: frozenset[str], what: str) -> Any:
+@cache
+def schema_knob(dotted: str) -> Knob:
+    """The config schema's declaration of ``dotted`` (``display.monitor.strength``).
+
+    Raises:
+        KeyError: no such setting.
+    """
+    cls: type = Config
+    parts = dotted.split(".")
+    for i, part in enumerate(parts):
+        knob = next((k for k in knobs(cls) if k.name == part), None)
+        if knob is None:
+            raise KeyError(dotted)
+        if i == len(parts) - 1:
+            return knob
+        if knob.kind != "table" or knob.cls is None:
+            raise KeyError(dotted)
+        cls = knob.cls
+    raise KeyError(dotted)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def knob_accepts(knob: Knob, value: object) -> bool:
+    """Whether ``value`` (as JSON gives it) is allowed by the schema's declaration: the
+    kind (a whole number for an integer, true/false), finite, within ``lo`` / ``hi``
+    (``lo_open``), one of ``choices``."""
+    meta = knob.meta
+    if knob.kind == "bool":
+        return isinstance(value, bool)
+    if knob.kind == "str":
+        choices = meta.get("choices")
+        return isinstance(value, str) and (not choices or value in choices)
+    if knob.kind not in ("int", "float") or not _number(value):
+        return False
+    assert isinstance(value, (int, float))
+    if knob.kind == "int" and not isinstance(value, int):
+        return False
+    if not math.isfinite(value):
+        return False
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if lo is not None and (value <= lo if meta.get("lo_open") else value < lo):
+        return False
+    return hi is None or value <= hi
+
+
+def _check_schema(name: str) -> tuple[Any, str]:
+    knob = schema_knob(SCHEMA_FIELDS[name])
+    return (lambda value: knob_accepts(knob, value)), describe(knob)
+
+
+def _check_position(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _POSITION
+
+
+def _check_label(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
+
+
+def _binding_check(actions: tuple[str, ...], names: frozenset[str]) -> Any:
     def check(value: object) -> bool:
         return (isinstance(value, dict) and all(
-            k in actions and isinstance(v, list) and len(v) <= 8
+            k in actions and isinstance(v, list) and len(v) <= MAX_BINDINGS
             and all(isinstance(n, str) and n in names for n in v)
             for k, v in value.items()))
-    check.__doc__ = f"a table of action -> list of up to 8 {what}"
     return check
 
 
-_CHECKS: dict[str, Any] = {
-    "window_width": _int_in(320, 16384),
-    "window_height": _int_in(240, 16384),
-    "window_x": _int_in(-_POSITION, _POSITION),
-    "window_y": _int_in(-_POSITION, _POSITION),
-    "fullscreen": _bool,
-    "muted": _bool,
-    "master_volume": _volume,
-    "ruleset": _label,
-    "effects_volume": _volume,
-    "palette": _palette,
-    "monitor_strength": _volume,
-    "hud_scale": _hud_scale,
-    "keys": _binding_table(KEY_ACTIONS, _KEY_SET, "arcade.key names"),
-    "pad": _binding_table(PAD_ACTIONS, frozenset(PAD_BUTTONS), "gamepad button names"),
+_CHECKS: dict[str, tuple[Any, str]] = {
+    **{name: _check_schema(name) for name in SCHEMA_FIELDS},
+    "window_x": (_check_position, f"a whole number in [-{_POSITION}, {_POSITION}]"),
+    "window_y": (_check_position, f"a whole number in [-{_POSITION}, {_POSITION}]"),
+    "ruleset": (_check_label, "a ruleset label of 1 to 200 printable characters"),
+    "keys": (_binding_check(KEY_ACTIONS, frozenset(KEY_NAMES)),
+             f"a table of action ({', '.join(KEY_ACTIONS)}) -> list of up to {MAX_BINDINGS} "
+             "arcade.key names"),
+    "pad": (_binding_check(PAD_ACTIONS, frozenset(PAD_BUTTONS)),
+            f"a table of action -> list of up to {MAX_BINDINGS} gamepad button names"),
 }
-"""Field -> validator (its docstring says what is allowed). Sizes match ``[display]``."""
+"""Field -> (validator, what it allows). The schema's settings come from ``SCHEMA_FIELDS``;
+the rest (window position, ruleset label, bindings) have no config setting of their own."""
+
+_TABLES = frozenset({"keys", "pad"})
+"""Fields that are tables of action -> list: a bad action is left out, the others kept."""
 
 
-_FLOATS = frozenset({"master_volume", "effects_volume", "monitor_strength", "hud_scale"})
+def _check_field(key: str, value: object, dropped: list[str]) -> Any:
+    """``value`` if ``key`` accepts it (floats as float), else None with a line in
+    ``dropped``. A binding table keeps its good actions."""
+    check, expected = _CHECKS[key]
+    if key in _TABLES and isinstance(value, dict):
+        good = {a: v for a, v in value.items() if check({a: v})}
+        for action in value:
+            if action not in good:
+                dropped.append(f"{key}.{action[:40]} must be {expected}; got "
+                               f"{short(value[action])}")
+        return good or None
+    if not check(value):
+        dropped.append(f"{key} must be {expected}; got {short(value)}")
+        return None
+    if SCHEMA_FIELDS.get(key) and schema_knob(SCHEMA_FIELDS[key]).kind == "float":
+        return float(value)  # type: ignore[arg-type]
+    return value
 
 
 @dataclass
 class ParsedSettings:
+    """What ``parse_settings`` found."""
+
     version: int
     values: dict[str, Any]
+    """The good fields (``Settings`` field names); a null field is absent."""
     dropped: list[str]
+    """One line per bad field (or binding) left out."""
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Fields this version does not know, kept as they are and written back."""
+
+
+def _parse_document(doc: dict[str, Any], version: int,
+                    name: str) -> tuple[ParsedSettings, list[str]]:
+    """The store's ``parse`` for settings files (see ``FileFormat``)."""
+    values: dict[str, Any] = {}
+    dropped: list[str] = []
+    for key, value in doc.items():
+        if key in _CHECKS and value is not None:
+            good = _check_field(key, value, dropped)
+            if good is not None:
+                values[key] = good
+    extras = plain_extras(doc, tuple(_CHECKS), dropped)
+    return ParsedSettings(version, values, dropped, extras), dropped
 
 
 def parse_settings(data: bytes, name: str = SETTINGS_FILE) -> ParsedSettings:
@@ -152,39 +240,31 @@ def parse_settings(data: bytes, name: str = SETTINGS_FILE) -> ParsedSettings:
     Raises:
         SettingsFileError: the file as a whole is unusable (nothing else is raised).
     """
-    if not data.strip():
-        raise SettingsFileError(f"{name}: the file is empty")
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise SettingsFileError(f"{name}: not a settings file: not UTF-8 text") from None
-    except RecursionError:
-        raise SettingsFileError(f"{name}: not a settings file: nested too deeply") from None
-    except ValueError:
-        raise SettingsFileError(f"{name}: not a settings file: damaged or truncated JSON") \
-            from None
-    if not isinstance(doc, dict):
-        raise SettingsFileError(f"{name}: not a settings file: a JSON object was expected")
-    version = doc.get("schema_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SettingsFileError(f"{name}: not a settings file: no usable schema_version")
-    values: dict[str, Any] = {}
-    dropped: list[str] = []
-    for key, value in doc.items():
-        if key == "schema_version" or value is None:
-            continue
-        check = _CHECKS.get(key)
-        if check is None:
-            if version <= SETTINGS_SCHEMA_VERSION:  # a newer version's extras are fine
-                dropped.append(f"unknown setting {key[:40]!r}")
-            continue
-        if not check(value):
-            text = repr(value)
-            dropped.append(f"{key} must be {check.__doc__}; got "
-                           f"{text if len(text) <= 40 else text[:37] + '...'}")
-            continue
-        values[key] = float(value) if key in _FLOATS else value
-    return ParsedSettings(version, values, dropped)
+    doc, version = decode_document(SETTINGS_FORMAT, data, name)
+    return _parse_document(doc, version, name)[0]
+
+
+def _dump(parsed: ParsedSettings) -> bytes:
+    doc: dict[str, Any] = {"schema_version": SETTINGS_SCHEMA_VERSION}
+    doc.update({f.name: parsed.values.get(f.name) for f in fields(Settings)
+                if f.name in _CHECKS})
+    doc.update(parsed.extras)
+    return (json.dumps(doc, indent=2, allow_nan=False) + "\n").encode("utf-8")
+
+
+def _upgrade_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 only added fields (the options): a schema 1 file is a schema 2 file without
+    them."""
+    return doc
+
+
+SETTINGS_FORMAT: FileFormat[ParsedSettings] = FileFormat(
+    noun="settings file", what="settings", fresh="using the default settings",
+    item=("bad setting", "bad settings"), version=SETTINGS_SCHEMA_VERSION,
+    upgrades=(_upgrade_1_to_2,), max_bytes=MAX_SETTINGS_BYTES, parse=_parse_document,
+    dump=_dump, error=SettingsFileError,
+)
+"""settings.json in the player's-files store."""
 
 
 @dataclass
@@ -215,79 +295,81 @@ class Settings:
     path: Path | None = field(default=None, compare=False, repr=False)
     """Where ``save`` writes; None: ``data_dir()/settings.json``."""
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
-    """One-line messages for the player (file set aside, values dropped)."""
+    """One-line messages for the player (file set aside, values dropped, read-only)."""
     read_only: str | None = field(default=None, compare=False, repr=False)
-    """Why ``save`` will not write (a newer version's file), or None."""
+    """Why ``save`` will not write (a newer version's file, a read-only file), or None."""
+    _saved: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The values as last loaded or saved: ``save`` writes only the fields that differ."""
+    _extras: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Fields of the file this version does not know (written back as they were)."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
         """Read the settings file; never raises (see the module's docstring)."""
-        target = path if path is not None else data_dir() / SETTINGS_FILE
-        out = cls(path=target)
-        remove_stale_temps(target.parent, target.name)
-        try:
-            data = read_limited(target, MAX_SETTINGS_BYTES)
-        except FileNotFoundError:
-            return out
-        except NotADirectoryError:
-            out.warnings.append(f"settings cannot be kept: a folder above {target} is a file")
-            return out
-        except (FileTooLarge, OSError) as exc:
-            out._set_aside(describe_os_error(exc) if not isinstance(exc, FileTooLarge)
-                           else str(exc))
-            return out
-        try:
-            parsed = parse_settings(data, target.name)
-        except SettingsFileError as exc:
-            out._set_aside(str(exc).split(": ", 1)[-1])
-            return out
-        for key, value in parsed.values.items():
-            setattr(out, key, value)
-        if parsed.version > SETTINGS_SCHEMA_VERSION:
-            out.read_only = (f"settings not saved: {target.name} is from a newer version of "
-                             f"the game (schema {parsed.version}); it is kept as it is")
-        elif parsed.dropped:
-            out.warnings.append(f"{target.name}: {len(parsed.dropped)} bad setting"
-                                f"{'' if len(parsed.dropped) == 1 else 's'} ignored "
-                                f"({parsed.dropped[0]})")
+        out = cls(path=path if path is not None else data_dir() / SETTINGS_FILE)
+        reading = out._store().load()
+        out.warnings.extend(reading.notes)
+        out.read_only = reading.read_only
+        if reading.value is not None:
+            out._take(reading.value)
         return out
 
-    def _set_aside(self, problem: str) -> None:
-        assert self.path is not None
-        try:
-            moved = quarantine(self.path)
-        except OSError as exc:
-            self.read_only = (f"settings not saved: {self.path.name} is unusable and could not "
-                              f"be moved aside ({describe_os_error(exc)})")
-            self.warnings.append(self.read_only)
-            return
-        self.warnings.append(f"{self.path.name}: {problem}; moved aside as {moved.name}, "
-                             "using the default settings")
+    def _store(self) -> Store[ParsedSettings]:
+        return Store(self.path if self.path is not None else data_dir() / SETTINGS_FILE,
+                     SETTINGS_FORMAT)
+
+    def _values(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name in _CHECKS}
+
+    def _take(self, parsed: ParsedSettings) -> None:
+        for name in self._values():
+            setattr(self, name, parsed.values.get(name))
+        self._saved = self._values()
+        self._extras = dict(parsed.extras)
+        unknown = list(parsed.extras) if parsed.version <= SETTINGS_SCHEMA_VERSION else []
+        if unknown:
+            name = (self.path or Path(SETTINGS_FILE)).name
+            what = ("1 field" if len(unknown) == 1 else f"{len(unknown)} fields")
+            self.warnings.append(f"{name}: {what} this version does not know "
+                                 f"({short(unknown[0])}) kept as written")
 
     def to_json(self) -> dict[str, Any]:
         """The file's content."""
-        doc: dict[str, Any] = {"schema_version": SETTINGS_SCHEMA_VERSION}
-        for f in fields(self):
-            if f.name in _CHECKS:
-                doc[f.name] = getattr(self, f.name)
-        return doc
+        return {"schema_version": SETTINGS_SCHEMA_VERSION, **self._values(), **self._extras}
 
     def save(self) -> str | None:
-        """Write the settings atomically. None when saved, else one line saying why not (the
-        values stay in memory; the next ``save`` tries again). Never raises.
+        """Write the settings atomically, merged under the lock: the fields changed since
+        load (or the last save) over what the file holds now. None when saved (this object
+        then holds what the file holds), else one line saying why not (the values stay in
+        memory; the next ``save`` tries again). Never raises.
 
         Raises nothing for bad values either: a value that would not load back (a width of
         5, a volume of 2) is reported and nothing is written.
         """
         if self.read_only is not None:
             return self.read_only
-        path = self.path if self.path is not None else data_dir() / SETTINGS_FILE
-        doc = self.to_json()
-        bad = [k for k, v in doc.items() if k in _CHECKS and v is not None and not _CHECKS[k](v)]
-        if bad:
-            return f"settings not saved: {bad[0]} must be {_CHECKS[bad[0]].__doc__}"
-        try:
-            atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
-        except OSError as exc:
-            return f"settings not saved: {path}: {describe_os_error(exc)}"
+        values = self._values()
+        for key, value in values.items():
+            check, expected = _CHECKS[key]
+            if value is not None and not check(value):
+                return f"settings not saved: {key} must be {expected}"
+        changed = {k: v for k, v in values.items() if v != self._saved.get(k)}
+
+        def merged(reading: Reading[ParsedSettings]) -> ParsedSettings:
+            if reading.value is None:  # no usable file: all of this object's values
+                return ParsedSettings(SETTINGS_SCHEMA_VERSION, values, [], dict(self._extras))
+            out = {k: reading.value.values.get(k) for k in values}
+            out.update(changed)
+            return ParsedSettings(SETTINGS_SCHEMA_VERSION, out, [], reading.value.extras)
+
+        result = self._store().save(merged)
+        self.warnings.extend(result.notes)
+        if result.problem is not None or result.value is None:
+            if result.read_only:
+                self.read_only = result.problem
+            return result.problem
+        for name, value in result.value.values.items():
+            setattr(self, name, value)
+        self._saved = self._values()
+        self._extras = dict(result.value.extras)
         return None

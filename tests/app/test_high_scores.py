@@ -12,6 +12,7 @@ import arcade
 import pytest
 
 import asteroids.app.game as game_module
+from asteroids import cli
 from asteroids.app.game import Game
 from asteroids.app.initials import INITIALS_TIMEOUT_S, InitialsView
 from asteroids.app.input import open_gamepad
@@ -32,6 +33,7 @@ from asteroids.core.bot import bot_input
 from asteroids.paths import replays_dir
 from asteroids.profile import ScoreBook, ScoreEntry, Settings, ruleset_key, ruleset_label
 from asteroids.profile.options import apply_options
+from asteroids.profile.scores import dump_scores
 from asteroids.replay import load_replay, verify_replay
 from tests.app.test_title_rules import StubPad
 
@@ -155,6 +157,31 @@ def test_a_game_that_beats_the_table_enters_initials_saved_shown_and_replayable(
     tap(window, arcade.key.ESCAPE)
     back = window.current_view
     assert isinstance(back, TitleView) and back.showing_table and back.pick == 2
+
+
+def test_an_import_while_the_initials_are_typed_keeps_every_entry(window, one_life, data_dir,
+                                                                   tmp_path):
+    # Issue 20: each window kept the book it loaded, so the last save won. Here a better
+    # score arrives from `asteroids scores --import` (another window saves the same way)
+    # while this game's initials are being typed: both stay, and the initials go to this
+    # game's entry, which is now one place lower.
+    table_key = fill_table(one_life)
+    game, play = play_to_entry(window, one_life)
+    assert play.slot is not None and play.slot.rank == 2
+    other = tmp_path / "other.json"
+    imported = ScoreEntry("IMP", 3000, 2, "2026-03-04T05:06:07Z", 30.0, None)
+    other.write_bytes(dump_scores({table_key: [imported]}))
+    assert cli.main(["scores", "--import", str(other)]) == 0
+    for letter in (arcade.key.A, arcade.key.B, arcade.key.C):
+        tap(window, letter)
+    tap(window, arcade.key.ENTER)
+    rows = stored(table_key)
+    assert [e.score for e in rows] == sorted([*TABLE, SCORE, 3000], reverse=True)[:10]
+    assert [(e.score, e.initials) for e in rows[:4]] == \
+        [(5000, "AAA"), (3000, "IMP"), (2000, "BBB"), (SCORE, "ABC")]
+    title = window.current_view
+    assert isinstance(title, TitleView) and title.pick == 3
+    assert title.table.row(3)[:3] == ("4.", "ABC", str(SCORE))
 
 
 def test_the_entry_times_out_keeping_question_marks(window, one_life):
