@@ -101,7 +101,7 @@ def test_a_new_knob_keeps_every_old_replay(tmp_path: Path,
          'asteroid_points=tuple(p + t["game.bonus_points"] for p in t["scoring.asteroid"]),'),
         ("core/world.py", "    game_over: bool\n",
          "    game_over: bool\n    bonus_ticks: int = 0\n"),
-        ("core/world.py", "MappingProxyType({})", 'MappingProxyType({"bonus_ticks": 0})'),
+        ("core/world.py", "MappingProxyType({", 'MappingProxyType({"bonus_ticks": 0, '),
         ("core/simulation.py", "    d.since_break += 1\n",
          '    d.since_break += 1\n    if p.per_tick["game.bonus_points"]:\n'
          '        d.bonus_ticks += 1\n'),

@@ -29,6 +29,7 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = [
     "FLOATS_PER_SEGMENT",
+    "GRACE_BLINK_TICKS",
     "RockOutlines",
     "SceneBuilder",
     "Segments",
@@ -38,6 +39,10 @@ __all__ = [
     "match_ids",
     "wrap_ghosts",
 ]
+
+GRACE_BLINK_TICKS = 6
+"""While its grace lasts (``World.ship_grace``) the ship blinks: shown for this many ticks,
+hidden for as many."""
 
 _STEP_RAD = 2.0 * math.pi / HEADING_STEPS
 _ALL_SHIFTS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -398,6 +403,8 @@ class SceneBuilder:
               palette: Palette = VECTOR) -> None:
         if not cur.ship_visible:
             return
+        if cur.ship_grace and (cur.ship_grace // GRACE_BLINK_TICKS) % 2:
+            return  # blinking: nothing can hit the ship while its grace lasts
         p = self.params
         x, y, h = self.ship_pose(prev, cur, alpha)
         hull = ship_outline(p, x, y, round(h) % HEADING_STEPS)

@@ -122,6 +122,7 @@ _BANNER = Timing(NEXT_GAME, "a two-player game keeps the banner it started with 
                  "records no change)")
 _PILLARS = Timing(NEXT_GAME, "pillars are part of the world: a rock or the ship inside a new "
                   "pillar would be trapped in it")
+_WAVE_PLACES = Timing(LIVE, "where the next wave's rocks appear and head")
 _RULES_VERSION = Timing(NEXT_GAME, "a game plays one rules version from start to end")
 
 
@@ -303,6 +304,11 @@ class ShipConfig:
     safe_radius_px: float = knob(
         128.0, "the ship returns only when nothing is this close to the centre", unit="px", lo=0.0,
         hi=5000.0, timing=STEP, tick=AS_IS,
+    )
+    grace_s: float = knob(
+        3.0, "after the ship appears (a new game, each return) rocks, saucers and their shots "
+        "pass through it this long (0 = never, as in 1979)", unit="s", lo=0.0, hi=30.0,
+        timing=TIMER, tick=ticks(), since="0.2.0", before=0.0,
     )
     hyperspace: HyperspaceConfig = field(default_factory=HyperspaceConfig)
     shield: ShieldConfig = field(default_factory=ShieldConfig)
@@ -557,7 +563,12 @@ class GameConfig:
     )
     spawn_clearance_px: float = knob(
         200.0, "new-wave asteroids appear at least this far from the ship", unit="px", lo=0.0,
-        hi=10000.0, timing=Timing(LIVE, "where the next wave's rocks appear"), tick=AS_IS,
+        hi=10000.0, timing=_WAVE_PLACES, tick=AS_IS,
+    )
+    spawn_clearance_s: float = knob(
+        3.0, "...and head so that none can reach a still ship sooner than this (0 = any "
+        "heading, as in 1979)", unit="s", lo=0.0, hi=30.0, timing=_WAVE_PLACES, tick=ticks(),
+        since="0.2.0", before=0.0,
     )
     heartbeat: HeartbeatConfig = field(default_factory=HeartbeatConfig)
 

@@ -198,9 +198,12 @@ def _area_clear(d: Draft, p: Params) -> bool:
 
 
 def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    """Count down respawn and hyperspace; bring the ship back when it may return."""
+    """Count down respawn, hyperspace and the grace; bring the ship back when it may
+    return (with a new grace)."""
     if d.game_over:
         return
+    if d.ship_grace > 0:
+        d.ship_grace -= 1
     if d.ship_state == SHIP_DEAD:
         if d.ship_timer > 0:
             d.ship_timer -= 1
@@ -209,6 +212,7 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
             d.ship_x, d.ship_y = 0.5 * p.width, 0.5 * p.height
             d.ship_vx = d.ship_vy = 0.0
             d.ship_heading = START_HEADING
+            d.ship_grace = p.per_tick["ship.grace_s"]
             if p.shield_refill:
                 d.shield_energy = p.shield_ticks
             events.append(ev.ShipSpawned(d.ship_x, d.ship_y))

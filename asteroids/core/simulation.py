@@ -101,7 +101,7 @@ def new_world(config: Config, seed: int) -> World:
         wave_weight=1, saucer_timer=p.saucer_first_ticks, saucer_interval=p.saucer_first_ticks,
         saucers_this_game=0, since_break=0, beat_timer=p.beat_start_ticks,
         beat_interval=p.beat_start_ticks, beat_quicken_timer=p.beat_quicken_ticks, beat_tone=0,
-        game_over=False,
+        game_over=False, ship_grace=p.per_tick["ship.grace_s"],
     )
     d = Draft(world)
     rng = Pcg32(state, inc)
@@ -225,7 +225,8 @@ def _targets(d: Draft, p: Params, owner: int,
     if owner == SHOOTER_SHIP and d.saucer_alive:
         craft = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
         craft_motion = [(d.saucer_vx, d.saucer_vy)]
-    elif owner == SHOOTER_SAUCER and d.ship_state == SHIP_FLYING and not d.game_over:
+    elif (owner == SHOOTER_SAUCER and d.ship_state == SHIP_FLYING and not d.game_over
+          and not d.ship_grace):
         craft = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
         craft_motion = [(d.ship_vx, d.ship_vy)]
     else:
@@ -306,7 +307,7 @@ def _shots_may_hit(d: Draft, p: Params) -> bool:
     if d.saucer_alive:
         craft.append((SHOOTER_SHIP, d.saucer_x, d.saucer_y,
                       p.saucer_radius[1 if d.saucer_small else 0], d.saucer_vx, d.saucer_vy))
-    if d.ship_state == SHIP_FLYING and not d.game_over:
+    if d.ship_state == SHIP_FLYING and not d.game_over and not d.ship_grace:
         craft.append((SHOOTER_SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
     if not craft:
         return False
@@ -783,7 +784,8 @@ def _touch(d: Draft, p: Params, claims: _Claims) -> None:
     """Ship, shield and saucer against asteroids and each other."""
     n = d.ast_id.shape[0]
     ws = _world_size(p)
-    ship_in_play = d.ship_state == SHIP_FLYING and not d.game_over and not claims.ship_by
+    ship_in_play = (d.ship_state == SHIP_FLYING and not d.game_over and not claims.ship_by
+                    and not d.ship_grace)
     if ship_in_play and n:
         if d.shield_on:
             _shield_bounce(d, p)

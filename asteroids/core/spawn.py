@@ -182,7 +182,45 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
     signs = np.where(rng.below_array(2, 2 * count).reshape(count, 2) == 1, -1.0, 1.0)
     vel = signs * (p.ast_speed_min + (p.ast_speed_max - p.ast_speed_min) * speed)
     pos = np.array(places, dtype=np.float64).reshape(-1, 2)
+    clear_ticks = p.per_tick["game.spawn_clearance_s"]
+    if clear_ticks > 0 and count:
+        vel = _heading_clear(pos, vel, (d.ship_x, d.ship_y), r + p.ship_radius, clear_ticks, p)
     return make_rocks(rng, p, np.zeros(count, dtype=np.int64), pos, vel)
+
+
+_FLIPS = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
+"""The headings a new rock may take instead of its drawn one: its own, then mirrored."""
+
+
+def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], reach: float,
+                   ticks: int, p: Params) -> np.ndarray:
+    """New-wave velocities that keep every rock from reaching a still ship for ``ticks``.
+
+    Each rock keeps its drawn velocity when, flying straight on (wrapping or bouncing at the
+    borders as rocks do), its centre stays farther than ``reach`` from the ship for ``ticks``
+    ticks; otherwise it takes the first of its mirrored velocities that does, or, when none
+    does, the one that reaches the ship latest. No random draw is made, so the rest of the
+    game's chance is the same whatever this picks.
+    """
+    t = np.arange(1, ticks + 1, dtype=np.float64)
+    cand = vel[:, None, :] * _FLIPS[None, :, :]  # (rocks, 4, 2)
+    path = pos[:, None, None, :] + cand[:, :, None, :] * t[None, None, :, None]
+    size = p.size
+    if p.wrap_asteroids:
+        path = path % size
+    else:
+        lo = np.full(2, reach - p.ship_radius)
+        span = size - 2.0 * lo
+        k, rest = np.divmod(path - lo, span)
+        path = np.where(k % 2.0 != 0.0, size - lo - rest, lo + rest)
+    delta = path - np.array(ship)
+    if p.wrap_asteroids or p.wrap_ship:
+        delta = delta - size * np.round(delta / size)
+    near = delta[..., 0] * delta[..., 0] + delta[..., 1] * delta[..., 1] <= reach * reach
+    first = np.where(near.any(axis=2), near.argmax(axis=2), ticks + 1)  # (rocks, 4)
+    clear = first > ticks
+    pick = np.where(clear.any(axis=1), clear.argmax(axis=1), first.argmax(axis=1))
+    return cand[np.arange(cand.shape[0]), pick]
 
 
 def split_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray, vel: np.ndarray,

@@ -159,6 +159,9 @@ class World:
     beat_quicken_timer: int
     beat_tone: int
     game_over: bool
+    ship_grace: int = 0
+    """Ticks left in which rocks, saucers and saucer shots pass through the ship
+    (``ship.grace_s``, from a new game and each return; new in 0.2.0, so in ``NEUTRAL``)."""
 
     def __post_init__(self) -> None:
         for name in _ARRAY_FIELDS:
@@ -182,7 +185,7 @@ class World:
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
 
-NEUTRAL: Mapping[str, Any] = MappingProxyType({})
+NEUTRAL: Mapping[str, Any] = MappingProxyType({"ship_grace": 0})
 """World fields added after the first release, each with its neutral value: what it holds
 in every game whose rules do not use it (the field's default). ``state_hash`` leaves such a
 field out while it holds that value (an array: while every element does), so the games of

@@ -183,9 +183,11 @@ class Replay:
         return config_at(self.config, self.config_changes, tick)
 
     def same_game(self, other: Replay) -> bool:
-        """Whether two replays record the same game (everything but when, by which version
-        of the program and in which file format they were written)."""
-        ignore = {"created_at", "game_version", "format"}
+        """Whether two replays record the same game: everything but when, by which version
+        of the program and in which file format they were written, and the per-field digests
+        that only explain a mismatch (their field list grows when the World gains a field;
+        the state hashes, which decide, are compared)."""
+        ignore = {"created_at", "game_version", "format", "field_names", "checkpoint_digests"}
         return all(getattr(self, f.name) == getattr(other, f.name)
                    for f in dataclasses.fields(self) if f.name not in ignore)
 

@@ -133,3 +133,19 @@ def test_particles_use_their_own_generator(config):
     a.on_event(event)
     b.on_event(event)
     assert np.array_equal(a.pos, b.pos)
+
+
+def test_the_ship_blinks_while_its_grace_lasts(config):
+    from asteroids.app.scene import GRACE_BLINK_TICKS
+    from asteroids.core.world import Draft
+
+    def ship_edges(grace):
+        d = Draft(new_world(config, 5))
+        d.ship_grace = grace
+        world = d.freeze()
+        return len(SceneBuilder(config).build(world, world, 0.0).arrays()[0])
+
+    steady = ship_edges(0)
+    assert ship_edges(GRACE_BLINK_TICKS - 1) == steady  # shown
+    assert ship_edges(GRACE_BLINK_TICKS) < steady  # hidden: the hull's edges are gone
+    assert ship_edges(2 * GRACE_BLINK_TICKS) == steady

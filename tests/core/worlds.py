@@ -55,9 +55,14 @@ def rock(size: int, x: float, y: float, vx: float = 0.0, vy: float = 0.0, *,
 
 
 def world_with(cfg: Config, rocks: list[NewRock], *, seed: int = 1, **fields) -> World:
-    """new_world(cfg, seed) with its asteroids replaced by ``rocks`` and ``fields`` set."""
+    """new_world(cfg, seed) with its asteroids replaced by ``rocks`` and ``fields`` set.
+
+    The ship starts without the grace of a new game (``ship_grace`` 0, unless ``fields`` set
+    it): a hand-made world tests one rule at a time, and the grace has tests of its own.
+    """
     base = new_world(cfg, seed)
     d = Draft(base)
+    d.ship_grace = 0
     remove_all_rocks(d)
     append_rocks(d, rocks)
     d.wave_weight = max(1, sum((7, 3, 1)[r.size] for r in rocks))

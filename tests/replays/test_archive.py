@@ -83,14 +83,19 @@ def test_archived_replay_verifies_as_its_version_said(name: str) -> None:
 
 def test_todays_games_land_in_the_tables_0_1_0_made() -> None:
     """0.1.0 played these rules in a real window and keyed their tables: the same rules
-    played today go into the same tables (a custom ruleset's key is its fingerprint)."""
+    played today go into the same tables (a custom ruleset's key is its fingerprint). Since
+    0.2.0 the defaults give the ship a grace (``ship.grace_s``, ``game.spawn_clearance_s``):
+    a game with them is another ruleset, and with them at their ``before`` value (0) it is
+    0.1.0's."""
     from asteroids.config import load_config
     from asteroids.profile.rulesets import ruleset_key
 
     tables = json.loads((ARCHIVE / "0.1.0" / "data" / "scores.json").read_text("utf-8"))
     assert set(tables["tables"]) == {"classic", "custom-0c8bdbe6"}
     assert ruleset_key(load_config("classic")) == "classic"
-    assert ruleset_key(load_config(overrides=["game.lives=1"])) == "custom-0c8bdbe6"
+    as_then = ["game.lives=1", "ship.grace_s=0", "game.spawn_clearance_s=0"]
+    assert ruleset_key(load_config(overrides=as_then)) == "custom-0c8bdbe6"
+    assert ruleset_key(load_config(overrides=["game.lives=1"])) != "custom-0c8bdbe6"
     for entry in tables["tables"]["custom-0c8bdbe6"]:
         replay = load_replay(ARCHIVE / "0.1.0" / "data" / "replays" / entry["replay"])
         assert ruleset_key(replay.config) == "custom-0c8bdbe6"
