@@ -157,3 +157,9 @@ def test_bad_input_wins_over_mismatch_and_order_is_kept_with_jobs(
 def test_verify_rejects_zero_jobs(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["verify", "--jobs", "0", str(recorded)]) == 2
     assert "--jobs must be 1 or more" in capsys.readouterr().err
+
+
+def test_verify_uses_the_command_lines_exit_codes() -> None:
+    from asteroids.replay import batch
+
+    assert (batch.EXIT_MISMATCH, batch.EXIT_BAD_INPUT) == (cli.EXIT_MISMATCH, cli.EXIT_BAD_INPUT)

@@ -87,7 +87,7 @@ def _check_text(text: str) -> None:
 
 def _check_depth(doc: dict[str, Any]) -> None:
     """Refuse tables nested too deeply by dotted keys (``a.b.c... = 1``), without recursion."""
-    stack: list[tuple[Any, int]] = [(doc, 1)]
+    stack: list[tuple[Any, int]] = [(doc, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:

@@ -55,9 +55,12 @@ def verify_file(path: str, data: bytes | None = None) -> Result:
         result = verify_replay(replay)
     except ReplayError as exc:
         return _unusable(name, str(exc))
-    except (Exception, RecursionError) as exc:  # one file's failure is that file's line
+    except MemoryError:
+        return _unusable(name, f"{name}: checking the replay needs more memory than this "
+                         "process may use.")
+    except Exception as exc:  # one file's failure is that file's line
         return _unusable(name, f"{name}: the replay could not be checked: {_what(exc)} (this "
-                         "is a bug in asteroids: please report it with the file)")
+                         "is a bug in asteroids: please report it with the file).")
     out: Result = {
         "file": name, "status": "ok" if result.ok else "mismatch", "ticks": result.ticks,
         "final_score": result.final_score, "final_wave": result.final_wave,
@@ -89,7 +92,7 @@ def _verify_item(item: Item) -> Result:
 def _died(item: Item, exc: BaseException) -> Result:
     name = display_name(item[0])
     return _unusable(name, f"{name}: the process checking it died ({_what(exc)}); the "
-                     "replay may need more memory or time than this machine gives it")
+                     "replay may need more memory than this machine gives it.")
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
@@ -117,12 +120,16 @@ def pooled(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> It
         try:
             futures: list[Future[Result]] = [pool.submit(fn, item)
                                              for item in items[start:]]
-            for future in futures:
+            for item, future in zip(items[start:], futures, strict=True):
                 try:
                     result = future.result()
                 except BrokenProcessPool:
                     broken = True
                     break
+                except Exception as exc:  # fn raised after all: still that item's line only
+                    name = display_name(item[0])
+                    result = _unusable(name, f"{name}: the replay could not be checked: "
+                                       f"{_what(exc)}.")
                 yield result
                 start += 1
         finally:
