@@ -213,7 +213,7 @@ def outcome(data: bytes) -> str:
     return result
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=MUTANTS)
 def test_a_mutated_replay_is_read_and_verified_or_refused_in_one_line(data: bytes) -> None:
     outcome(data)
@@ -229,7 +229,7 @@ def test_the_bases_verify_and_the_mutations_reach_every_outcome() -> None:
     assert seen == {"mismatch", "error"}
 
 
-@settings(max_examples=4, deadline=None,
+@settings(max_examples=3, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(batch=st.lists(MUTANTS, min_size=8, max_size=8))
 def test_a_batch_of_mutants_through_verify_jobs_2(tmp_path: Path, batch: list[bytes]) -> None:
