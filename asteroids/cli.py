@@ -13,7 +13,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ from asteroids.config import ConfigError, ConfigIssue, load_config, render_defau
 from asteroids.config.bundled import preset_description, preset_names
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
+from asteroids.userfile import STDIN, display_name
 
 if TYPE_CHECKING:
     from asteroids.app.live import LiveSpec
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 __all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
 
 EXIT_BAD_INPUT = 2
-"""Exit code for anything the user can fix: bad config, missing file, unknown benchmark."""
+"""Exit code for anything the user can fix: bad config, missing file, unknown benchmark.
+(``asteroids.replay.batch`` has the same codes for ``verify``.)"""
 
 COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
             "balance")
@@ -45,7 +47,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", "-c", metavar="FILE", action="append", default=[],
         help="a TOML settings file or a bundled preset name (default, classic, arena; "
-        "see 'asteroids config presets'); may repeat, later ones win",
+        "see 'asteroids config presets'), or - for standard input; may repeat, later ones win",
     )
     parser.add_argument(
         "--set", "-s", metavar="KEY=VALUE", dest="overrides", action="append", default=[],
@@ -65,6 +67,9 @@ def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
     if not args.config:
         raise ValueError("--live watches the --config files; give at least one, e.g. "
                          "--config my.toml --live")
+    if STDIN in args.config:
+        raise ValueError("--live watches the --config files for edits; standard input "
+                         f"('--config {STDIN}') cannot be watched: save the settings to a file")
     from asteroids.app.live import LiveSpec
 
     return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
@@ -110,7 +115,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "1-4 or +/- speed 1/2/4/8x, Esc quit. The game runs on the replay's own settings; "
         "--config/--set only change the display, sound and keys.",
     )
-    watch.add_argument("replay", metavar="FILE", help="the replay file")
+    watch.add_argument("replay", metavar="FILE",
+                       help="the replay file (- reads it from standard input)")
     watch.add_argument("--speed", type=int, choices=(1, 2, 4, 8), default=1,
                        help="starting speed (default 1)")
     _add_config_options(watch)
@@ -134,7 +140,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "Exit code 0 when all are valid, 2 otherwise.",
     )
     check.add_argument("files", nargs="+", metavar="FILE",
-                       help="TOML settings files or bundled preset names")
+                       help="TOML settings files or bundled preset names (- reads standard "
+                       "input)")
     config_sub.add_parser(
         "presets", help="list the bundled presets",
         description="List the presets that ship with the game; give a name to --config "
@@ -173,10 +180,13 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Re-simulate each replay from its seed, settings and inputs and check "
         "every recorded state hash. One line per file, then a total. Exit code 0 when all "
         "match, 1 when a replay plays differently (its first divergent tick and the fields "
-        "that differ are named), 2 when a file is not a usable replay (missing, damaged, "
-        "edited, truncated, another format version, too large); 2 wins over 1.",
+        "that differ are named), 2 when a file is not a usable replay (missing, not a "
+        "regular file, damaged, edited, truncated, another format version, too large, or "
+        "its check failed); 2 wins over 1. Each file is checked on its own: one unusable "
+        "file is its own line and never stops the others.",
     )
-    verify.add_argument("files", nargs="+", metavar="FILE", help="replay files")
+    verify.add_argument("files", nargs="+", metavar="FILE",
+                        help="replay files (- reads one from standard input)")
     verify.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                         help="worker processes (default: all cores)")
     verify.add_argument("--json", action="store_true",
@@ -297,6 +307,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     the window (no display is ``run_game``'s one-line error)."""
     from asteroids.replay import ReplayError, load_replay
 
+    if args.replay == STDIN and STDIN in args.config:
+        return _error("watch: standard input (-) can give the replay or the settings, not both")
     config = load_config(*args.config, overrides=args.overrides)
     try:
         live = _live_spec(args, rules=False)
@@ -334,7 +346,7 @@ def _cmd_config_check(args: argparse.Namespace) -> int:
             # Each file is checked on its own; list them in the order given.
             problems.extend(dataclasses.replace(e, order=index) for e in exc.errors)
         else:
-            print(f"{path}: ok")
+            print(f"{display_name(path)}: ok")
     if problems:
         print(ConfigError(problems), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -394,97 +406,6 @@ def _cmd_screenshot(args: argparse.Namespace) -> int:
                            ruleset_index=choices.selected)
     print(f"asteroids: wrote {path}")
     return 0
-
-
-def _verify_one(path: str) -> dict[str, object]:
-    """Load and verify one replay; a plain dict so it crosses process boundaries."""
-    from asteroids.replay import ReplayError, load_replay, verify_replay
-
-    try:
-        replay = load_replay(path)
-    except ReplayError as exc:
-        return {"file": path, "status": "bad-input", "error": str(exc)}
-    result = verify_replay(replay)
-    out: dict[str, object] = {
-        "file": path, "status": "ok" if result.ok else "mismatch", "ticks": result.ticks,
-        "final_score": result.final_score, "final_wave": result.final_wave,
-        "final_hash": result.final_hash, "game_version": replay.game_version,
-    }
-    if replay.players != 1:
-        out.update(players=replay.players, final_scores=list(replay.final_scores))
-    if not result.ok:
-        out.update(problem=result.problem, first_bad_checkpoint=result.first_bad_checkpoint,
-                   first_bad_tick=result.first_bad_tick, expected_hash=result.expected_hash,
-                   actual_hash=result.actual_hash, fields=list(result.fields))
-    return out
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    import json
-
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        return _error(f"verify: --jobs must be 1 or more; got {jobs}")
-    jobs = min(jobs, len(args.files))
-    if args.address is not None and args.engine != "ray":
-        return _error("verify: --address names a Ray cluster; it needs --engine ray")
-    if args.engine == "ray":
-        from asteroids.lab.engines import EngineUnavailable, ordered_map
-
-        try:
-            results_list = _report(ordered_map(_verify_one, args.files, engine="ray",
-                                               address=args.address, jobs=args.jobs),
-                                   args.json)
-        except EngineUnavailable as exc:
-            return _error(f"verify: {exc}")
-    elif jobs == 1:
-        results = map(_verify_one, args.files)
-        results_list = _report(results, args.json)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # Fresh interpreters (spawn), not forks: nothing of this process's state leaks in.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            results_list = _report(pool.map(_verify_one, args.files), args.json)
-    counts = {k: sum(r["status"] == k for r in results_list)
-              for k in ("ok", "mismatch", "bad-input")}
-    code = (EXIT_BAD_INPUT if counts["bad-input"] else
-            EXIT_MISMATCH if counts["mismatch"] else 0)
-    total = (f"{len(results_list)} file{'s' if len(results_list) != 1 else ''}: "
-             f"{counts['ok']} ok, {counts['mismatch']} mismatch, "
-             f"{counts['bad-input']} unusable")
-    if args.json:
-        print(json.dumps({"files": results_list, "total": counts, "exit_code": code},
-                         indent=2))
-    else:
-        print(total)
-    return code
-
-
-def _report(results: Iterable[dict[str, object]], as_json: bool) -> list[dict[str, object]]:
-    """Print one line per result as it arrives (text mode); return them all."""
-    done = []
-    for r in results:
-        done.append(r)
-        if as_json:
-            continue
-        if r["status"] == "ok":
-            score = (f"score {r['final_score']}" if "players" not in r else
-                     f"{r['players']} players, scores "
-                     + " / ".join(str(s) for s in r["final_scores"]))  # type: ignore[attr-defined]
-            print(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
-                  f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
-        elif r["status"] == "mismatch":
-            recorded_by = r["game_version"]
-            note = ("" if recorded_by == __version__ else
-                    f" (recorded by asteroids {recorded_by}; this is {__version__})")
-            print(f"{r['file']}: MISMATCH: {r['problem']}{note}", flush=True)
-        else:
-            print(f"{r['file']}: unusable (see the error above)", flush=True)
-            print(f"asteroids: {r['error']}", file=sys.stderr, flush=True)
-    return done
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
@@ -549,7 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "screenshot":
             return _cmd_screenshot(args)
         if args.command == "verify":
-            return _cmd_verify(args)
+            from asteroids.replay.batch import run_verify
+
+            return run_verify(args)
         if args.command == "record":
             return _cmd_record(args)
         if args.command == "watch":

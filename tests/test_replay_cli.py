@@ -193,3 +193,9 @@ def test_a_replay_under_an_unknown_rules_version_says_to_update(
         err = capsys.readouterr().err
         assert f"recorded by asteroids 7.1.0 under rules version {RULES_VERSION + 1}" in err
         assert "Update the game" in err and "Traceback" not in err
+
+
+def test_verify_uses_the_command_lines_exit_codes() -> None:
+    from asteroids.replay import batch
+
+    assert (batch.EXIT_MISMATCH, batch.EXIT_BAD_INPUT) == (cli.EXIT_MISMATCH, cli.EXIT_BAD_INPUT)

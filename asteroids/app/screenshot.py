@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from asteroids.config import Config
+from asteroids.storage import atomic_write
 
 if TYPE_CHECKING:
     import arcade
@@ -33,7 +35,9 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
     Args:
         config: the settings (the display section sets the default image size, the palette
             and the vector-monitor look).
-        path: where to write the PNG; parent folders are created.
+        path: where to write the PNG (atomically: ``asteroids.storage.atomic_write``);
+            parent folders are created. The suffix picks the format (``.jpg``...; PNG for
+            a suffix Pillow does not know).
         seed: the game's seed.
         ticks: simulation ticks to run before the picture is taken.
         mode: "play" (the core's bot plays, with HUD and spare ships) or "title".
@@ -57,6 +61,7 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         os.environ.setdefault("ARCADE_HEADLESS", "1")
         os.environ.setdefault("ARCADE_SOUND_BACKENDS", "silent")
     import arcade
+    import PIL.Image
 
     from asteroids.app.game import Game
     from asteroids.app.views import PlayView, TitleView
@@ -87,8 +92,12 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         view.on_draw()
         image = arcade.get_image()
         out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        image.convert("RGB").save(out)
+        # Encoded here and written by atomic_write: never a half-written picture, and a
+        # named pipe at ``path`` is not opened (that would wait for a reader for ever).
+        buffer = io.BytesIO()
+        kind = PIL.Image.registered_extensions().get(out.suffix.lower(), "PNG")
+        image.convert("RGB").save(buffer, format=kind)
+        atomic_write(out, buffer.getvalue())
         window.hide_view()
         return out
     finally:

@@ -25,6 +25,9 @@ ERROR_CODES = (
 OVERRIDE_SOURCE = "--set"
 """The ``source`` of issues found in command-line overrides."""
 
+_OVERRIDE_SHOWN = 80
+"""A ``--set`` text longer than this is shortened in messages (it is still one line)."""
+
 
 @dataclass(frozen=True)
 class ConfigIssue:
@@ -59,7 +62,10 @@ class ConfigIssue:
     def location(self) -> str:
         """``file:line:col`` (or less when unknown); ``--set #N (text)`` for overrides."""
         if self.source == OVERRIDE_SOURCE:
-            return f"{OVERRIDE_SOURCE} #{self.line} ({self.override})"
+            text = self.override
+            if len(text) > _OVERRIDE_SHOWN:
+                text = text[: _OVERRIDE_SHOWN - 3] + "..."
+            return f"{OVERRIDE_SOURCE} #{self.line} ({text})"
         parts = [self.source]
         if self.line is not None:
             parts.append(str(self.line))

@@ -18,6 +18,8 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from asteroids.config import bounded
+from asteroids.config.bounded import MAX_DEPTH
 from asteroids.config.bundled import preset_bytes
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
@@ -32,6 +34,7 @@ from asteroids.config.reading import (
     read_source,
 )
 from asteroids.config.schema import Config, KeysConfig, Obstacle
+from asteroids.userfile import display_name
 
 __all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "load_preset", "parse_override"]
 
@@ -367,14 +370,24 @@ def parse_override(text: str) -> tuple[str, Any]:
         raise ValueError("expected KEY=VALUE with a dotted key, e.g. ship.thrust_px_per_s2=400")
     if "\n" in raw or "\r" in raw:
         raise ValueError("the value must be on one line")
+    if key.count(".") >= MAX_DEPTH:
+        raise ValueError(f"the key has more than {MAX_DEPTH} parts")
     try:
-        parsed = tomllib.loads(f"v = {raw}")
+        parsed = bounded.loads(f"v = {raw}")
+    except bounded.TomlLimitError as exc:
+        raise ValueError(f"cannot read the value: {exc.reason}") from None
     except tomllib.TOMLDecodeError as exc:
         if _BARE_WORD.fullmatch(raw):
             return key, raw
         reason = TOML_POSITION.sub(r"\1", str(exc))
-        raise ValueError(f"cannot read the value {raw!r} as TOML: {reason}") from None
+        raise ValueError(f"cannot read the value {_short(raw)} as TOML: {reason}") from None
     return key, parsed["v"]
+
+
+def _short(raw: str, limit: int = 60) -> str:
+    """``raw`` quoted for a message, cut to ``limit`` characters."""
+    text = repr(raw)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
 def _as_tree(obj: Any) -> dict[str, Any]:
@@ -451,7 +464,7 @@ def load_config(
         validators.append(validator)
 
     for path in paths:
-        src = Source(order=len(sources), name=os.fspath(path))
+        src = Source(order=len(sources), name=display_name(path))
         sources.append(src)
         data = read_source(src, path, issues)
         if data is not None:

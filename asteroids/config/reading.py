@@ -1,8 +1,10 @@
 """Reading one settings source: a TOML file, a bundled preset or text, into raw data.
 
-Every failure (no such file, a folder, too large, not UTF-8, bad TOML, a key set twice) is
-recorded as a ``ConfigIssue`` placed in its file, never raised, so ``load_config`` can report
-every problem of every source at once. ``Source`` knows where each key of a file was written.
+Every failure (no such file, a folder, pipe or device, too large, not UTF-8, bad TOML, a
+number too long or values nested too deeply, a key set twice) is recorded as a
+``ConfigIssue`` placed in its file, never raised, so ``load_config`` can report every problem
+of every source at once. ``Source`` knows where each key of a file was written. ``-`` reads
+the settings from standard input (``asteroids.userfile``).
 """
 
 from __future__ import annotations
@@ -10,12 +12,15 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from asteroids.config import bounded
 from asteroids.config.bundled import is_preset_name, preset_bytes, preset_names, suggest_preset
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigIssue
 from asteroids.config.locate import Path, Positions, find, key_positions
+from asteroids.userfile import FileTooLarge, read_user_file
 
 __all__ = ["MAX_FILE_BYTES", "TOML_POSITION", "Source", "TextFile", "dotted", "read_source",
            "syntax_issue"]
@@ -123,6 +128,11 @@ class TextFile:
         return self.name
 
 
+def _too_large(fail: Callable[[str, str], None]) -> None:
+    fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
+         f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
+
+
 def read_source(src: Source, path: str | os.PathLike[str],
                issues: list[ConfigIssue]) -> dict[str, Any] | None:
     """Read and parse one file; on failure record the issue and return None."""
@@ -149,8 +159,10 @@ def read_source(src: Source, path: str | os.PathLike[str],
                 return None
         else:
             try:
-                with open(text_path, "rb") as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
+                data = read_user_file(text_path, MAX_FILE_BYTES)
+            except FileTooLarge:
+                _too_large(fail)
+                return None
             except OSError as exc:
                 hint = ""
                 if isinstance(exc, FileNotFoundError):
@@ -160,8 +172,7 @@ def read_source(src: Source, path: str | os.PathLike[str],
                 fail("unreadable", f"cannot read the file: {exc.strerror or exc}{hint}")
                 return None
     if len(data) > MAX_FILE_BYTES:
-        fail("too-large", f"the file is larger than {MAX_FILE_BYTES // 1024} KiB "
-             f"({MAX_FILE_BYTES} bytes); a settings file is only a few KiB")
+        _too_large(fail)
         return None
     try:
         text = data.decode("utf-8")
@@ -170,12 +181,12 @@ def read_source(src: Source, path: str | os.PathLike[str],
         fail("syntax", "invalid TOML: the file is not UTF-8 text", line)
         return None
     try:
-        parsed = tomllib.loads(text)
+        parsed = bounded.loads(text)
+    except bounded.TomlLimitError as exc:
+        fail("too-large", exc.reason, exc.line, exc.col)
+        return None
     except tomllib.TOMLDecodeError as exc:
         issues.append(syntax_issue(src, text, exc))
-        return None
-    except RecursionError:
-        fail("syntax", "invalid TOML: values are nested too deeply")
         return None
     src.positions = key_positions(text)
     return parsed

@@ -179,9 +179,13 @@ class _Kit:
         self.coast = np.array(powers)
         """Drag factors keep**k for k = 1.._DANGER_TICKS."""
         self.steps = np.arange(1, _DANGER_TICKS + 1, dtype=np.int64)
-        half_steps = np.arange(p.turn_steps // 2, _HALF_TURN + p.turn_steps, p.turn_steps)
-        self.turn_half_cos = -COS[np.minimum(half_steps, _HALF_TURN)]
-        """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``."""
+        self.turn_half_cos = np.zeros(0)
+        """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``.
+        Empty when a turn rate under half a heading step per tick rounds to no turn at all:
+        then no target costs turn ticks, and none is turned to."""
+        if p.turn_steps > 0:
+            half_steps = np.arange(p.turn_steps // 2, _HALF_TURN + p.turn_steps, p.turn_steps)
+            self.turn_half_cos = -COS[np.minimum(half_steps, _HALF_TURN)]
 
 
 @lru_cache(maxsize=8)

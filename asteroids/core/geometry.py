@@ -317,8 +317,10 @@ def reflect(
     Args:
         v: ``(N, 2)`` velocities (any unit).
         n: ``(N, 2)`` unit normals (or ``(2,)``, broadcast).
-        restitution: ``e`` in ``[0, 1]``; scales the normal component after the bounce
-            (1 = elastic mirror, 0 = slide along the surface). The tangential part is kept.
+        restitution: ``e >= 0``, finite; scales the normal component after the bounce
+            (1 = elastic mirror, 0 = slide along the surface, above 1 a bouncy surface that
+            adds speed, as ``ship.shield.restitution`` up to 1.5 asks). The tangential part
+            is kept.
         approaching_only: if True, rows moving away from the surface (``v . n >= 0``) are
             returned unchanged, so touching bodies that already separate do not stick.
 
@@ -326,7 +328,7 @@ def reflect(
         ``(N, 2)`` reflected velocities.
 
     Raises:
-        ValueError: NaN/inf in ``v`` or ``n``, or ``restitution`` outside ``[0, 1]``.
+        ValueError: NaN/inf in ``v`` or ``n``, or ``restitution`` negative, NaN or inf.
 
     >>> reflect(np.array([[3.0, -4.0]]), np.array([[0.0, 1.0]])).tolist()
     [[3.0, 4.0]]
@@ -336,8 +338,8 @@ def reflect(
     _check_finite(v, "v")
     _check_finite(n, "n")
     e = float(restitution)
-    if not 0.0 <= e <= 1.0:  # also refuses NaN: a bounce may not add energy or flip the wall
-        raise ValueError(f"restitution must be in [0, 1], got {restitution!r}")
+    if not 0.0 <= e < math.inf:  # also refuses NaN; a negative e would pull through the wall
+        raise ValueError(f"restitution must be a finite number >= 0, got {restitution!r}")
     vn = v[..., 0] * n[..., 0] + v[..., 1] * n[..., 1]
     k = (1.0 + e) * vn
     if approaching_only:

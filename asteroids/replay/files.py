@@ -1,4 +1,4 @@
-"""Saving and loading replay files: atomic writes, bounded reads."""
+"""Saving and loading replay files: atomic writes; bounded reads of regular files only."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from asteroids.replay.format import (
     encode_replay,
 )
 from asteroids.storage import atomic_write
+from asteroids.userfile import FileTooLarge, display_name, read_user_file
 
-__all__ = ["load_replay", "save_replay"]
+__all__ = ["load_replay", "read_replay_bytes", "save_replay"]
 
 
 def save_replay(replay: Replay, path: str | os.PathLike[str]) -> Path:
@@ -34,26 +35,34 @@ def save_replay(replay: Replay, path: str | os.PathLike[str]) -> Path:
 def load_replay(path: str | os.PathLike[str]) -> Replay:
     """Read and check a replay file.
 
-    Files over ``MAX_REPLAY_BYTES`` are refused before they are read.
+    Files over ``MAX_REPLAY_BYTES`` are refused before they are read, and so is anything
+    but a regular file (a folder, a named pipe, a device); ``-`` reads standard input.
 
     Raises:
         ReplayError: the one-paragraph reason the file cannot be used (missing, unreadable,
-            oversized, not a replay, another format version, truncated, damaged, edited).
+            not a regular file, oversized, not a replay, another format version, truncated,
+            damaged, edited).
     """
-    name = os.fspath(path)
+    return decode_replay(read_replay_bytes(path), display_name(path))
+
+
+def read_replay_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a replay file, read as ``load_replay`` reads them, not yet checked.
+
+    Raises:
+        ReplayError: the file cannot be read (missing, unreadable, not a regular file,
+            oversized).
+    """
+    name = display_name(path)
     try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > MAX_REPLAY_BYTES:
-                raise ReplayError(name, _too_big(size))
-            data = fh.read(MAX_REPLAY_BYTES + 1)
+        return read_user_file(path, MAX_REPLAY_BYTES)
+    except FileTooLarge as exc:
+        raise ReplayError(name, _too_big(exc.size)) from None
     except OSError as exc:
         raise ReplayError(name, f"cannot read the file: {exc.strerror or exc}.") from None
-    if len(data) > MAX_REPLAY_BYTES:  # grew, or not a regular file
-        raise ReplayError(name, _too_big(len(data)))
-    return decode_replay(data, name)
 
 
-def _too_big(size: int) -> str:
-    return (f"the file is too large to be a replay ({size} bytes; replays over "
+def _too_big(size: int | None) -> str:
+    shown = f"{size} bytes" if size is not None else f"more than {MAX_REPLAY_BYTES} bytes"
+    return (f"the file is too large to be a replay ({shown}; replays over "
             f"{MAX_REPLAY_BYTES // (1024 * 1024)} MiB, {MAX_REPLAY_BYTES} bytes, are refused).")

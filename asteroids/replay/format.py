@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from asteroids import __version__
-from asteroids.config import Config, ConfigError, load_config_text, render_toml
+from asteroids.config import Config, ConfigError, bounded, load_config_text, render_toml
 from asteroids.config.compat import rules_fingerprint
 from asteroids.config.declare import version_key
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
@@ -383,11 +383,12 @@ def decode_replay(data: bytes, path: str) -> Replay:
         raise bad("the file was damaged or edited after it was written: its content does not "
                   "match the checksum on its last line.")
     try:
-        doc = tomllib.loads(body.partition("\n")[2])
+        doc = bounded.loads(body.partition("\n")[2])
+    except bounded.TomlLimitError as exc:
+        line = f" (line {exc.line + 1})" if exc.line is not None else ""
+        raise bad(f"the header cannot be read: {exc.reason}{line}.") from None
     except tomllib.TOMLDecodeError as exc:
         raise bad(f"the header is not valid TOML ({exc}).") from None
-    except RecursionError:
-        raise bad("the header is not valid TOML (values are nested too deeply).") from None
     return _from_doc(doc, bad, int(version))
 
 
@@ -475,8 +476,8 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
     if rules_fingerprint(config, players) != rules:
         raise bad("its settings do not match its rules fingerprint: the settings or the "
                   "'rules' line were edited.")
-    if float(tick_hz) != config.world.tick_hz:
-        raise bad(f"'tick_hz' ({tick_hz}) differs from the settings' world.tick_hz "
+    if tick_hz != config.world.tick_hz:  # compared exactly: a huge int never converts
+        raise bad(f"'tick_hz' ({_show(tick_hz)}) differs from the settings' world.tick_hz "
                   f"({config.world.tick_hz}).")
 
     packed = _blob(doc, "inputs", bad)
@@ -534,7 +535,7 @@ def _settings_problem(exc: ConfigError, config_text: str, game_version: str) -> 
     update = (f"this is asteroids {__version__}, which plays rules versions 1 to "
               f"{RULES_VERSION}. Update the game to verify or watch it.")
     try:
-        rules = tomllib.loads(config_text).get("rules_version")
+        rules = bounded.loads(config_text).get("rules_version")
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         rules = None
     if type(rules) is int and rules > RULES_VERSION:

@@ -761,6 +761,7 @@ def test_shield_touching_a_rock_at_exactly_its_radius(x: float, bounced: bool) -
 @pytest.mark.parametrize("borders", ["wrap", "bounce"])
 @pytest.mark.parametrize("e,v,v_after", [
     (1.0, -1.0, 5.0), (0.0, -1.0, 2.0), (0.5, -1.0, 3.5),  # approaching (at 3 relative)
+    (1.5, -1.0, 6.5),  # the schema's most: leaves at 4.5 relative
     (1.0, 2.0, 2.0),  # moving with the ship (vn = 0)
     (1.0, 3.0, 3.0),  # leaving faster than the ship (vn > 0)
 ])

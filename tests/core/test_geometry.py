@@ -151,6 +151,9 @@ def test_reflect_restitution_and_approaching_only() -> None:
     n = np.array([[0.0, 1.0], [0.0, 1.0]])
     assert reflect(v, n, 0.0).tolist() == [[3.0, 0.0], [3.0, 0.0]]
     assert reflect(v, n, 0.5, approaching_only=True).tolist() == [[3.0, 2.0], [3.0, 4.0]]
+    # Above 1 (ship.shield.restitution allows 1.5): a bouncy surface, faster away than in.
+    assert reflect(v, n, 1.5).tolist() == [[3.0, 6.0], [3.0, -6.0]]
+    assert reflect(v, n, 1.5, approaching_only=True).tolist() == [[3.0, 6.0], [3.0, 4.0]]
 
 
 def test_remaining_travel_keeps_path_length() -> None:

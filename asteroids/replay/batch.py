@@ -1,0 +1,224 @@
+"""``asteroids verify``: check many replay files, one line each, every file on its own.
+
+One file never costs the others their result. Anything that goes wrong while one file is
+read or re-simulated (a damaged file, or an error inside the game) is that file's line,
+``unusable``, with the reason, and exit code 2. With ``--jobs N`` the files are checked in a
+pool of worker processes; a worker that dies (killed, out of memory) breaks the pool, so the
+files that were in flight are each checked again alone, in a fresh process, to find the one
+that kills its checker (reported as unusable), and the rest go back into a new pool.
+Results are printed in the order the files were given, as they arrive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from asteroids import __version__
+from asteroids.replay.files import read_replay_bytes
+from asteroids.replay.format import ReplayError, decode_replay
+from asteroids.userfile import STDIN, display_name
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "Item", "Result", "pooled", "run_verify",
+           "verify_file", "verify_files"]
+
+EXIT_BAD_INPUT = 2
+"""A file is not a usable replay (wins over a mismatch)."""
+EXIT_MISMATCH = 1
+"""A well-formed replay re-simulated differently from how it was recorded."""
+
+Item = tuple[str, bytes | str | None]
+"""A file to check: its name, and its bytes when already read (standard input), or the
+reason they could not be read."""
+Result = dict[str, object]
+
+
+def _unusable(name: str, error: str) -> Result:
+    return {"file": name, "status": "bad-input", "error": error}
+
+
+def verify_file(path: str, data: bytes | None = None) -> Result:
+    """Load and verify one replay (from ``data`` when given); a plain dict, so it crosses
+    process boundaries. Never raises: any failure is the file's ``bad-input`` result."""
+    from asteroids.replay.files import load_replay
+    from asteroids.replay.verify import verify_replay
+
+    name = display_name(path)
+    try:
+        replay = load_replay(path) if data is None else decode_replay(data, name)
+        result = verify_replay(replay)
+    except ReplayError as exc:
+        return _unusable(name, str(exc))
+    except MemoryError:
+        return _unusable(name, f"{name}: checking the replay needs more memory than this "
+                         "process may use.")
+    except Exception as exc:  # one file's failure is that file's line
+        return _unusable(name, f"{name}: the replay could not be checked: {_what(exc)} (this "
+                         "is a bug in asteroids: please report it with the file).")
+    out: Result = {
+        "file": name, "status": "ok" if result.ok else "mismatch", "ticks": result.ticks,
+        "final_score": result.final_score, "final_wave": result.final_wave,
+        "final_hash": result.final_hash, "game_version": replay.game_version,
+    }
+    if replay.players != 1:
+        out.update(players=replay.players, final_scores=list(replay.final_scores))
+    if not result.ok:
+        out.update(problem=result.problem, first_bad_checkpoint=result.first_bad_checkpoint,
+                   first_bad_tick=result.first_bad_tick, expected_hash=result.expected_hash,
+                   actual_hash=result.actual_hash, fields=list(result.fields))
+    return out
+
+
+def _what(exc: BaseException) -> str:
+    text = str(exc).replace("\n", " ")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _verify_item(item: Item) -> Result:
+    path, data = item
+    if isinstance(data, str):
+        return _unusable(display_name(path), data)
+    return verify_file(path, data)
+
+
+def _died(item: Item, exc: BaseException) -> Result:
+    name = display_name(item[0])
+    return _unusable(name, f"{name}: the process checking it died ({_what(exc)}); the "
+                     "replay may need more memory than this machine gives it.")
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    # Fresh interpreters (spawn), not forks: nothing of this process's state leaks in.
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _alone(fn: Callable[[Item], Result], item: Item) -> Result:
+    """One file in a process of its own: its result, or the line saying its checker died."""
+    with _pool(1) as pool:
+        try:
+            return pool.submit(fn, item).result()
+        except BrokenProcessPool as exc:
+            return _died(item, exc)
+
+
+def pooled(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> Iterator[Result]:
+    """``fn`` over ``items`` in ``jobs`` worker processes, results in input order; a worker
+    that dies costs only the result of the item that killed it (see the module docstring).
+    ``fn`` must be a module-level function (workers import it by name)."""
+    start = 0
+    while start < len(items):
+        pool = _pool(min(jobs, len(items) - start))
+        broken = False
+        try:
+            futures: list[Future[Result]] = [pool.submit(fn, item)
+                                             for item in items[start:]]
+            for item, future in zip(items[start:], futures, strict=True):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    break
+                except Exception as exc:  # fn raised after all: still that item's line only
+                    name = display_name(item[0])
+                    result = _unusable(name, f"{name}: the replay could not be checked: "
+                                       f"{_what(exc)}.")
+                yield result
+                start += 1
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if broken:
+            # The files that were in flight (at most jobs + 1, taken in order) each run alone;
+            # the one whose checker dies again is the culprit.
+            for item in items[start:start + jobs + 1]:
+                yield _alone(fn, item)
+                start += 1
+
+
+def verify_files(paths: Sequence[str], *, jobs: int | None = None, engine: str = "pool",
+                 address: str | None = None) -> Iterator[Result]:
+    """Verify each file, results in the order given (see the module docstring).
+
+    ``jobs``: worker processes (None: every core; 1: this process), or for ``engine="ray"``
+    the CPUs of a local Ray. ``-`` is standard input, read here once (workers have none).
+
+    Raises:
+        EngineUnavailable: for ``engine="ray"`` without Ray.
+    """
+    stdin: bytes | str | None = None
+    items: list[Item] = []
+    for path in paths:
+        if path == STDIN and stdin is None:
+            try:
+                stdin = read_replay_bytes(STDIN)
+            except ReplayError as exc:
+                stdin = str(exc)
+        items.append((path, stdin if path == STDIN else None))
+    if engine == "ray":
+        from asteroids.lab.engines import ordered_map
+
+        return ordered_map(_verify_item, items, engine="ray", address=address, jobs=jobs)
+    workers = min(jobs or os.cpu_count() or 1, len(items))
+    if workers <= 1:
+        return map(_verify_item, items)
+    return pooled(_verify_item, items, workers)
+
+
+def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
+    """Print one line per result as it arrives (text mode); return them all."""
+    done = []
+    for r in results:
+        done.append(r)
+        if as_json:
+            continue
+        if r["status"] == "ok":
+            score = (f"score {r['final_score']}" if "players" not in r else
+                     f"{r['players']} players, scores "
+                     + " / ".join(str(s) for s in r["final_scores"]))  # type: ignore[attr-defined]
+            print(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
+                  f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
+        elif r["status"] == "mismatch":
+            recorded_by = r["game_version"]
+            note = ("" if recorded_by == __version__ else
+                    f" (recorded by asteroids {recorded_by}; this is {__version__})")
+            print(f"{r['file']}: MISMATCH: {r['problem']}{note}", flush=True)
+        else:
+            print(f"{r['file']}: unusable (see the error above)", flush=True)
+            print(f"asteroids: {r['error']}", file=sys.stderr, flush=True)
+    return done
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``asteroids verify FILE... [--jobs N] [--json] [--engine pool|ray]``: the exit code."""
+    from asteroids.lab.engines import EngineUnavailable
+
+    if args.jobs is not None and args.jobs < 1:
+        print(f"asteroids: verify: --jobs must be 1 or more; got {args.jobs}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.address is not None and args.engine != "ray":
+        print("asteroids: verify: --address names a Ray cluster; it needs --engine ray",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        results = _report(verify_files(args.files, jobs=args.jobs, engine=args.engine,
+                                       address=args.address), args.json)
+    except EngineUnavailable as exc:
+        print(f"asteroids: verify: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    counts = {k: sum(r["status"] == k for r in results) for k in ("ok", "mismatch", "bad-input")}
+    code = (EXIT_BAD_INPUT if counts["bad-input"] else
+            EXIT_MISMATCH if counts["mismatch"] else 0)
+    if args.json:
+        print(json.dumps({"files": results, "total": counts, "exit_code": code}, indent=2))
+    else:
+        n = len(results)
+        print(f"{n} file{'s' if n != 1 else ''}: {counts['ok']} ok, {counts['mismatch']} "
+              f"mismatch, {counts['bad-input']} unusable")
+    return code
