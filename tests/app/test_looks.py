@@ -18,6 +18,7 @@ from asteroids.config import Config, load_config
 from asteroids.config.schema import PALETTES
 from asteroids.core import InputFrame, World, new_world, step
 from asteroids.core.bot import bot_input
+from asteroids.core.world import Draft
 
 pytestmark = pytest.mark.gl
 
@@ -32,8 +33,11 @@ def with_display(config: Config, **changes: object) -> Config:
 
 
 def busy_world(config: Config, ticks: int = 90) -> tuple[World, World]:
-    """A game a moment in: rocks, the ship and a few of its shots in flight."""
-    world = new_world(config, 3)
+    """A game a moment in: rocks, the ship and a few of its shots in flight (the ship past its
+    grace, so it is drawn on every frame)."""
+    d = Draft(new_world(config, 3))
+    d.ship_grace = 0
+    world = d.freeze()
     prev = world
     for t in range(ticks):
         prev = world

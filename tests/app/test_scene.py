@@ -102,7 +102,10 @@ def test_a_new_shot_is_drawn_where_it_is_not_interpolated(config):
 
 
 def test_thrust_adds_a_flame(config):
-    world = new_world(config, 5)
+    import dataclasses
+
+    config = dataclasses.replace(config, ship=dataclasses.replace(config.ship, grace_s=0.0))
+    world = new_world(config, 5)  # no grace: the ship is drawn on every tick
     builder = SceneBuilder(config)
     quiet = len(builder.build(world, world, 0.0))
     _, thrusting = run(config, world, [InputFrame.THRUST] * 2)
