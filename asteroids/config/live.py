@@ -17,8 +17,8 @@ from typing import Any
 
 from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import fmt_num, knobs
-from asteroids.config.loader import load_config_text
-from asteroids.config.render import render_toml, render_value
+from asteroids.config.loader import load_config_over
+from asteroids.config.render import render_value
 from asteroids.config.rulesets import (
     KNOB_TIMING,
     LIVE,
@@ -60,12 +60,6 @@ def timing_of(key: str) -> Timing:
     if entry is None:
         entry = KNOB_TIMING[key.split(".")[0]]
     return entry
-
-
-def _get(config: Any, key: str) -> Any:
-    for part in key.split("."):
-        config = getattr(config, part)
-    return config
 
 
 def _show(value: Any) -> str:
@@ -117,12 +111,23 @@ class Change:
 
 def diff_configs(old: Config, new: Config) -> list[Change]:
     """Every setting whose value differs, in schema order, each with its timing."""
-    out = []
-    for key in leaf_keys():
-        a, b = _get(old, key), _get(new, key)
-        if a != b:
-            out.append(Change(key, a, b, timing_of(key).of(a, b)))
+    out: list[Change] = []
+    _diff(old, new, Config, "", out)
     return out
+
+
+def _diff(old: Any, new: Any, cls: type, prefix: str, out: list[Change]) -> None:
+    """The settings that differ under one table; equal tables are skipped whole (a replay
+    may hold thousands of changes, each of a few settings)."""
+    for knob in knobs(cls):
+        a, b = getattr(old, knob.name), getattr(new, knob.name)
+        if a is b or a == b:
+            continue
+        key = f"{prefix}.{knob.name}" if prefix else knob.name
+        if knob.kind == "table" and knob.cls is not None:
+            _diff(a, b, knob.cls, key, out)
+        else:
+            out.append(Change(key, a, b, timing_of(key).of(a, b)))
 
 
 def apply_changes(config: Config, changes: Iterable[Change | str], *,
@@ -141,8 +146,7 @@ def apply_changes(config: Config, changes: Iterable[Change | str], *,
     overrides = [c.override if isinstance(c, Change) else c for c in changes]
     if not overrides:
         return config
-    return load_config_text(render_toml(config, with_comments=False), source=source,
-                            overrides=overrides)
+    return load_config_over(config, overrides, source=source)
 
 
 @dataclass(frozen=True)
