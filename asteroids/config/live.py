@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import fmt_num, knobs
 from asteroids.config.loader import load_config_over
@@ -163,12 +164,15 @@ class ReloadPlan:
     """Why changes that could be live wait too (they contradict a deferred one); or ''."""
 
 
-def plan_reload(running: Config, new: Config) -> ReloadPlan:
+def plan_reload(running: Config, new: Config, *, carry: Carry | None = None) -> ReloadPlan:
     """Split the difference between a running game's settings and new ones.
 
     Live changes are applied to ``running`` (with the loader's checks); the rest wait. If the
     live ones alone make invalid settings (a setting checked against a waiting one, such as
     ``ship.safe_radius_px`` against a new world size), everything waits for the next game.
+    So it does when they would pass the work budget with the rocks that the game's earlier
+    settings (``carry``, see ``asteroids.config.budget``) may still have in play: the replay
+    reader refuses such a change.
     """
     changes = diff_configs(running, new)
     live = tuple(c for c in changes if c.when == LIVE)
@@ -181,4 +185,9 @@ def plan_reload(running: Config, new: Config) -> ReloadPlan:
         first = exc.errors[0].message if exc.errors else "invalid"
         return ReloadPlan(running, (), tuple(changes),
                           f"without the changes that wait for the next game, {first}")
+    if carry is not None and any(c.rule for c in live):
+        work = TickWork.of(rules_getter(config), carry)
+        if work.over_budget():
+            return ReloadPlan(running, (), tuple(changes),
+                              f"with the rocks this game's earlier rules allow, {work.message()}")
     return ReloadPlan(config, live, deferred)

@@ -18,6 +18,7 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from asteroids.config.budget import BUDGET_MB, BUDGET_MS, TickWork
 from asteroids.config.bundled import preset_bytes
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
@@ -606,6 +607,14 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
             check([("keys", a, i) for a, i in uses],
                   f'{{key}}: key "{name}" is bound to more than one action: {listed}',
                   "each key bound to one action", f'"{name}" in {listed}')
+
+    work = TickWork.of(lambda key: _get(g, tuple(key.split("."))))
+    if work.over_budget():
+        ms, mb = work.cost()
+        _, keys = work.explain()
+        check([tuple(k.split(".")) for k in keys], work.message(),
+              f"at most {BUDGET_MS:g} ms and {BUDGET_MB:g} MiB a tick",
+              f"about {math.ceil(ms)} ms and {math.ceil(mb)} MiB")
     return out
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asteroids.config import Config, ConfigError
+from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.live import apply_changes, diff_configs
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, RULE_TABLES
@@ -106,6 +107,7 @@ def decode_changes(value: Any, start: Config, ticks: int,
                   "{tick = N, set = [\"KEY=VALUE\", ...]}.")
     out: list[ConfigChange] = []
     config = start
+    carry = Carry.of(rules_getter(start))
     last = -1
     for index, item in enumerate(value):
         where = f"config change {index + 1}"
@@ -135,6 +137,12 @@ def decode_changes(value: Any, start: Config, ticks: int,
                           "(it needs a new game).")
         if len(diffs) != len(settings):
             raise bad(f"{where} (tick {tick}) sets a value that it already had.")
+        rules = rules_getter(new)
+        work = TickWork.of(rules, carry)
+        if work.over_budget():
+            raise bad(f"{where} (tick {tick}) makes rules that, with the rocks the game's "
+                      f"earlier rules allow, pass the work budget: {work.message()}.")
+        carry = carry.then(rules)
         out.append(ConfigChange(tick, tuple(settings), new))
         config, last = new, tick
     return tuple(out)
