@@ -18,8 +18,9 @@ obstacle edges, wave size) and unit costs. This checks both halves on the machin
 * **Replay load**: a replay holding ``MAX_CHANGES`` settings changes, read and checked.
 
 A scene is one World, stepped again and again from the same state (each step is the worst
-tick); times are medians of those steps, memory the tracemalloc peak of one step. Times move
-with the machine and its load; ``docs/limits.md`` quotes the machine and the command.
+tick); times are medians of those steps in CPU time of this process (``time.process_time``:
+other processes on a shared machine do not count), memory the tracemalloc peak of one step.
+Times move with the machine; ``docs/limits.md`` quotes the machine and the command.
 """
 
 from __future__ import annotations
@@ -109,13 +110,14 @@ def worst_world(config: Config, place: str = "centre", seed: int = 1) -> World:
 
 def measure(config: Config, world: World, ticks: int = 5) -> tuple[float, float]:
     """Median ms of ``ticks`` steps from ``world`` (the same state each time) and the
-    tracemalloc peak of one, in MiB."""
+    tracemalloc peak of one, in MiB. Times are this process's CPU time, so other work on a
+    shared machine does not count (on an idle core it is the wall time)."""
     step(world, 0, config)  # warm: compiled params, first-call costs
     times = []
     for _ in range(ticks):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         step(world, 0, config)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     gc.collect()
     tracemalloc.start()
     try:

@@ -23,13 +23,16 @@ from asteroids.config.live import apply_changes, diff_configs
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, RULE_TABLES
 
-__all__ = ["MAX_CHANGES", "MAX_SETTINGS", "ConfigChange", "config_at", "decode_changes",
-           "encode_changes", "rule_settings"]
+__all__ = ["MAX_CHANGES", "MAX_SETTINGS", "MAX_TOTAL_SETTINGS", "ConfigChange", "config_at",
+           "decode_changes", "encode_changes", "rule_settings"]
 
 MAX_CHANGES = 10_000
 """Most change records a replay may hold (a save in the editor every few seconds for hours)."""
 MAX_SETTINGS = 200
 """Most settings one record may set (there are fewer live rule settings than this)."""
+MAX_TOTAL_SETTINGS = 2 * MAX_CHANGES
+"""Most settings all the records of a replay may set together (two a change on average):
+with ``MAX_CHANGES`` it bounds the work of reading a replay (``docs/limits.md``)."""
 
 _MAX_TEXT = 200
 _KEY = re.compile(r"[a-z0-9_.]{1,100}")
@@ -109,6 +112,7 @@ def decode_changes(value: Any, start: Config, ticks: int,
     config = start
     carry = Carry.of(rules_getter(start))
     last = -1
+    total = 0
     for index, item in enumerate(value):
         where = f"config change {index + 1}"
         if not isinstance(item, dict) or set(item) != {"tick", "set"}:
@@ -122,6 +126,10 @@ def decode_changes(value: Any, start: Config, ticks: int,
                 or not all(isinstance(s, str) and len(s) <= _MAX_TEXT for s in settings)):
             raise bad(f"{where} (tick {tick}) must set a list of 1 to {MAX_SETTINGS} "
                       "\"KEY=VALUE\" texts.")
+        total += len(settings)
+        if total > MAX_TOTAL_SETTINGS:
+            raise bad(f"the config changes set more than {MAX_TOTAL_SETTINGS} settings in all "
+                      f"(at {where}, tick {tick}).")
         keys = [_checked_key(s, f"{where} (tick {tick})", bad) for s in settings]
         if len(set(keys)) != len(keys):
             raise bad(f"{where} (tick {tick}) sets a key twice.")
