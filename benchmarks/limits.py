@@ -51,16 +51,18 @@ from asteroids.core.spawn import append_rocks, make_rocks, remove_all_rocks
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
 from benchmarks._util import cpu_name
 
-__all__ = ["CORNERS", "Corner", "largest_accepted", "main", "measure", "worst_world"]
+__all__ = ["CORNERS", "PLACES", "PRESETS", "Corner", "knob_extremes", "largest_accepted", "main",
+           "measure", "worst_tick", "worst_world"]
 
 
 # --------------------------------------------------------------------------- worst placement
 
 
-PLACES = ("centre", "corner", "wave")
+PLACES = ("centre", "corner", "ricochet", "wave")
 """Where ``worst_world`` piles everything up: the middle of the world (or an obstacle's
-corner), the world's corner (a wrapping world then has every image of every rock), or
-nowhere: no rocks, and the next step starts a wave."""
+corner), the world's corner (a wrapping world then has every image of every rock), that
+corner with every shot flying into it (where shots bounce, each then ricochets twice in
+the tick), or nowhere: no rocks, and the next step starts a wave."""
 
 
 def worst_world(config: Config, place: str = "centre", seed: int = 1) -> World:
@@ -76,7 +78,11 @@ def worst_world(config: Config, place: str = "centre", seed: int = 1) -> World:
     p = params_for(config)
     d = Draft(new_world(config, seed))
     remove_all_rocks(d)
-    if place == "corner":
+    if place == "ricochet":
+        if p.wrap_shots:
+            raise ValueError("shots ricochet off the border only where they bounce")
+        x = y = p.radius[0] + 1.0
+    elif place == "corner":
         x, y = 0.0, 0.0
     elif p.obstacle_offsets.shape[0] > 1:
         sizes = np.diff(p.obstacle_offsets)
@@ -101,10 +107,15 @@ def worst_world(config: Config, place: str = "centre", seed: int = 1) -> World:
         d.saucer_alive, d.saucer_small, d.saucer_x, d.saucer_y = True, False, x, y
         d.saucer_ticks_left = d.saucer_fire_timer = d.saucer_zig_timer = 10_000
     ship_shots = p.shot_max
+    diagonal = p.shot_speed * 0.5**0.5
     for k in range(work.shots):
         owner = SHOOTER_SHIP if k < ship_shots else SHOOTER_SAUCER
-        add_shot(d, owner, (x - 2.0 - (k % 3)) % p.width, y + 0.5 * (k % 5), p.shot_speed,
-                 0.0, p.shot_ticks)
+        if place == "ricochet":  # into the corner: off both walls within the tick
+            add_shot(d, owner, 0.4 * diagonal + 1e-3 * k, 0.5 * diagonal + 1e-3 * k,
+                     -diagonal, -diagonal, p.shot_ticks)
+        else:
+            add_shot(d, owner, (x - 2.0 - (k % 3)) % p.width, y + 0.5 * (k % 5),
+                     p.shot_speed, 0.0, p.shot_ticks)
     return d.freeze()
 
 
@@ -133,6 +144,8 @@ def worst_tick(config: Config, ticks: int = 5,
     """The worst tick of ``config`` over ``places``: (median ms, peak MiB, its place)."""
     worst = (0.0, 0.0, "")
     for place in places:
+        if place == "ricochet" and config.borders.shots != "bounce":
+            continue
         ms, mb = measure(config, worst_world(config, place), ticks)
         if ms > worst[0]:
             worst = (ms, max(mb, worst[1]), place)
@@ -155,11 +168,21 @@ class Corner:
     """The overrides for the searched number."""
     hi: int
     """The largest number the schema accepts."""
+    preset: str = "default"
+    """The preset the overrides apply to."""
+
+    def config(self, k: int) -> Config:
+        """The rules with the number ``k`` (ConfigError when the validator refuses them)."""
+        return load_preset(self.preset, overrides=[*self.overrides, *self.knobs(k)])
 
 
 def _rocks(k: int) -> list[str]:
     return [f"asteroids.max_alive={k}", f"game.first_wave_asteroids={k}",
             f"game.max_wave_asteroids={k}"]
+
+
+def _shots(k: int) -> list[str]:
+    return [f"shots.max_alive={max(1, k)}"]
 
 
 def _obstacle(k: int) -> list[str]:
@@ -182,6 +205,7 @@ CORNERS = (
     Corner("colliding rocks", (*_STILL, "asteroids.collide=true"), _rocks, 20_000),
     Corner("shots", (*_STILL, "shots.max_alive=1000", "saucers.max_shots=100",
                      "shots.lifetime_s=30"), _rocks, 20_000),
+    Corner("ricocheting shots (arena)", (), _shots, 1000, "arena"),
     Corner("obstacle points", ("shots.at_obstacles=ricochet",), _obstacle, 20_000),
     Corner("wave size", (*_STILL, "game.spawn_clearance_px=10000",
                          "asteroids.vertices_min=64", "asteroids.vertices_max=64"),
@@ -190,10 +214,10 @@ CORNERS = (
 """One corner per kind of work the budget counts."""
 
 
-def accepts(overrides: Sequence[str]) -> bool:
-    """Whether the validator accepts the default rules with ``overrides``."""
+def accepts(corner: Corner, k: int) -> bool:
+    """Whether the validator accepts ``corner`` with the number ``k``."""
     try:
-        load_config(overrides=list(overrides))
+        corner.config(k)
     except ConfigError:
         return False
     return True
@@ -205,51 +229,64 @@ def largest_accepted(corner: Corner) -> int:
     lo, hi = 0, corner.hi
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if accepts([*corner.overrides, *corner.knobs(mid)]):
+        if accepts(corner, mid):
             lo = mid
         else:
             hi = mid - 1
     return lo
 
 
-def knob_extremes() -> list[tuple[str, str, Config]]:
-    """Every preset with each rule number knob at either end of its range, as (preset,
-    override, config); the ones other checks refuse (a rock too big for the world) are
-    left out, and returned by ``main`` as refused."""
-    out = []
-    for preset in ("default", "classic", "arena"):
+PRESETS = ("default", "classic", "arena")
+
+
+def knob_extremes() -> tuple[list[tuple[str, str, Config]], list[tuple[str, str, str]]]:
+    """Every preset with each rule knob at either end of its documented range (a list at
+    both ends, every element alike; every choice of a choice; both values of a switch).
+
+    Returns the accepted ones as (preset, override, config) and the refused ones as
+    (preset, override, first error): other checks refuse some (a rock wider than the
+    world), and the budget refuses the combinations ``docs/limits.md`` names.
+    """
+    accepted, refused = [], []
+    for preset in PRESETS:
         for table in RULE_TABLES:
-            for key, lo, hi in _number_knobs(table):
-                for value in (lo, hi):
-                    if value is None:
-                        continue
-                    text = f"{key}={value!r}" if not isinstance(value, tuple) else (
-                        f"{key}=[{', '.join(repr(v) for v in value)}]")
-                    try:
-                        out.append((preset, text, load_preset(preset, overrides=[text])))
-                    except ConfigError:
-                        continue
-    return out
+            for text in _extreme_overrides(table):
+                try:
+                    accepted.append((preset, text, load_preset(preset, overrides=[text])))
+                except ConfigError as exc:
+                    refused.append((preset, text, exc.errors[0].message))
+    return accepted, refused
 
 
-def _number_knobs(table: str) -> list[tuple[str, Any, Any]]:
-    """(dotted key, low end, high end) of every number knob under ``table``."""
-    config = Config()
-    if not dataclasses.is_dataclass(getattr(config, table)):
+def _extreme_overrides(table: str) -> list[str]:
+    """``KEY=VALUE`` texts setting each knob of ``table`` to the ends of its range."""
+    node = getattr(Config(), table)
+    if not dataclasses.is_dataclass(node):
         return []
-    out = []
+    out: list[str] = []
+
+    def num(value: float, kind: type) -> str:
+        return repr(kind(value))
 
     def walk(cls: type, prefix: str) -> None:
         for k in knobs(cls):
             key = f"{prefix}.{k.name}"
+            lo, hi = k.meta.get("lo"), k.meta.get("hi")
+            ends = [v for v in (None if k.meta.get("lo_open") else lo, hi) if v is not None]
             if k.kind == "table" and k.cls is not None:
                 walk(k.cls, key)
-            elif k.kind in ("int", "float") and not k.meta.get("lo_open"):
-                lo, hi = k.meta.get("lo"), k.meta.get("hi")
-                cast = int if k.kind == "int" else float
-                out.append((key, None if lo is None else cast(lo),
-                            None if hi is None else cast(hi)))
-    walk(type(getattr(config, table)), table)
+            elif k.kind in ("int", "float"):
+                kind = int if k.kind == "int" else float
+                out.extend(f"{key}={num(v, kind)}" for v in ends)
+            elif k.kind == "list":
+                kind = int if k.elem is int else float
+                size = k.meta.get("length") or 1
+                out.extend(f"{key}=[{', '.join([num(v, kind)] * size)}]" for v in ends)
+            elif k.kind == "bool":
+                out.extend(f"{key}={v}" for v in ("true", "false"))
+            elif k.kind == "str" and k.meta.get("choices"):
+                out.extend(f'{key}="{c}"' for c in k.meta["choices"])
+    walk(type(node), table)
     return out
 
 
@@ -401,22 +438,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|---:|---|")
     for corner in CORNERS:
         k = largest_accepted(corner)
-        config = load_config(overrides=[*corner.overrides, *corner.knobs(k)])
+        config = corner.config(k)
         est_ms, est_mb = TickWork.of(rules_getter(config)).cost()
         ms, mb, _ = worst_tick(config, args.ticks)
         print(f"| {corner.name} | {k} | {est_ms:.1f} | {ms:.1f} | {est_mb:.1f} | {mb:.1f} | "
               f"{_verdict(ms, mb)} |")
     if not args.quick:
-        extremes = knob_extremes()
+        accepted, refused = knob_extremes()
         worst = (0.0, 0.0, "", "")
-        for preset, text, config in extremes:
+        for preset, text, config in accepted:
             ms, mb, _ = worst_tick(config, 2)
-            if ms > worst[0]:
-                worst = (ms, mb, preset, text)
-        print(f"\nEvery preset with each rule number knob at either end of its range: "
-              f"{len(extremes)} accepted; the slowest, {worst[2]} with {worst[3]}, "
-              f"{worst[0]:.1f} ms and {worst[1]:.1f} MiB in its worst placement "
-              f"({_verdict(worst[0], worst[1])}).")
+            if ms > worst[0] or mb > worst[1]:
+                worst = (max(ms, worst[0]), max(mb, worst[1]), preset, text)
+        print(f"\nEvery preset with each rule knob at either end of its range: "
+              f"{len(accepted)} accepted, the slowest {worst[2]} with {worst[3]}: "
+              f"{worst[0]:.1f} ms and {worst[1]:.1f} MiB at most in its worst placement "
+              f"({_verdict(worst[0], worst[1])}). Refused by the budget:")
+        for preset, text, message in refused:
+            if "budget" in message:
+                print(f"- {preset} with {text}: {message}")
     ms, n_events, lives = extra_life_flood()
     print(f"\nExtra-life flood (a ship every point, 1 000 000 points a rock): the kill's tick "
           f"took {ms:.2f} ms, returned {n_events} events and gave {lives} ships.")
