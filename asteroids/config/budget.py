@@ -61,7 +61,7 @@ class UnitCosts:
     """One straight piece of one shot's path against one target body it may reach."""
     shot_row_ns: float = 40.0
     """...against one edge of such a body (every body is padded to the most edges)."""
-    point_ns: float = 2_000.0
+    point_ns: float = 2_500.0
     """One rock outline point: moved, hashed, and met edge by edge by the ship, its shield
     and the saucer."""
     pair_ns: float = 2_200.0
