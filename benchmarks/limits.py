@@ -425,7 +425,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--changes", type=int, default=10_000,
                         help="settings changes in the replay-load test")
     parser.add_argument("--quick", action="store_true",
-                        help="corners and the flood only (no unit scenes, no preset sweep)")
+                        help="corners, the flood and the replay load only (no unit scenes, "
+                        "no preset sweep)")
     args = parser.parse_args(argv)
     print(f"Machine: {cpu_name()}; Python {platform.python_version()}, numpy {np.__version__}")
     print(f"Budget: {BUDGET_MS:g} ms and {BUDGET_MB:g} MiB a tick.")

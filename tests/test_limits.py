@@ -7,6 +7,7 @@ load quickly."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import subprocess
 import sys
 import time
@@ -55,6 +56,8 @@ from benchmarks.limits import (
 from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 ROOT = Path(__file__).resolve().parents[1]
+bound_of = functools.cache(largest_accepted)
+"""Each corner's largest accepted number (a bisection of the validator), found once."""
 
 
 def _over_budget(exc: ConfigError) -> bool:
@@ -133,7 +136,7 @@ def test_every_rule_knob_at_either_end_of_its_range_fits_every_preset_but_one() 
 
 @pytest.mark.parametrize("corner", CORNERS, ids=lambda c: c.name)
 def test_each_kind_of_work_is_accepted_at_its_bound_and_refused_one_past(corner) -> None:
-    k = largest_accepted(corner)
+    k = bound_of(corner)
     assert 0 < k < corner.hi
     ms, mb = TickWork.of(rules_getter(corner.config(k))).cost()
     assert ms <= BUDGET_MS and mb <= BUDGET_MB
@@ -298,7 +301,7 @@ def test_the_worst_accepted_games_stay_within_the_memory_budget(corner) -> None:
     (tracemalloc: deterministic, unlike time) stays within ``BUDGET_MB`` and its events
     within the count; its CPU time within a generous multiple of ``BUDGET_MS`` (the bar
     itself is measured by ``asteroids bench limits``, not here)."""
-    config = corner.config(largest_accepted(corner))
+    config = corner.config(bound_of(corner))
     work = TickWork.of(rules_getter(config))
     for place in PLACES:
         if place == "ricochet" and config.borders.shots != "bounce":
@@ -336,18 +339,22 @@ def test_the_most_changes_a_replay_holds_load_in_seconds() -> None:
 
 
 def _wide_changes(total: int) -> tuple[Config, tuple[ConfigChange, ...]]:
-    """Changes of up to 10 live settings each, flipped back and forth, ``total`` in all."""
+    """Changes of up to 20 live settings each, flipped back and forth, ``total`` in all."""
     start = load_preset("default")
     keys = ["ship.thrust_px_per_s2", "ship.turn_deg_per_s", "ship.drag_per_s",
             "ship.max_speed_px_per_s", "ship.respawn_delay_s", "shots.speed_px_per_s",
             "shots.lifetime_s", "saucers.lurk_s", "saucers.speed_px_per_s",
-            "saucers.zigzag_interval_s"]
+            "saucers.zigzag_interval_s", "saucers.fire_interval_s",
+            "saucers.shot_speed_px_per_s", "saucers.shot_lifetime_s", "saucers.aim_error_deg",
+            "saucers.aim_error_expert_deg", "asteroids.speed_max_px_per_s",
+            "asteroids.spin_max_deg_per_s", "asteroids.split_kick_px_per_s",
+            "game.next_wave_delay_s", "game.spawn_clearance_px"]
     get = rules_getter(start)
     out, config = [], start
     while total > 0:
         tick = len(out)
         settings = tuple(f"{key}={get(key) + (1.0 if tick % 2 == 0 else 0.0)!r}"
-                         for key in keys[:min(total, 10)])
+                         for key in keys[:min(total, len(keys))])
         config = apply_changes(config, settings)
         out.append(ConfigChange(tick, settings, config))
         total -= len(settings)
