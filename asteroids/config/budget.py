@@ -31,9 +31,9 @@ __all__ = ["BUDGET_MB", "BUDGET_MS", "CLASSIC_VERTICES", "SHOT_PIECES", "UNIT_CO
            "TickWork", "UnitCosts", "rules_getter"]
 
 BUDGET_MS = 50.0
-"""Most time one tick of any accepted game may take on the reference machine (an Intel Xeon
-with 2 logical CPUs: ``docs/limits.md``), in ms: three ticks of real time at 60 Hz, so the
-worst accepted game slows down but never stalls ``watch`` or ``verify``."""
+"""Most CPU time one tick of any accepted game may take on the reference machine (an Intel
+Xeon with 2 logical CPUs: ``docs/limits.md``), in ms: three ticks of real time at 60 Hz, so
+the worst accepted game slows down but never stalls ``watch`` or ``verify``."""
 BUDGET_MB = 256.0
 """Most memory one tick of any accepted game may allocate at its peak, in MiB."""
 
