@@ -31,6 +31,7 @@ from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.world_view import OPEN_KEYS, TickSource, WorldView, common_key, fullscreen_key
 from asteroids.config import Config
+from asteroids.config.budget import Carry, rules_getter
 from asteroids.config.live import Change, ReloadPlan, plan_reload
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core import new_world
@@ -457,6 +458,9 @@ class PlayView(WorldView):
         self.slot: ScoreSlot | None = None
         """This game's place in the high-score table (None: it did not make it)."""
         self.follows_player = game.live is not None and game.plays_player_rules
+        self.carry = Carry.of(rules_getter(self.config))
+        """What the rules in force so far this game allow (rocks made under them may still
+        fly): a live change is judged against the work budget with it."""
         """Whether ``--live`` changes to the player's rules apply to this game."""
         self.rules_changed = False
         """True once a live reload changed this game's rules: it is recorded with the
@@ -539,6 +543,7 @@ class PlayView(WorldView):
                 self.rules_changed = True
                 self.scene = SceneBuilder(plan.config)
             self.config = plan.config
+            self.carry = self.carry.then(rules_getter(self.config))
             self.hud.show_fps = self.config.display.show_fps
             if any(c.key.startswith("keys.") for c in plan.live):
                 self.input.bindings = game.bindings
@@ -567,7 +572,7 @@ class PlayView(WorldView):
 
     def plan_reload(self, target: Config) -> ReloadPlan:
         """What this game takes of the reloaded settings ``target`` now, and what waits."""
-        return plan_reload(self.config, target)
+        return plan_reload(self.config, target, carry=self.carry)
 
     def on_update(self, delta_time: float) -> None:
         """Run the owed ticks unless paused (watched settings are read either way)."""

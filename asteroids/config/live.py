@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import fmt_num, knobs
-from asteroids.config.loader import load_config_text
-from asteroids.config.render import render_toml, render_value
+from asteroids.config.loader import load_config_over
+from asteroids.config.render import render_value
 from asteroids.config.rulesets import (
     KNOB_TIMING,
     LIVE,
@@ -60,12 +61,6 @@ def timing_of(key: str) -> Timing:
     if entry is None:
         entry = KNOB_TIMING[key.split(".")[0]]
     return entry
-
-
-def _get(config: Any, key: str) -> Any:
-    for part in key.split("."):
-        config = getattr(config, part)
-    return config
 
 
 def _show(value: Any) -> str:
@@ -117,12 +112,23 @@ class Change:
 
 def diff_configs(old: Config, new: Config) -> list[Change]:
     """Every setting whose value differs, in schema order, each with its timing."""
-    out = []
-    for key in leaf_keys():
-        a, b = _get(old, key), _get(new, key)
-        if a != b:
-            out.append(Change(key, a, b, timing_of(key).of(a, b)))
+    out: list[Change] = []
+    _diff(old, new, Config, "", out)
     return out
+
+
+def _diff(old: Any, new: Any, cls: type, prefix: str, out: list[Change]) -> None:
+    """The settings that differ under one table; equal tables are skipped whole (a replay
+    may hold thousands of changes, each of a few settings)."""
+    for knob in knobs(cls):
+        a, b = getattr(old, knob.name), getattr(new, knob.name)
+        if a is b or a == b:
+            continue
+        key = f"{prefix}.{knob.name}" if prefix else knob.name
+        if knob.kind == "table" and knob.cls is not None:
+            _diff(a, b, knob.cls, key, out)
+        else:
+            out.append(Change(key, a, b, timing_of(key).of(a, b)))
 
 
 def apply_changes(config: Config, changes: Iterable[Change | str], *,
@@ -141,8 +147,7 @@ def apply_changes(config: Config, changes: Iterable[Change | str], *,
     overrides = [c.override if isinstance(c, Change) else c for c in changes]
     if not overrides:
         return config
-    return load_config_text(render_toml(config, with_comments=False), source=source,
-                            overrides=overrides)
+    return load_config_over(config, overrides, source=source)
 
 
 @dataclass(frozen=True)
@@ -159,12 +164,15 @@ class ReloadPlan:
     """Why changes that could be live wait too (they contradict a deferred one); or ''."""
 
 
-def plan_reload(running: Config, new: Config) -> ReloadPlan:
+def plan_reload(running: Config, new: Config, *, carry: Carry | None = None) -> ReloadPlan:
     """Split the difference between a running game's settings and new ones.
 
     Live changes are applied to ``running`` (with the loader's checks); the rest wait. If the
     live ones alone make invalid settings (a setting checked against a waiting one, such as
     ``ship.safe_radius_px`` against a new world size), everything waits for the next game.
+    So it does when they would pass the work budget with the rocks that the game's earlier
+    settings (``carry``, see ``asteroids.config.budget``) may still have in play: the replay
+    reader refuses such a change.
     """
     changes = diff_configs(running, new)
     live = tuple(c for c in changes if c.when == LIVE)
@@ -177,4 +185,9 @@ def plan_reload(running: Config, new: Config) -> ReloadPlan:
         first = exc.errors[0].message if exc.errors else "invalid"
         return ReloadPlan(running, (), tuple(changes),
                           f"without the changes that wait for the next game, {first}")
+    if carry is not None and any(c.rule for c in live):
+        work = TickWork.of(rules_getter(config), carry)
+        if work.over_budget():
+            return ReloadPlan(running, (), tuple(changes),
+                              f"with the rocks this game's earlier rules allow, {work.message()}")
     return ReloadPlan(config, live, deferred)

@@ -20,6 +20,7 @@ from typing import Any
 
 from asteroids.config import bounded
 from asteroids.config.bounded import MAX_DEPTH
+from asteroids.config.budget import BUDGET_MB, BUDGET_MS, TickWork
 from asteroids.config.bundled import preset_bytes
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
@@ -36,7 +37,8 @@ from asteroids.config.reading import (
 from asteroids.config.schema import Config, KeysConfig, Obstacle
 from asteroids.userfile import display_name
 
-__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_text", "load_preset", "parse_override"]
+__all__ = ["MAX_FILE_BYTES", "load_config", "load_config_over", "load_config_text", "load_preset",
+           "parse_override"]
 
 _KEY_NAME_SET = frozenset(KEY_NAMES)
 _OVERRIDE_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
@@ -126,6 +128,10 @@ def _all_paths(cls: type, prefix: Path = ()) -> Iterable[Path]:
             yield (*prefix, k.name)
 
 
+_LEAF_PATHS = tuple(_all_paths(Config))
+"""Every setting's path (lists and the obstacles list as one), in schema order."""
+
+
 class _Validator:
     """Checks one source's raw TOML data against the schema, collecting issues."""
 
@@ -172,7 +178,7 @@ class _Validator:
         hint = _suggest(name, by_name)
         if hint is None:
             # Maybe the right key in the wrong table: [ship] tick_hz -> world.tick_hz.
-            elsewhere = [p for p in _all_paths(Config) if _norm(str(p[-1])) == _norm(name)]
+            elsewhere = [p for p in _LEAF_PATHS if _norm(str(p[-1])) == _norm(name)]
             if len(elsewhere) == 1 and elsewhere[0] != sub:
                 hint = dotted(elsewhere[0])
         message = f"{dotted(sub)} is not a known {what}"
@@ -391,36 +397,52 @@ def _short(raw: str, limit: int = 60) -> str:
 
 
 def _as_tree(obj: Any) -> dict[str, Any]:
-    """A config dataclass as nested dicts (leaves stay as they are)."""
-    return {
-        f.name: _as_tree(v) if dataclasses.is_dataclass(v := getattr(obj, f.name)) else v
-        for f in dataclasses.fields(obj)
-    }
+    """One level of a config dataclass as a dict: its nested tables stay dataclasses until a
+    layer sets something in them (``_merge``), so a layer costs what it sets."""
+    return {k.name: getattr(obj, k.name) for k in knobs(type(obj))}
 
 
 def _merge(tree: dict[str, Any], partial: dict[str, Any]) -> None:
     for name, value in partial.items():
         if isinstance(value, dict):
-            _merge(tree[name], value)
+            node = tree[name]
+            if not isinstance(node, dict):
+                node = tree[name] = _as_tree(node)
+            _merge(node, value)
         else:
             tree[name] = value
 
 
-def _build(cls: type, tree: dict[str, Any]) -> Any:
+def _build(cls: type, tree: dict[str, Any] | Any, base: Any = None) -> Any:
+    """The dataclass of a merged tree: a table no layer touched is the dataclass it was, and
+    one whose values are all still ``base``'s is ``base`` itself, so settings changed a few
+    at a time share what they keep."""
+    if not isinstance(tree, dict):
+        return tree
     kwargs = {}
+    same = base is not None
     for k in knobs(cls):
         value = tree[k.name]
-        kwargs[k.name] = _build(k.cls, value) if k.kind == "table" and k.cls else value
-    return cls(**kwargs)
+        if k.kind == "table" and k.cls:
+            value = _build(k.cls, value, None if base is None else getattr(base, k.name))
+        kwargs[k.name] = value
+        same = same and value is getattr(base, k.name)
+    return base if same else cls(**kwargs)
 
 
-def _before_values(tree: dict[str, Any], cls: type) -> None:
-    """Put each knob's ``before`` value (see ``schema.knob``) in place of its default."""
-    for k in knobs(cls):
+def _with_before_values(obj: Any) -> Any:
+    """A config dataclass with each knob that declares a ``before`` value (see
+    ``schema.knob``) set to it instead of its default."""
+    changes = {}
+    for k in knobs(type(obj)):
+        value = getattr(obj, k.name)
         if k.kind == "table" and k.cls is not None:
-            _before_values(tree[k.name], k.cls)
+            sub = _with_before_values(value)
+            if sub is not value:
+                changes[k.name] = sub
         elif "before" in k.meta:
-            tree[k.name] = k.meta["before"]
+            changes[k.name] = k.meta["before"]
+    return dataclasses.replace(obj, **changes) if changes else obj
 
 
 def load_config(
@@ -447,13 +469,41 @@ def load_config(
     Raises:
         ConfigError: listing every problem in every source (nothing is partially applied).
     """
+    base = _with_before_values(Config()) if recorded else Config()
+    return _load(base, None, paths, overrides)
+
+
+def load_config_over(base: Config, overrides: Sequence[str], *, source: str) -> Config:
+    """``base`` layered with ``overrides``, with the same checks as ``load_config``.
+
+    For settings changed on top of settings already loaded (a live reload, a replay's
+    recorded changes): ``base`` is taken as it is, without writing it out as TOML and
+    reading it back, so a change costs the same whatever the size of the settings.
+
+    Args:
+        base: settings this loader built (they are not checked again one by one).
+        overrides: ``KEY=VALUE`` texts, applied in order.
+        source: names ``base`` in error messages (a cross-field problem may lie in it).
+
+    Raises:
+        ConfigError: listing every problem (nothing is partially applied).
+    """
+    return _load(base, source, (), overrides)
+
+
+def _load(base: Config, base_source: str | None, paths: Sequence[str | os.PathLike[str]],
+          overrides: Sequence[str]) -> Config:
+    """``base`` layered with ``paths`` then ``overrides``; ``base_source`` names ``base`` in
+    errors (None: the built-in defaults)."""
     issues: list[ConfigIssue] = []
     sources: list[Source] = []
     validators: list[_Validator] = []
-    tree = _as_tree(Config())
-    if recorded:
-        _before_values(tree, Config)
+    tree = _as_tree(base)
     setter: dict[Path, Source] = {}
+    if base_source is not None:
+        src = Source(order=len(sources), name=base_source)
+        sources.append(src)
+        setter = dict.fromkeys(_LEAF_PATHS, src)
 
     def layer(src: Source, data: dict[str, Any]) -> None:
         validator = _Validator(src, issues)
@@ -493,13 +543,15 @@ def load_config(
     issues.extend(_cross_field(tree, setter, bad))
     if issues:
         raise ConfigError(issues)
-    return _build(Config, tree)
+    return _build(Config, tree, base)
 
 
 def _get(tree: dict[str, Any], path: Path) -> Any:
+    """The value at ``path`` of a merged tree (dicts where layers set something, the
+    dataclasses they did not touch elsewhere)."""
     node: Any = tree
     for part in path:
-        node = node[part]
+        node = node[part] if isinstance(node, dict) else getattr(node, str(part))
     return node
 
 
@@ -532,12 +584,12 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
 
     g = tree
     n = fmt_num
-    width, height = g["world"]["width_px"], g["world"]["height_px"]
+    width, height = _get(g, ("world", "width_px")), _get(g, ("world", "height_px"))
     side = min(width, height)
     world_paths: list[Path] = [("world", "width_px"), ("world", "height_px")]
     world_text = f"{n(width)} x {n(height)} px"
 
-    radius = g["asteroids"]["radius_px"]
+    radius = _get(g, ("asteroids", "radius_px"))
     if not 2 * radius[0] < side:
         check([("asteroids", "radius_px", 0), *world_paths],
               f"a large asteroid (asteroids.radius_px[0] = {n(radius[0])}, so "
@@ -561,14 +613,14 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
     ordered(("saucers", "min_interval_s"), ("saucers", "first_interval_s"))
     ordered(("game", "heartbeat", "min_interval_s"), ("game", "heartbeat", "start_interval_s"))
 
-    safe = g["ship"]["safe_radius_px"]
+    safe = _get(g, ("ship", "safe_radius_px"))
     if safe > side / 2:
         check([("ship", "safe_radius_px"), *world_paths],
               f"ship.safe_radius_px ({n(safe)}) must be at most half the world's smaller side "
               f"({n(side / 2)}, world {world_text}), or the ship could never return",
               f"ship.safe_radius_px <= {n(side / 2)}", n(safe))
 
-    for i, obstacle in enumerate(g["obstacles"]):
+    for i, obstacle in enumerate(_get(g, ("obstacles",))):
         for j, (x, y) in enumerate(obstacle.points):
             if not (0 <= x <= width and 0 <= y <= height):
                 check([("obstacles", i, "points", j), *world_paths],
@@ -579,7 +631,7 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
 
     owners: dict[str, list[tuple[str, int]]] = {}
     for action in (k.name for k in knobs(KeysConfig)):
-        for index, name in enumerate(g["keys"][action]):
+        for index, name in enumerate(_get(g, ("keys", action))):
             owners.setdefault(canonical_key(name), []).append((action, index))
     for name, uses in owners.items():
         actions = list(dict.fromkeys(a for a, _ in uses))
@@ -588,6 +640,14 @@ def _cross_field(tree: dict[str, Any], setter: dict[Path, Source],
             check([("keys", a, i) for a, i in uses],
                   f'{{key}}: key "{name}" is bound to more than one action: {listed}',
                   "each key bound to one action", f'"{name}" in {listed}')
+
+    work = TickWork.of(lambda key: _get(g, tuple(key.split("."))))
+    if work.over_budget():
+        ms, mb = work.cost()
+        _, keys = work.explain()
+        check([tuple(k.split(".")) for k in keys], work.message(),
+              f"at most {BUDGET_MS:g} ms and {BUDGET_MB:g} MiB a tick",
+              f"about {math.ceil(ms)} ms and {math.ceil(mb)} MiB")
     return out
 
 

@@ -121,9 +121,11 @@ class SaucerLeft:
 
 @dataclass(frozen=True, slots=True)
 class ExtraLife:
-    """A bonus ship was awarded."""
+    """``count`` bonus ships were awarded this tick (more than one when a single tick's
+    points pass several thresholds); ``lives`` is the count after them."""
 
     lives: int
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -941,14 +941,22 @@ def _keep_asteroids(d: Draft, keep: np.ndarray) -> None:
 
 
 def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
-    if p.extra_life_every <= 0:
+    """Every extra ship the score has reached, at once: one event however many are due.
+
+    The same lives and next threshold as awarding them one by one (each due ship is given
+    unless the game is over or ``max_lives`` is reached), in constant time, so a rule of one
+    ship per point with a million points a rock costs no more than one ship.
+    """
+    if p.extra_life_every <= 0 or d.score < d.next_extra_life:
         return
-    while d.score >= d.next_extra_life:
-        d.next_extra_life += p.extra_life_every
-        if d.game_over or (p.max_lives and d.lives >= p.max_lives):
-            continue
-        d.lives += 1
-        events.append(ev.ExtraLife(d.lives))
+    due = (d.score - d.next_extra_life) // p.extra_life_every + 1
+    d.next_extra_life += due * p.extra_life_every
+    if d.game_over:
+        return
+    granted = due if not p.max_lives else max(0, min(due, p.max_lives - d.lives))
+    if granted:
+        d.lives += granted
+        events.append(ev.ExtraLife(d.lives, granted))
 
 
 # --- 7. waves and the heartbeat --------------------------------------------------------------

@@ -12,7 +12,7 @@ results. Definitions, as the balance report uses them:
   hyperspace (a failed jump);
 * **kills**: asteroids and saucers destroyed by the ship's shots (ramming is not a kill);
   **shots per kill** is the ship's shots fired over its kills;
-* **extra lives**: ``ExtraLife`` events.
+* **extra lives**: the ships ``ExtraLife`` events award (their ``count``).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def play_game(config: Config, seed: int, bot: str, max_ticks: int, *,
             elif isinstance(event, WaveCleared):
                 waves += 1
             elif isinstance(event, ExtraLife):
-                extra += 1
+                extra += event.count
     result = GameResult(
         seed=seed, ticks=int(world.tick), tick_hz=float(config.world.tick_hz),
         game_over=bool(world.game_over), score=int(world.score), final_wave=int(world.wave),

@@ -18,17 +18,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from asteroids.config import Config, ConfigError
+from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.live import apply_changes, diff_configs
 from asteroids.config.loader import parse_override
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, RULE_TABLES
 
-__all__ = ["MAX_CHANGES", "MAX_SETTINGS", "ConfigChange", "config_at", "decode_changes",
-           "encode_changes", "rule_settings"]
+__all__ = ["MAX_CHANGES", "MAX_SETTINGS", "MAX_TOTAL_SETTINGS", "ConfigChange", "config_at",
+           "decode_changes", "encode_changes", "rule_settings"]
 
 MAX_CHANGES = 10_000
 """Most change records a replay may hold (a save in the editor every few seconds for hours)."""
 MAX_SETTINGS = 200
 """Most settings one record may set (there are fewer live rule settings than this)."""
+MAX_TOTAL_SETTINGS = 2 * MAX_CHANGES
+"""Most settings all the records of a replay may set together (two a change on average):
+with ``MAX_CHANGES`` it bounds the work of reading a replay (``docs/limits.md``)."""
 
 _MAX_TEXT = 200
 _KEY = re.compile(r"[a-z0-9_.]{1,100}")
@@ -106,7 +110,9 @@ def decode_changes(value: Any, start: Config, ticks: int,
                   "{tick = N, set = [\"KEY=VALUE\", ...]}.")
     out: list[ConfigChange] = []
     config = start
+    carry = Carry.of(rules_getter(start))
     last = -1
+    total = 0
     for index, item in enumerate(value):
         where = f"config change {index + 1}"
         if not isinstance(item, dict) or set(item) != {"tick", "set"}:
@@ -120,6 +126,10 @@ def decode_changes(value: Any, start: Config, ticks: int,
                 or not all(isinstance(s, str) and len(s) <= _MAX_TEXT for s in settings)):
             raise bad(f"{where} (tick {tick}) must set a list of 1 to {MAX_SETTINGS} "
                       "\"KEY=VALUE\" texts.")
+        total += len(settings)
+        if total > MAX_TOTAL_SETTINGS:
+            raise bad(f"the config changes set more than {MAX_TOTAL_SETTINGS} settings in all "
+                      f"(at {where}, tick {tick}).")
         keys = [_checked_key(s, f"{where} (tick {tick})", bad) for s in settings]
         if len(set(keys)) != len(keys):
             raise bad(f"{where} (tick {tick}) sets a key twice.")
@@ -135,6 +145,12 @@ def decode_changes(value: Any, start: Config, ticks: int,
                           "(it needs a new game).")
         if len(diffs) != len(settings):
             raise bad(f"{where} (tick {tick}) sets a value that it already had.")
+        rules = rules_getter(new)
+        work = TickWork.of(rules, carry)
+        if work.over_budget():
+            raise bad(f"{where} (tick {tick}) makes rules that, with the rocks the game's "
+                      f"earlier rules allow, pass the work budget: {work.message()}.")
+        carry = carry.then(rules)
         out.append(ConfigChange(tick, tuple(settings), new))
         config, last = new, tick
     return tuple(out)

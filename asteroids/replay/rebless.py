@@ -323,7 +323,7 @@ def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
             elif isinstance(e, ev.SaucerDestroyed) and e.small and e.by in ("ship-shot", "ship"):
                 counts["small_saucer_kill"] += 1
             elif isinstance(e, ev.ExtraLife):
-                counts["extra_life"] += 1
+                counts["extra_life"] += e.count
             elif isinstance(e, ev.GameOver):
                 counts["game_over"] += 1
             elif isinstance(e, ev.ShieldChanged) and e.on:

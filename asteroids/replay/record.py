@@ -17,7 +17,12 @@ from asteroids.config import Config
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.inputs import as_mask
 from asteroids.core.world import World
-from asteroids.replay.changes import MAX_CHANGES, ConfigChange, rule_settings
+from asteroids.replay.changes import (
+    MAX_CHANGES,
+    MAX_TOTAL_SETTINGS,
+    ConfigChange,
+    rule_settings,
+)
 from asteroids.replay.format import (
     CHECKPOINT_EVERY,
     MAX_CHECKPOINT_EVERY,
@@ -131,6 +136,8 @@ class Recorder:
         self._step_config = config
         """The settings of the last step recorded (the game's current settings)."""
         self._changes: list[ConfigChange] = []
+        self._settings = 0
+        """Settings the changes set, in all."""
         self.every = every
         start = new_world(config, seed)
         self._log = TickLog(state_hash(start), field_digests(start), every)
@@ -159,7 +166,8 @@ class Recorder:
         Raises:
             ValueError: if the mask is not a valid input mask, ``world_after`` is not the
                 next tick (a step was missed or recorded twice), or ``config`` changes a
-                setting that cannot change during a game.
+                setting that cannot change during a game, or one change more than a replay
+                holds (``MAX_CHANGES``, ``MAX_TOTAL_SETTINGS``).
         """
         mask = as_mask(mask)
         tick = self._log.next_tick("Recorder.add", "world", world_after.tick)
@@ -175,6 +183,10 @@ class Recorder:
             return
         if len(self._changes) >= MAX_CHANGES:
             raise ValueError(f"a replay holds at most {MAX_CHANGES} settings changes")
+        if self._settings + len(settings) > MAX_TOTAL_SETTINGS:
+            raise ValueError(f"a replay's changes set at most {MAX_TOTAL_SETTINGS} settings "
+                             "in all")
+        self._settings += len(settings)
         self._changes.append(ConfigChange(tick, settings, config))
 
     def finish(self, world: World, *, created_at: str | None = None) -> Replay:

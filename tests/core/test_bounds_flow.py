@@ -200,7 +200,7 @@ def test_one_kill_crossing_two_thresholds_gives_two_lives() -> None:
     # 19 990 + 20 passes both 10 000 and 20 000.
     world, events = _kill_one(0, score=19990, next_extra_life=10000)
     assert world.score == 20010
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 1), ev.ExtraLife(P.lives + 2)]
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 2, count=2)]
     assert world.lives == P.lives + 2
     assert world.next_extra_life == 30000
 
@@ -213,7 +213,7 @@ def test_small_saucer_reaching_second_threshold_exactly_gives_two_lives() -> Non
                    saucer_y=500.0, saucer_ticks_left=500)
     world, events = step(with_shots(w, [_saucer_shot(True)]), 0, cfg)
     assert world.score == 1000
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 1), ev.ExtraLife(P.lives + 2)]
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 2, count=2)]
     assert world.next_extra_life == 1500
 
 
@@ -250,7 +250,8 @@ def test_extra_life_every_one_point_awards_for_each_point() -> None:
     # The smallest nonzero setting: 20 points from 0 pass 20 thresholds (1, 2, ..., 20).
     cfg = quiet_with(scoring={"extra_life_every": 1})
     world, events = _kill_one(0, cfg, score=0, next_extra_life=1)
-    assert len(of(events, ev.ExtraLife)) == 20 and world.lives == P.lives + 20
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 20, count=20)]
+    assert world.lives == P.lives + 20
     assert world.next_extra_life == 21
 
 
