@@ -125,7 +125,7 @@ class SoundBank:
                 self.error = self.notice = NO_DEVICE
                 return
             self.mixer = self._build_mixer(self.sound_set)
-            self._player = audio_stream.open_stream(self._render, synth.RATE,
+            self._player = audio_stream.open_stream(self.render, synth.RATE,
                                                     allow_silent=allow_silent)
         except Exception as exc:  # a driver that fails to start: play silently
             self.mixer = None
@@ -138,8 +138,9 @@ class SoundBank:
         mixer.snap_volumes()
         return mixer
 
-    def _render(self, n: int) -> bytes:
-        """The next ``n`` samples (pyglet's worker thread asks)."""
+    def render(self, n: int) -> bytes:
+        """The next ``n`` samples of the stream as 16-bit bytes (pyglet's worker thread asks;
+        silence while sound is off)."""
         with self._lock:
             if self.mixer is None:
                 return bytes(2 * n)

@@ -54,9 +54,13 @@ class MixerSource(media.StreamingSource):
 class StreamPlayer(media.Player):
     """A pyglet player that keeps ``LATENCY_S`` queued and never pads or skips."""
 
+    tuned = False
+    """Whether the driver's player took ``tune`` (False: pyglet's defaults apply)."""
+
     def _create_audio_player(self) -> None:
         super()._create_audio_player()
-        tune(self._audio_player, self.source.audio_format if self.source else None)
+        self.tuned = tune(self._audio_player,
+                          self.source.audio_format if self.source else None)
 
 
 def tune(audio_player: object, audio_format: AudioFormat | None) -> bool:

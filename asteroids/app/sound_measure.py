@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LOUDNESS_WINDOW_S", "a_weighted", "a_weighting_db", "centroid_hz", "db",
-           "loudness_dba", "peak_dbfs", "period_s", "rms_dbfs"]
+from asteroids.app import dsp
+
+__all__ = ["LOUDNESS_WINDOW_S", "SMALL_SPEAKER_HZ", "a_weighted", "a_weighting_db",
+           "centroid_hz", "db", "loudness_dba", "peak_dbfs", "period_s", "rms_dbfs",
+           "small_speaker"]
 
 LOUDNESS_WINDOW_S = 0.4
 """Loudness is the A-weighted RMS of the loudest window this long (the length of EBU
@@ -63,6 +66,18 @@ def loudness_dba(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S) 
     hop = max(1, round(0.01 * rate))
     starts = np.arange(0, x.size - w + 1, hop)
     return db(float(np.sqrt((power[starts + w] - power[starts]).max() / w)))
+
+
+SMALL_SPEAKER_HZ = 200.0
+"""A laptop or phone speaker, roughly: little below this (a second-order high-pass)."""
+
+
+def small_speaker(x: np.ndarray, rate: int) -> np.ndarray:
+    """``x`` as a small speaker would give it: through a 12 dB/octave high-pass at
+    ``SMALL_SPEAKER_HZ``."""
+    edge = dsp.highpass(SMALL_SPEAKER_HZ)
+    return dsp.filter_oneshot(np.asarray(x, dtype=np.float64), rate, edge, edge,
+                              tail_s=0.0)[: x.size]
 
 
 def centroid_hz(x: np.ndarray, rate: int) -> float:

@@ -19,8 +19,16 @@ import numpy as np
 
 from asteroids.app import synth
 from asteroids.app.audio import pcm_to_wav
+from asteroids.app.dsp import fade_edges
 from asteroids.app.mixer import Mixer
-from asteroids.app.sound_measure import centroid_hz, db, loudness_dba, peak_dbfs, rms_dbfs
+from asteroids.app.sound_measure import (
+    centroid_hz,
+    db,
+    loudness_dba,
+    peak_dbfs,
+    rms_dbfs,
+    small_speaker,
+)
 from asteroids.app.sound_scenes import mixer_for, render_scene, solo, worst_case
 from asteroids.storage import atomic_write, describe_os_error
 
@@ -43,8 +51,9 @@ a worst-case mix of each set (thrust and both saucer sirens on, the fastest hear
 fire, bursts of 3 and 6 explosions within 250 ms with the ship's explosion and an extra
 life) to 16-bit mono WAV files at 22 050 Hz, through the game's own mixer. Prints a table:
 duration, peak and RMS (dBFS), loudness (A-weighted RMS of the loudest 400 ms, dB re full
-scale) and spectral centroid (power-weighted, Hz). Also draws a spectrogram of the cabinet
-set (needs matplotlib: the [lab] extra)."""
+scale), the same through a 200 Hz high-pass (a small speaker) and spectral centroid
+(power-weighted, Hz). Also draws a spectrogram of the cabinet set (needs matplotlib: the
+[lab] extra)."""
 
 
 class Row(NamedTuple):
@@ -56,6 +65,7 @@ class Row(NamedTuple):
     peak_db: float
     rms_db: float
     loudness_db: float
+    speaker_db: float
     centroid_hz: float
 
 
@@ -71,15 +81,18 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def measure(sound_set: str, name: str, samples: np.ndarray, rate: int = synth.RATE) -> Row:
     """The table's numbers for one render."""
     return Row(sound_set, name, samples.size / rate, peak_dbfs(samples), rms_dbfs(samples),
-               loudness_dba(samples, rate), centroid_hz(samples, rate))
+               loudness_dba(samples, rate), loudness_dba(small_speaker(samples, rate), rate),
+               centroid_hz(samples, rate))
 
 
 def table(rows: list[Row]) -> str:
     """The rows as a Markdown table (the README shows it)."""
-    lines = ["| set | sound | duration s | peak dBFS | RMS dBFS | loudness dB(A) | centroid Hz |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| set | sound | duration s | peak dBFS | RMS dBFS | loudness dB(A) "
+             "| small speaker dB(A) | centroid Hz |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r.sound_set} | {r.name} | {r.seconds:.3f} | {r.peak_db:.1f} | "
-              f"{r.rms_db:.1f} | {r.loudness_db:.1f} | {r.centroid_hz:.0f} |" for r in rows]
+              f"{r.rms_db:.1f} | {r.loudness_db:.1f} | {r.speaker_db:.1f} | "
+              f"{r.centroid_hz:.0f} |" for r in rows]
     return "\n".join(lines)
 
 
@@ -149,6 +162,8 @@ def spectrogram_png(renders: dict[str, np.ndarray], rate: int = synth.RATE) -> b
     starts, parts, at = [], [], 0
     for name, x in renders.items():
         clip = x[: round(1.5 * rate)]
+        if clip.size < x.size:  # cut short for the picture: fade, or the cut shows as a click
+            clip = fade_edges(clip, rate, 0.0, 0.015)
         starts.append((at / rate, name))
         parts += [clip, gap]
         at += clip.size + gap.size
@@ -162,7 +177,7 @@ def spectrogram_png(renders: dict[str, np.ndarray], rate: int = synth.RATE) -> b
     f = np.fft.rfftfreq(size, 1.0 / rate)
     t = (np.arange(frames) * hop + size / 2) / rate
     keep = f >= 20.0
-    fig = Figure(figsize=(12.0, 4.5), layout="constrained")
+    fig = Figure(figsize=(10.0, 4.0), layout="constrained")
     ax = fig.subplots()
     mesh = ax.pcolormesh(t, f[keep], level[keep], shading="auto", vmin=-90.0, vmax=-10.0,
                          cmap="magma")
@@ -178,5 +193,5 @@ def spectrogram_png(renders: dict[str, np.ndarray], rate: int = synth.RATE) -> b
                 va="bottom")
     fig.colorbar(mesh, ax=ax, label="dB re full scale")
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    fig.savefig(buf, format="png", dpi=80)
     return buf.getvalue()

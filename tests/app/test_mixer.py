@@ -43,6 +43,13 @@ def test_taper_is_4_db_per_tenth_and_silent_at_zero():
     assert taper(-0.1) == 0.0 and taper(1.1) == 1.0
 
 
+def test_the_options_screen_shows_the_volume_in_db():
+    from asteroids.app.options_view import volume_text
+
+    assert [volume_text(v) for v in (1.0, 0.8, 0.1, 0.0)] == [
+        "100 %  0 DB", "80 %  -8 DB", "10 %  -36 DB", "0 %  SILENT"]
+
+
 def test_half_volume_is_20_db_down_not_6():
     mixer = mixer_for("cabinet", volume=0.5)
     full = mixer_for("cabinet", volume=1.0)

@@ -12,6 +12,7 @@ import pytest
 
 from asteroids.app import audio_stream, synth
 from asteroids.app.audio import NO_DEVICE, SoundBank, cues, pcm_to_wav
+from asteroids.app.mixer import CEILING
 from asteroids.config import load_config
 from asteroids.config.loader import load_preset
 from asteroids.core import events as ev
@@ -123,15 +124,14 @@ def wait_for(predicate, seconds: float = 3.0) -> bool:
     return predicate()
 
 
-def test_the_stream_plays_with_low_latency_and_no_drift_correction():
+def test_the_stream_plays_asking_for_no_more_than_its_latency():
     asked = []
     player = audio_stream.open_stream(lambda n: asked.append(n) or bytes(2 * n), synth.RATE,
                                       allow_silent=True)
     try:
         assert wait_for(lambda: len(asked) >= 3)  # pyglet's worker keeps pulling
-        ap = player._audio_player
-        assert ap._buffered_data_ideal_size <= 2 * round(audio_stream.LATENCY_S * synth.RATE)
-        assert ap.desync_bytes_minor >= 1 << 62
+        assert player.tuned  # this pyglet still has the settings tune() changes
+        # never more than LATENCY_S asked at once (pyglet's own default: 0.9 s)
         assert max(asked) <= round(audio_stream.LATENCY_S * synth.RATE)
     finally:
         player.pause()
@@ -156,8 +156,8 @@ def test_the_bank_streams_the_mixer(live_bank):
         live_bank.on_event(event)
     assert "beat_high" in live_bank.mixer.voices
     assert wait_for(lambda: "beat_high" not in live_bank.mixer.voices)  # the stream ran
-    pcm = np.frombuffer(live_bank._render(512), dtype=np.int16)
-    assert pcm.size == 512 and np.abs(pcm.astype(np.int32)).max() <= 29204
+    pcm = np.frombuffer(live_bank.render(512), dtype=np.int16)
+    assert pcm.size == 512 and np.abs(pcm.astype(np.int32)).max() <= round(CEILING * 32767)
 
 
 def test_muting_fades_out_and_keeps_quiet(live_bank):
@@ -177,7 +177,7 @@ def test_the_sound_set_switches_while_playing(live_bank):
     live_bank.on_event(ev.ThrustChanged(True))
     live_bank.set_sound_set("modern")
     assert live_bank.mixer.has("hyperspace") and live_bank.mixer.voices == []
-    live_bank._render(1000)  # the cabinet's thrust fades out under the new set
+    live_bank.render(1000)  # the cabinet's thrust fades out under the new set
     with pytest.raises(KeyError):
         live_bank.set_sound_set("kazoo")
     assert live_bank.sound_set == "modern"
