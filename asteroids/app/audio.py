@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.app import synth
-from asteroids.app.mixer import Mixer
+from asteroids.app.mixer import Mixer, soft_clip
 from asteroids.config import Config
 from asteroids.core import events as ev
 
@@ -144,13 +144,12 @@ class SoundBank:
         with self._lock:
             if self.mixer is None:
                 return bytes(2 * n)
-            pcm = self.mixer.render_int16(n)
+            mix = self.mixer.render(n)
             if self._outgoing is not None:  # the last set's voices fading out
-                pcm = np.clip(pcm.astype(np.int32) + self._outgoing.render_int16(n),
-                              -32767, 32767).astype(np.int16)
+                mix = soft_clip(mix + self._outgoing.render(n))
                 if not self._outgoing.voices:
                     self._outgoing = None
-            return pcm.tobytes()
+            return np.round(mix * 32767.0).astype(np.int16).tobytes()
 
     @property
     def available(self) -> bool:

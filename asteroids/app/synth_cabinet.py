@@ -219,12 +219,13 @@ BUILDERS: dict[str, Callable[[int], np.ndarray]] = {
 
 LEVELS_DB: dict[str, float] = {
     "bang_large": 0.0, "bang_medium": 0.0, "bang_small": 0.0, "ship_explode": 0.0,
-    "thrust": -1.0, "beat_low": -8.0, "beat_high": -8.0, "extra_life": -27.0,
+    "thrust": 0.0, "beat_low": 0.0, "beat_high": 0.0, "extra_life": -27.0,
     "saucer_large": -27.0, "saucer_small": -27.0, "fire": -20.0, "saucer_fire": -25.0,
 }
 """Each voice's peak in the mix, dB under the loudest. The circuit's gains (``CIRCUIT_GAIN``:
 explosions 0 dB, thrust -4.4, thump -17.6, extra life -20, saucer -22.4, fire -25.5, saucer
 fire -26.1) were moved until the A-weighted loudness (``sound_measure.loudness_dba``) keeps
-the cabinet's order: explosions loudest, then thrust, then the thump, and the shots at least
-8 dB under every explosion. The bass voices went up (A-weighting, like a small speaker, hears
-little of 80 Hz) and the 1-3 kHz tones down (it hears them fully)."""
+the cabinet's order at the default volumes (the heartbeat's 0.8 is -8 dB): explosions
+loudest, then thrust, then the thump, and the shots at least 8 dB under every explosion. The
+bass voices went up (A-weighting, like a small speaker, hears little of 80 Hz) and the
+1-3 kHz tones down (it hears them fully)."""

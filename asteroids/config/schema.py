@@ -593,11 +593,11 @@ SOUND_SETS = ("cabinet", "modern")
 class AudioConfig:
     """Sound levels and voices. Never affects the simulation."""
 
-    volume: float = knob(0.8, "master volume: 0 = silent, 1 = full; each 0.1 is 4 dB",
+    volume: float = knob(0.7, "master volume: 0 = silent, 1 = full; each 0.1 is 4 dB",
                          lo=0.0, hi=1.0)
     effects_volume: float = knob(1.0, "shots, explosions, saucers (on top of master; each 0.1 "
                                  "is 4 dB)", lo=0.0, hi=1.0)
-    heartbeat_volume: float = knob(1.0, "the thump (on top of master; each 0.1 is 4 dB)",
+    heartbeat_volume: float = knob(0.8, "the thump (on top of master; each 0.1 is 4 dB)",
                                    lo=0.0, hi=1.0)
     muted: bool = knob(False, "start with sound off")
     sound_set: str = knob(
