@@ -237,6 +237,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from asteroids.lab.cli import add_parser as add_balance_parser
 
     add_balance_parser(sub)
+    from asteroids.app.sounds_cli import add_parser as add_sounds_parser
+
+    add_sounds_parser(sub)
     return parser
 
 
@@ -485,6 +488,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from asteroids.lab.cli import run as run_balance
 
             return run_balance(args)
+        if args.command == "sounds":
+            from asteroids.app.sounds_cli import run as run_sounds
+
+            return run_sounds(args)
         raise AssertionError(f"unhandled command {args.command!r}")  # argparse forbids it
     except ConfigError as exc:
         print(exc, file=sys.stderr)

@@ -1,22 +1,76 @@
-"""Sound: synthesised PCM -> in-memory WAV -> pyglet StaticSource, played per core event.
+"""Sound: core events -> cues -> the mixer -> one never-ending pyglet stream.
 
-If the audio driver cannot start, the bank quietly becomes a no-op: no sound is never a
-reason not to play.
+``cues`` says what an event sounds like; ``SoundBank`` keeps the mixer (``mixer.Mixer``) fed
+with the chosen set's voices (``synth.render_set``) and streams it (``audio_stream``). With no
+audio device the bank says so once (``notice``), reports itself unavailable and plays
+nothing: no sound is never a reason not to play.
 """
 
 from __future__ import annotations
 
 import io
+import threading
 import wave
 from typing import Any
 
 import numpy as np
 
 from asteroids.app import synth
+from asteroids.app.mixer import Mixer, soft_clip
 from asteroids.config import Config
 from asteroids.core import events as ev
 
-__all__ = ["SoundBank", "pcm_to_wav"]
+__all__ = ["NO_DEVICE", "Cue", "SoundBank", "cues", "pcm_to_wav"]
+
+NO_DEVICE = "no audio device: sound off"
+"""What the game says, once, when there is nothing to play sound on."""
+
+Cue = tuple[str, str]
+"""``("play", name)``, ``("loop_on", name)`` or ``("loop_off", name)``."""
+
+_SIRENS = ("saucer_small", "saucer_large")
+_BANGS = ("bang_large", "bang_medium", "bang_small")
+
+
+def cues(event: ev.Event) -> tuple[Cue, ...]:
+    """What one core event sounds like (sound names of ``synth.SOUND_NAMES``).
+
+    A destroyed saucer bangs like a rock of its size (the 1979 board reused the rock's
+    explosion: a large saucer like a large rock, a small one like a medium).
+    """
+    if isinstance(event, ev.ShotFired):
+        return (("play", "fire" if event.shooter == ev.SHOOTER_SHIP else "saucer_fire"),)
+    if isinstance(event, ev.AsteroidDestroyed):
+        return (("play", _BANGS[min(max(event.size, 0), 2)]),)
+    if isinstance(event, ev.ShipDestroyed):
+        return (("play", "ship_explode"), ("loop_off", "thrust"))
+    if isinstance(event, ev.SaucerDestroyed):
+        bang = "bang_medium" if event.small else "bang_large"
+        return (("play", bang), *(("loop_off", s) for s in _SIRENS))
+    if isinstance(event, ev.SaucerLeft):
+        return tuple(("loop_off", s) for s in _SIRENS)
+    if isinstance(event, ev.SaucerSpawned):
+        return (("loop_on", "saucer_small" if event.small else "saucer_large"),)
+    if isinstance(event, ev.ThrustChanged):
+        return (("loop_on" if event.on else "loop_off", "thrust"),)
+    if isinstance(event, ev.Heartbeat):
+        return (("play", "beat_high" if event.tone else "beat_low"),)
+    if isinstance(event, ev.ExtraLife):
+        return (("play", "extra_life"),)
+    if isinstance(event, ev.HyperspaceEntered):
+        return (("play", "hyperspace"),)
+    if isinstance(event, ev.GameOver):
+        return (("loop_off", "thrust"), *(("loop_off", s) for s in _SIRENS))
+    return ()
+
+
+def apply_cue(mixer: Mixer, cue: Cue) -> None:
+    """Do one cue on ``mixer`` (the bank and the offline renders share this)."""
+    action, name = cue
+    if action == "play":
+        mixer.play(name)
+    else:
+        mixer.loop(name, action == "loop_on")
 
 
 def pcm_to_wav(pcm: np.ndarray, rate: int = synth.RATE) -> bytes:
@@ -31,150 +85,169 @@ def pcm_to_wav(pcm: np.ndarray, rate: int = synth.RATE) -> bytes:
 
 
 class SoundBank:
-    """All the game's sounds, with master / effects / heartbeat volumes and mute.
+    """The game's sound: the mixer, its stream, volumes, mute and the sound set.
 
     Args:
         config: the settings (``config.audio``).
-        enabled: False builds nothing and plays nothing (tests, screenshots).
+        enabled: False builds nothing and plays nothing (tests, screenshots), and says
+            nothing.
+        allow_silent: stream to pyglet's silent driver too, as if it were a device (tests of
+            the stream on machines without one).
     """
 
-    def __init__(self, config: Config, enabled: bool = True) -> None:
+    def __init__(self, config: Config, enabled: bool = True, *,
+                 allow_silent: bool = False) -> None:
         audio = config.audio
         self.muted: bool = audio.muted
-        self._effects_share = audio.effects_volume
-        self._heartbeat_share = audio.heartbeat_volume
-        self.master_volume = audio.volume
-        """The master volume, 0..1 (``set_volume`` changes it)."""
-        self.effects_volume = audio.volume * audio.effects_volume
-        self.heartbeat_volume = audio.volume * audio.heartbeat_volume
-        self.sources: dict[str, Any] = {}
+        self.master_volume: float = _unit(audio.volume)
+        """The master volume setting, 0..1 (``set_volume`` changes it)."""
+        self._effects = _unit(audio.effects_volume)
+        self._heartbeat = _unit(audio.heartbeat_volume)
+        self.sound_set: str = audio.sound_set
+        """The voices in use (``audio.sound_set``)."""
         self.error: str | None = None
-        """Why sound is off, if it failed to start."""
-        self._media: Any = None
-        self._players: list[Any] = []
-        self._loops: dict[str, Any] = {}
+        """Why sound is off, if it is (no device, or the driver failed)."""
+        self.notice: str | None = None
+        """One line for the player about sound being off, to be said once (``Game`` does)."""
+        self.mixer: Mixer | None = None
+        """The mixer (None while sound is off)."""
+        self._lock = threading.Lock()
+        self._player: Any = None
+        self._outgoing: Mixer | None = None
         if enabled:
-            try:
-                self._load()
-            except Exception as exc:  # no driver, no device: play silently
-                self.error = f"{type(exc).__name__}: {exc}"
-                self.sources = {}
+            self._start(allow_silent)
 
-    def _load(self) -> None:
-        import pyglet.media as media
+    def _start(self, allow_silent: bool) -> None:
+        try:
+            from asteroids.app import audio_stream
 
-        media.get_audio_driver()
-        self._media = media
-        for name, pcm in synth.render_all().items():
-            data = io.BytesIO(pcm_to_wav(pcm))
-            self.sources[name] = media.load(f"{name}.wav", file=data, streaming=False)
+            if not allow_silent and not audio_stream.has_device():
+                self.error = self.notice = NO_DEVICE
+                return
+            self.mixer = self._build_mixer(self.sound_set)
+            self._player = audio_stream.open_stream(self.render, synth.RATE,
+                                                    allow_silent=allow_silent)
+        except Exception as exc:  # a driver that fails to start: play silently
+            self.mixer = None
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.notice = f"sound off: {self.error}"
+
+    def _build_mixer(self, sound_set: str) -> Mixer:
+        mixer = Mixer(synth.render_set(sound_set), synth.RATE, synth.LOOPING)
+        mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
+        mixer.snap_volumes()
+        return mixer
+
+    def render(self, n: int) -> bytes:
+        """The next ``n`` samples of the stream as 16-bit bytes (pyglet's worker thread asks;
+        silence while sound is off)."""
+        with self._lock:
+            if self.mixer is None:
+                return bytes(2 * n)
+            mix = self.mixer.render(n)
+            if self._outgoing is not None:  # the last set's voices fading out
+                mix = soft_clip(mix + self._outgoing.render(n))
+                if not self._outgoing.voices:
+                    self._outgoing = None
+            return np.round(mix * 32767.0).astype(np.int16).tobytes()
 
     @property
     def available(self) -> bool:
-        """Whether any sound can play."""
-        return bool(self.sources)
+        """Whether sound is playing on a device."""
+        return self.mixer is not None and self._player is not None
 
-    def play(self, name: str, volume: float | None = None) -> None:
-        """Play a one-shot sound (ignored when muted or unavailable)."""
-        source = self.sources.get(name)
-        if source is None or self.muted:
-            return
-        try:
-            self._players = [p for p in self._players if p.playing]
-            if len(self._players) > 24:
-                return
-            player = self._media.Player()
-            player.volume = self.effects_volume if volume is None else volume
-            player.queue(source)
-            player.play()
-            self._players.append(player)
-        except Exception:  # a driver hiccup must not stop the game
-            return
+    @property
+    def effects_volume(self) -> float:
+        """The effects' volume setting (0..1, on top of the master)."""
+        return self._effects
+
+    @property
+    def heartbeat_volume(self) -> float:
+        """The heartbeat's volume setting (0..1, on top of the master)."""
+        return self._heartbeat
+
+    def play(self, name: str) -> None:
+        """Play a one-shot sound (ignored when muted, unavailable or not in the set)."""
+        if not self.muted:
+            self._cue(("play", name))
 
     def loop(self, name: str, on: bool) -> None:
-        """Start or stop a looping sound (thrust, saucer sirens)."""
-        player = self._loops.get(name)
-        if not on or self.muted:
-            if player is not None:
-                player.pause()
+        """Start or stop a looping sound (thrust, saucer sirens); muted, only stops."""
+        if on and self.muted:
             return
-        source = self.sources.get(name)
-        if source is None:
+        self._cue(("loop_on" if on else "loop_off", name))
+
+    def _cue(self, cue: Cue) -> None:
+        if self.mixer is None:
             return
-        try:
-            if player is None:
-                player = self._media.Player()
-                player.loop = True
-                player.queue(source)
-                self._loops[name] = player
-            player.volume = self.effects_volume
-            if not player.playing:
-                player.play()
-        except Exception:
-            return
-
-    def stop_all(self) -> None:
-        """Silence every loop and one-shot (pause, game over, leaving a view)."""
-        for player in [*self._players, *self._loops.values()]:
-            try:
-                player.pause()
-            except Exception:
-                pass
-        self._players = []
-
-    def set_muted(self, muted: bool) -> None:
-        """Mute or unmute."""
-        self.muted = muted
-        if muted:
-            self.stop_all()
-
-    def set_shares(self, effects: float, heartbeat: float) -> None:
-        """Set the effects' and the heartbeat's share of the master volume (0..1 each)."""
-        self._effects_share = min(max(float(effects), 0.0), 1.0)
-        self._heartbeat_share = min(max(float(heartbeat), 0.0), 1.0)
-        self.set_volume(self.master_volume)
-
-    def set_volume(self, master: float) -> float:
-        """Set the master volume (clamped to 0..1; effects and heartbeat keep their share of
-        it) and return it. Looping sounds follow at once."""
-        self.master_volume = min(max(float(master), 0.0), 1.0)
-        self.effects_volume = self.master_volume * self._effects_share
-        self.heartbeat_volume = self.master_volume * self._heartbeat_share
-        for player in self._loops.values():
-            try:
-                player.volume = self.effects_volume
-            except Exception:
-                pass
-        return self.master_volume
+        with self._lock:
+            apply_cue(self.mixer, cue)
 
     def on_event(self, event: ev.Event) -> None:
         """Play whatever one core event sounds like."""
-        if isinstance(event, ev.ShotFired):
-            self.play("fire" if event.shooter == "ship" else "saucer_fire")
-        elif isinstance(event, ev.AsteroidDestroyed):
-            self.play(("bang_large", "bang_medium", "bang_small")[min(max(event.size, 0), 2)])
-        elif isinstance(event, ev.ShipDestroyed):
-            self.play("ship_explode")
-            self.loop("thrust", False)
-        elif isinstance(event, ev.SaucerDestroyed):
-            self.play("bang_large")
-            self._saucer_off()
-        elif isinstance(event, ev.SaucerLeft):
-            self._saucer_off()
-        elif isinstance(event, ev.SaucerSpawned):
-            self.loop("saucer_small" if event.small else "saucer_large", True)
-        elif isinstance(event, ev.ThrustChanged):
-            self.loop("thrust", event.on)
-        elif isinstance(event, ev.Heartbeat):
-            self.play("beat_high" if event.tone else "beat_low", self.heartbeat_volume)
-        elif isinstance(event, ev.ExtraLife):
-            self.play("extra_life")
-        elif isinstance(event, ev.HyperspaceEntered):
-            self.play("hyperspace")
-        elif isinstance(event, ev.GameOver):
-            self.loop("thrust", False)
-            self._saucer_off()
+        for action, name in cues(event):
+            if action == "play":
+                self.play(name)
+            else:
+                self.loop(name, action == "loop_on")
 
-    def _saucer_off(self) -> None:
-        self.loop("saucer_small", False)
-        self.loop("saucer_large", False)
+    def stop_all(self) -> None:
+        """Fade out every loop and one-shot (pause, game over, leaving a view)."""
+        if self.mixer is not None:
+            with self._lock:
+                self.mixer.stop_all()
+
+    def set_muted(self, muted: bool) -> None:
+        """Mute or unmute (muting fades out what is playing)."""
+        self.muted = bool(muted)
+        if self.muted:
+            self.stop_all()
+
+    def set_shares(self, effects: float, heartbeat: float) -> None:
+        """Set the effects' and the heartbeat's volume settings (0..1 each, on top of the
+        master, each through the dB taper)."""
+        self._effects = _unit(effects)
+        self._heartbeat = _unit(heartbeat)
+        self._push_volumes()
+
+    def set_volume(self, master: float) -> float:
+        """Set the master volume setting (clamped to 0..1) and return it; what is playing
+        follows at once, gliding over 20 ms."""
+        self.master_volume = _unit(master)
+        self._push_volumes()
+        return self.master_volume
+
+    def set_sound_set(self, sound_set: str) -> None:
+        """Switch to another set of voices (``synth.SOUND_SETS``); what plays is cut.
+
+        Raises:
+            KeyError: for an unknown set.
+        """
+        if sound_set == self.sound_set:
+            return
+        synth.voice_names(sound_set)  # KeyError for an unknown set, before anything changes
+        self.sound_set = sound_set
+        if self.mixer is not None:
+            mixer = self._build_mixer(sound_set)
+            with self._lock:
+                self.mixer.stop_all()
+                self._outgoing, self.mixer = self.mixer, mixer
+
+    def _push_volumes(self) -> None:
+        if self.mixer is not None:
+            with self._lock:
+                self.mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
+
+    def close(self) -> None:
+        """Stop the stream for good (the window is closing)."""
+        player, self._player = self._player, None
+        if player is not None:
+            try:
+                player.pause()
+                player.delete()
+            except Exception:  # the driver may already be gone at exit
+                pass
+
+
+def _unit(value: float) -> float:
+    return min(max(float(value), 0.0), 1.0)

@@ -174,6 +174,8 @@ class Game:
         self.notices: list[str] = []
         """One-line messages for the player (a corrupt file moved aside, a failed save); the
         next title screen shows them once and empties the list."""
+        if self.audio.notice:  # no audio device: said once, on stderr and on the title
+            self._tell(self.audio.notice)
         self.scores: ScoreBook | None = None
         """The high-score tables (None: this session keeps none)."""
         self.settings: Settings | None = None
@@ -215,6 +217,7 @@ class Game:
         self.audio.set_shares(audio.effects_volume, audio.heartbeat_volume)
         self.audio.set_volume(audio.volume)
         self.audio.set_muted(audio.muted)
+        self.audio.set_sound_set(audio.sound_set)
 
     def set_option(self, **changes: object) -> str | None:
         """Remember options (``Settings`` field names; None forgets one) and apply them at

@@ -15,6 +15,7 @@ alternate. Pad items stay one button per action.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import arcade
@@ -23,6 +24,7 @@ import pyglet
 from asteroids.app.game import Game
 from asteroids.app.hud import FONT, SELECTED, load_fonts
 from asteroids.app.input import MenuPad, pad_button_down
+from asteroids.app.mixer import taper
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.schema import PALETTES
 from asteroids.profile.options import (
@@ -41,7 +43,7 @@ from asteroids.profile.options import (
 )
 from asteroids.profile.settings import PAD_BUTTONS
 
-__all__ = ["OPEN_KEYS", "OptionsMenu", "key_name"]
+__all__ = ["OPEN_KEYS", "OptionsMenu", "key_name", "volume_text"]
 
 OPEN_KEYS = frozenset({arcade.key.O})
 """Keys that open the options screen from the title and from pause."""
@@ -62,6 +64,17 @@ HELP = "UP / DOWN: PICK   LEFT / RIGHT: CHANGE   ENTER: SET   ESC: BACK"
 KEY_HELP = ("UP / DOWN: PICK   LEFT / RIGHT: PRIMARY OR ALTERNATE   ENTER: SET   "
             "DEL (PAD Y): CLEAR ALTERNATE   ESC: BACK")
 """The help line on a key item."""
+
+
+def volume_text(setting: float) -> str:
+    """A volume item's value: the setting and the gain it gives (``mixer.taper``).
+
+    >>> volume_text(0.8), volume_text(0.0)
+    ('80 %  -8 DB', '0 %  SILENT')
+    """
+    gain = taper(setting)
+    level = "SILENT" if gain <= 0.0 else f"{20.0 * math.log10(gain):.0f} DB"
+    return f"{round(setting * 100)} %  {level}"
 
 
 def key_name(symbol: int) -> str | None:
@@ -129,9 +142,9 @@ class OptionsMenu:
         game, config = self.game, self.game.config
         key = item.key
         if key == "master_volume":
-            return f"{round(game.audio.master_volume * 100)} %"
+            return volume_text(game.audio.master_volume)
         if key == "effects_volume":
-            return f"{round(config.audio.effects_volume * 100)} %"
+            return volume_text(config.audio.effects_volume)
         if key == "muted":
             return "OFF" if game.audio.muted else "ON"
         if key == "fullscreen":

@@ -60,6 +60,7 @@ __all__ = [
     "PALETTES",
     "RULES_VERSION",
     "RULE_TABLES",
+    "SOUND_SETS",
     "SaucersConfig",
     "ScoringConfig",
     "ShieldConfig",
@@ -595,15 +596,25 @@ class Obstacle:
     )
 
 
+SOUND_SETS = ("cabinet", "modern")
+"""Names of the sound sets (``audio.sound_set``); their voices are in ``asteroids.app.synth``."""
+
+
 @dataclass(frozen=True, slots=True)
 class AudioConfig:
-    """Sound levels."""
+    """Sound levels and voices. Never affects the simulation."""
 
-    volume: float = knob(0.7, "master volume", lo=0.0, hi=1.0)
-    effects_volume: float = knob(1.0, "shots, explosions, saucers (times master)", lo=0.0,
-                                 hi=1.0)
-    heartbeat_volume: float = knob(0.8, "the thump (times master)", lo=0.0, hi=1.0)
+    volume: float = knob(0.7, "master volume: 0 = silent, 1 = full; each 0.1 is 4 dB",
+                         lo=0.0, hi=1.0)
+    effects_volume: float = knob(1.0, "shots, explosions, saucers (on top of master; each 0.1 "
+                                 "is 4 dB)", lo=0.0, hi=1.0)
+    heartbeat_volume: float = knob(0.8, "the thump (on top of master; each 0.1 is 4 dB)",
+                                   lo=0.0, hi=1.0)
     muted: bool = knob(False, "start with sound off")
+    sound_set: str = knob(
+        "cabinet", "the voices: cabinet = modelled on the 1979 circuits, modern = the "
+        "brighter sounds of asteroids 0.1.0", choices=SOUND_SETS,
+    )
 
 
 PALETTES = ("vector", "white", "green", "amber", "colour", "high_contrast", "colour_blind")

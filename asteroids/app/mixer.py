@@ -1,0 +1,281 @@
+"""The game's mixer: voices with per-sound limits, gapless loops with fades, dB-taper volume,
+and a soft limiter that keeps every mix below -1 dBFS. Pure numpy, no audio library.
+
+``audio.SoundBank`` streams ``Mixer.render`` to the sound card; ``asteroids sounds`` and the
+tests call the same ``render`` offline, so what they measure is what the player hears.
+
+- **Voice limits** (``GROUPS``): each sound belongs to a group with at most ``limit`` voices;
+  a new sound steals the group's oldest voice, which fades out in ``STEAL_FADE_S``. The
+  heartbeat has a group of its own: it is never dropped, a new beat replaces the last.
+- **Loops** (thrust, the saucers' sirens) wrap their own buffer for as long as they are on
+  and fade in and out over ``LOOP_FADE_S``; switching one on while it fades out turns the
+  fade around, so it never jumps.
+- **Volume** follows a dB taper (``taper``): each 0.1 of a setting is ``TAPER_DB / 10`` dB,
+  0 is silence. The master volume is applied after the limiter, so the mix sounds the same at
+  every volume; the effects and heartbeat volumes are applied to their voices. Changes glide
+  over ``GAIN_GLIDE_S``.
+- **Limiter**: the sum is brought under ``KNEE`` by a gain that drops within one 64-sample
+  block and recovers with ``RELEASE_S``; a soft clipper after it bends anything above
+  ``KNEE`` towards ``CEILING`` (-1 dBFS), which no sample can reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+__all__ = ["BLOCK", "CEILING", "GAIN_GLIDE_S", "GROUPS", "KNEE", "LOOP_FADE_S", "RELEASE_S",
+           "STEAL_FADE_S", "TAPER_DB", "Mixer", "soft_clip", "taper"]
+
+TAPER_DB = 40.0
+"""The volume settings' range: 1.0 is 0 dB, 0.1 is -36 dB, 0 is silence."""
+CEILING = float(np.floor(10.0 ** (-1.0 / 20.0) * 32767.0) / 32767.0)
+"""No output sample reaches this: -1 dBFS, rounded down to a 16-bit step so that the PCM
+stays under -1 dBFS too."""
+KNEE = 10.0 ** (-4.0 / 20.0)
+"""The limiter keeps the mix under this (-4 dBFS); above it the soft clipper bends. A sound
+at level 0 dB (``synth.level_db``) peaks here: alone, the loudest sound is never limited."""
+RELEASE_S = 0.15
+"""How fast the limiter's gain recovers (time constant)."""
+BLOCK = 64
+"""The limiter's gain follows the mix peak per block of this many samples (2.9 ms)."""
+LOOP_FADE_S = 0.015
+"""Loops fade in and out over 15 ms: no click when they start or stop."""
+STEAL_FADE_S = 0.008
+"""A voice stolen for a newer one, or cut by ``stop_all``, fades out over 8 ms."""
+GAIN_GLIDE_S = 0.02
+"""Volume changes glide over 20 ms (no zipper noise)."""
+
+
+GROUPS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "fire": (2, ("fire",)),
+    "saucer_fire": (2, ("saucer_fire",)),
+    "explosion": (3, ("bang_large", "bang_medium", "bang_small")),
+    "ship": (1, ("ship_explode",)),
+    "extra_life": (1, ("extra_life",)),
+    "hyperspace": (1, ("hyperspace",)),
+    "heartbeat": (1, ("beat_low", "beat_high")),
+}
+"""One-shot groups: (most voices at once, the sounds in the group). Loops are one voice
+each."""
+
+_GROUP_OF = {name: group for group, (_, names) in GROUPS.items() for name in names}
+
+
+def taper(setting: float) -> float:
+    """The gain of a volume setting in [0, 1]: ``TAPER_DB`` dB per unit, 0 -> silence.
+
+    >>> round(taper(1.0), 3), round(taper(0.5), 3), taper(0.0)
+    (1.0, 0.1, 0.0)
+    """
+    v = min(max(float(setting), 0.0), 1.0)
+    return 0.0 if v <= 0.0 else float(10.0 ** ((v - 1.0) * TAPER_DB / 20.0))
+
+
+def soft_clip(x: np.ndarray) -> np.ndarray:
+    """Identity up to ``KNEE``, then a tanh bend that approaches ``CEILING`` and never reaches
+    it (slope 1 at the knee: no corner)."""
+    mag = np.abs(x)
+    room = CEILING - KNEE
+    bent = KNEE + room * np.tanh((mag - KNEE) / room)
+    return np.where(mag <= KNEE, x, np.sign(x) * np.minimum(bent, np.nextafter(CEILING, 0.0)))
+
+
+class _Voice:
+    __slots__ = ("buffer", "fade_step", "gain", "group", "loop", "name", "pos", "serial")
+
+    def __init__(self, name: str, buffer: np.ndarray, group: str, loop: bool, serial: int,
+                 gain: float, fade_step: float) -> None:
+        self.name = name
+        self.buffer = buffer
+        self.group = group
+        self.loop = loop
+        self.serial = serial
+        self.pos = 0
+        self.gain = gain
+        """Fade level now, 0..1."""
+        self.fade_step = fade_step
+        """Per-sample change of ``gain`` (negative: fading out, removed at 0)."""
+
+    @property
+    def fading_out(self) -> bool:
+        return self.fade_step < 0.0
+
+    def render(self, n: int) -> tuple[np.ndarray, bool]:
+        """The next ``n`` samples, and whether the voice is still alive after them."""
+        size = self.buffer.size
+        if self.loop:
+            idx = (self.pos + np.arange(n)) % size
+            out = self.buffer[idx]
+            self.pos = (self.pos + n) % size
+            alive = True
+        else:
+            out = np.zeros(n, dtype=np.float32)
+            part = self.buffer[self.pos: self.pos + n]
+            out[: part.size] = part
+            self.pos += n
+            alive = self.pos < size
+        if self.fade_step != 0.0 or self.gain != 1.0:
+            env = self.gain + self.fade_step * np.arange(1, n + 1, dtype=np.float32)
+            np.clip(env, 0.0, 1.0, out=env)
+            out = out * env
+            self.gain = float(env[-1])
+            if self.gain >= 1.0 and self.fade_step > 0.0:
+                self.fade_step = 0.0
+            if self.gain <= 0.0 and self.fade_step < 0.0:
+                alive = False
+        return out, alive
+
+
+class Mixer:
+    """Voices in, one mono float32 stream out.
+
+    Not thread-safe by itself: ``audio.SoundBank`` calls it under a lock.
+
+    Args:
+        buffers: each sound's samples at its mix level (``synth.render_set``: peak 1.0 for
+            level 0 dB, which the mixer puts at ``KNEE``).
+        rate: sample rate in Hz.
+        loops: the names in ``buffers`` that loop.
+    """
+
+    def __init__(self, buffers: Mapping[str, np.ndarray], rate: int,
+                 loops: frozenset[str] | set[str] = frozenset()) -> None:
+        self.rate = rate
+        self._buffers = {k: np.ascontiguousarray(np.asarray(v) * KNEE, dtype=np.float32)
+                         for k, v in buffers.items()}
+        self._loops = frozenset(loops)
+        self._voices: list[_Voice] = []
+        self._serial = 0
+        self._limiter_gain = 1.0
+        self._release = float(np.exp(-BLOCK / (RELEASE_S * rate)))
+        self._gains = {"master": 1.0, "effects": 1.0, "heartbeat": 1.0}
+        self._targets = dict(self._gains)
+        self.steals = 0
+        """How many voices were stolen for newer ones (for tests and the report)."""
+        self.lowest_gain = 1.0
+        """The deepest the limiter has cut, as a gain (1.0: never)."""
+
+    # --- control ---------------------------------------------------------------------
+
+    def set_volumes(self, master: float, effects: float, heartbeat: float) -> None:
+        """Set the three volume settings (0..1 each, through ``taper``); they glide."""
+        self._targets = {"master": taper(master), "effects": taper(effects),
+                         "heartbeat": taper(heartbeat)}
+
+    def snap_volumes(self) -> None:
+        """Jump to the set volumes at once (offline renders that start at a level)."""
+        self._gains = dict(self._targets)
+
+    def has(self, name: str) -> bool:
+        """Whether this mixer has a sound called ``name``."""
+        return name in self._buffers
+
+    def play(self, name: str) -> None:
+        """Start a one-shot sound now; unknown names and loops are ignored. When its group is
+        full the oldest voice in it fades out to make room."""
+        buffer = self._buffers.get(name)
+        if buffer is None or name in self._loops:
+            return
+        group = _GROUP_OF.get(name, name)
+        limit = GROUPS[group][0] if group in GROUPS else 1
+        live = sorted((v for v in self._voices if v.group == group and not v.fading_out),
+                      key=lambda v: v.serial)
+        for old in live[: max(0, len(live) - limit + 1)]:
+            old.fade_step = -1.0 / (STEAL_FADE_S * self.rate)
+            self.steals += 1
+        self._voices.append(self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0))
+
+    def loop(self, name: str, on: bool) -> None:
+        """Start (fading in) or stop (fading out) a looping sound; unknown names are ignored."""
+        buffer = self._buffers.get(name)
+        if buffer is None or name not in self._loops:
+            return
+        step = 1.0 / (LOOP_FADE_S * self.rate)
+        voice = next((v for v in self._voices if v.loop and v.name == name), None)
+        if voice is None:
+            if on:
+                self._voices.append(self._voice(name, buffer, name, loop=True, gain=0.0,
+                                                step=step))
+        else:
+            voice.fade_step = step if on else -step
+            if on and voice.gain >= 1.0:
+                voice.fade_step = 0.0
+
+    def looping(self, name: str) -> bool:
+        """Whether ``name`` is on (not fading out)."""
+        return any(v.loop and v.name == name and not v.fading_out for v in self._voices)
+
+    def stop_all(self) -> None:
+        """Fade every voice out (``STEAL_FADE_S``)."""
+        step = -1.0 / (STEAL_FADE_S * self.rate)
+        for voice in self._voices:
+            voice.fade_step = step
+
+    def clear(self) -> None:
+        """Drop every voice at once (the stream is not playing)."""
+        self._voices.clear()
+
+    @property
+    def voices(self) -> list[str]:
+        """The names of the voices sounding now, oldest first (for tests)."""
+        return [v.name for v in sorted(self._voices, key=lambda v: v.serial)]
+
+    def _voice(self, name: str, buffer: np.ndarray, group: str, loop: bool, gain: float,
+               step: float) -> _Voice:
+        self._serial += 1
+        return _Voice(name, buffer, group, loop, self._serial, gain, step)
+
+    # --- output ----------------------------------------------------------------------
+
+    def render(self, n: int) -> np.ndarray:
+        """The next ``n`` samples of the mix, float32, every one within +-``CEILING``."""
+        if n <= 0:
+            return np.zeros(0, dtype=np.float32)
+        buses = {"effects": np.zeros(n, dtype=np.float32),
+                 "heartbeat": np.zeros(n, dtype=np.float32)}
+        alive = []
+        for voice in self._voices:
+            out, keep = voice.render(n)
+            buses["heartbeat" if voice.group == "heartbeat" else "effects"] += out
+            if keep:
+                alive.append(voice)
+        self._voices = alive
+        mix = (buses["effects"] * self._glide("effects", n)
+               + buses["heartbeat"] * self._glide("heartbeat", n))
+        return (self._limit(mix) * self._glide("master", n)).astype(np.float32)
+
+    def render_int16(self, n: int) -> np.ndarray:
+        """``render`` as 16-bit PCM."""
+        return np.round(self.render(n) * 32767.0).astype(np.int16)
+
+    def _glide(self, bus: str, n: int) -> np.ndarray | float:
+        start, target = self._gains[bus], self._targets[bus]
+        if start == target:
+            return start
+        steps = max(1, round(GAIN_GLIDE_S * self.rate))
+        t = np.minimum(np.arange(1, n + 1, dtype=np.float32) / steps, 1.0)
+        ramp = start + (target - start) * t
+        self._gains[bus] = target if n >= steps else float(ramp[-1])
+        return ramp
+
+    def _limit(self, x: np.ndarray) -> np.ndarray:
+        n = x.size
+        blocks = -(-n // BLOCK)
+        padded = np.zeros(blocks * BLOCK, dtype=np.float32)
+        padded[:n] = np.abs(x)
+        peaks = padded.reshape(blocks, BLOCK).max(axis=1)
+        ends = np.empty(blocks, dtype=np.float64)
+        g = self._limiter_gain
+        for i, peak in enumerate(peaks):
+            want = min(1.0, KNEE / float(peak)) if peak > KNEE else 1.0
+            g = want if want < g else want + (g - want) * self._release
+            ends[i] = g
+        # the gain moves linearly from block end to block end
+        knots = np.concatenate(([0], np.minimum(np.arange(1, blocks + 1) * BLOCK, n)))
+        gains = np.concatenate(([self._limiter_gain], ends))
+        self._limiter_gain = g
+        self.lowest_gain = min(self.lowest_gain, float(ends.min()))
+        curve = np.interp(np.arange(1, n + 1), knots, gains)
+        return soft_clip(x * curve.astype(np.float32))
