@@ -36,6 +36,12 @@ print(' '.join(str(p) for p in files('asteroids.replay').joinpath('demos').iterd
 test -n "$demos" || { echo "installed: no demo replays in the wheel" >&2; exit 1; }
 # shellcheck disable=SC2086
 "$game" verify --jobs 1 $demos
+# Every replay a released version wrote still verifies on the installed game.
+# shellcheck disable=SC2046
+"$game" verify --jobs 2 $(find "$repo/tests/replays/archive" -name '*.replay') | tail -1
+# The sound report works from the wheel (the spectrogram needs the [lab] extra: it says so).
+"$game" sounds --out sounds >/dev/null
+test -s sounds/worst-case-cabinet.wav
 # A balance run works from the wheel's declared dependencies alone (tqdm included).
 "$game" balance --config classic --against default --bot idle --games 2 --ticks 200 \
     --jobs 1 --json balance.json >/dev/null
