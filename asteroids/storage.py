@@ -151,7 +151,14 @@ def remove_stale_temps(folder: str | os.PathLike[str], name: str | None = None) 
 
 
 class FileTooLarge(OSError):
-    """``read_limited``: the file is over the limit (it was not read)."""
+    """The file holds more than the reader's limit (it was not read, or only one byte past
+    the limit). ``size`` is its size in bytes, or None when unknown (standard input)."""
+
+    def __init__(self, limit: int, size: int | None = None) -> None:
+        what = f"{size} bytes; the limit is {limit}" if size is not None else f"over {limit} bytes"
+        super().__init__(f"the file is too large ({what})")
+        self.limit = limit
+        self.size = size
 
 
 def file_kind(mode: int) -> str:
@@ -173,9 +180,10 @@ class NotRegularFile(OSError):
     """A named pipe, device, socket or folder where a regular file was expected: it is
     neither read (reading a pipe would block) nor replaced. ``strerror`` says what it is."""
 
-    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], mode: int, hint: str = "") -> None:
         code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
-        super().__init__(code, f"it is {file_kind(mode)}, not a regular file", os.fspath(path))
+        super().__init__(code, f"it is {file_kind(mode)}, not a regular file{hint}",
+                         os.fspath(path))
         self.kind = file_kind(mode)
         """``a named pipe``, ``a folder``, ... (``file_kind``)."""
 
@@ -206,11 +214,10 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
         if not stat.S_ISREG(st.st_mode):  # swapped between the stat and the open
             raise NotRegularFile(path, st.st_mode)
         if st.st_size > limit:
-            raise FileTooLarge(f"the file is too large ({st.st_size} bytes; the limit is "
-                               f"{limit})")
+            raise FileTooLarge(limit, st.st_size)
         data = fh.read(limit + 1)
     if len(data) > limit:  # grew meanwhile
-        raise FileTooLarge(f"the file is too large (over {limit} bytes)")
+        raise FileTooLarge(limit)
     return data
 
 

@@ -156,7 +156,7 @@ CASES: dict[str, Case] = {
     # --import
     "import a named pipe": Case(
         lambda data, tmp: ["scores", "--import", str(_fifo(tmp / "pipe"))], 2,
-        "not read: it is a named pipe, not a regular file (to import from a pipe, give '-'"),
+        "not read: it is a named pipe, not a regular file (to read from a pipe, give '-'"),
     "import a device": Case(lambda data, tmp: ["scores", "--import", "/dev/zero"], 2,
                             "not read: it is a device, not a regular file"),
     "import a folder": Case(lambda data, tmp: ["scores", "--import", str(tmp)], 2,
@@ -167,7 +167,7 @@ CASES: dict[str, Case] = {
         stdin=EXPORT),
     "import too much from standard input": Case(
         lambda data, tmp: ["scores", "--import", "-"], 2,
-        f"--import -: the input is too large (over {MAX_FILE_BYTES} bytes); nothing was "
+        f"--import -: the file is too large (over {MAX_FILE_BYTES} bytes); nothing was "
         "imported", stdin=b" " * (MAX_FILE_BYTES + 1)),
     "import a 5000-digit schema_version": Case(
         lambda data, tmp: ((tmp / "in.json").write_text(

@@ -35,8 +35,8 @@ from asteroids.storage import (
     NotRegularFile,
     atomic_write,
     describe_os_error,
-    read_limited,
 )
+from asteroids.userfile import read_user_file
 
 __all__ = ["format_tables", "run_scores"]
 
@@ -156,28 +156,14 @@ def _export(tables: dict[str, list[ScoreEntry]], target: str) -> int:
     return 0
 
 
-def _read_import(source: str) -> bytes:
-    """The import's bytes: standard input for ``-``, else a regular file.
-
-    Raises:
-        OSError: as ``read_limited`` (``FileTooLarge``, ``NotRegularFile``, ...).
-    """
-    if source != "-":
-        return read_limited(source, MAX_FILE_BYTES)
-    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise FileTooLarge(f"the input is too large (over {MAX_FILE_BYTES} bytes)")
-    return data
-
-
 def _import(book: ScoreBook, source: str, key: str | None) -> int:
     try:
-        data = _read_import(source)
+        data = read_user_file(source, MAX_FILE_BYTES)
     except FileTooLarge as exc:
         return _fail(f"--import {source}: {exc}; nothing was imported.")
     except NotRegularFile as exc:
-        return _fail(f"--import {source}: not read: {describe_os_error(exc)} (to import from a "
-                     "pipe, give '-' and redirect it: --import - < PIPE); nothing was imported.")
+        return _fail(f"--import {source}: not read: {describe_os_error(exc)}; nothing was "
+                     "imported.")
     except OSError as exc:
         return _fail(f"--import {source}: cannot read the file: {describe_os_error(exc)}; "
                      "nothing was imported.")

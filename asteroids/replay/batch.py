@@ -101,12 +101,20 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def _alone(fn: Callable[[Item], Result], item: Item) -> Result:
-    """One file in a process of its own: its result, or the line saying its checker died."""
+    """One file in a process of its own: its result, or the line saying its checker died or
+    raised."""
     with _pool(1) as pool:
         try:
             return pool.submit(fn, item).result()
         except BrokenProcessPool as exc:
             return _died(item, exc)
+        except Exception as exc:  # fn raised: still that item's line only
+            return _raised(item, exc)
+
+
+def _raised(item: Item, exc: BaseException) -> Result:
+    name = display_name(item[0])
+    return _unusable(name, f"{name}: the replay could not be checked: {_what(exc)}.")
 
 
 def pooled(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> Iterator[Result]:
@@ -127,9 +135,7 @@ def pooled(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> It
                     broken = True
                     break
                 except Exception as exc:  # fn raised after all: still that item's line only
-                    name = display_name(item[0])
-                    result = _unusable(name, f"{name}: the replay could not be checked: "
-                                       f"{_what(exc)}.")
+                    result = _raised(item, exc)
                 yield result
                 start += 1
         finally:
