@@ -9,6 +9,8 @@ from __future__ import annotations
 import arcade
 import pyglet
 
+from asteroids.app.screens import player_name
+from asteroids.core.match import Match
 from asteroids.core.world import World
 
 TABLE_ROWS = 10
@@ -17,8 +19,8 @@ TABLE_ROWS = 10
 SELECTED = (255, 220, 60, 255)
 """Colour of the selected table row (and the letter being entered)."""
 
-__all__ = ["CABINET_SCORE_WRAP", "FONT", "Hud", "ScoreTable", "TABLE_ROWS", "load_fonts",
-           "score_wrap"]
+__all__ = ["CABINET_SCORE_WRAP", "DIM", "FONT", "Hud", "MatchHud", "ScoreTable", "TABLE_ROWS",
+           "load_fonts", "score_wrap"]
 
 CABINET_SCORE_WRAP = 100_000
 """The 1979 cabinet showed five digits: its score rolled over at 100 000."""
@@ -243,3 +245,81 @@ class ScoreTable:
     def draw(self) -> None:
         """Draw the table in one batch."""
         self.batch.draw()
+
+
+DIM = (120, 120, 120, 255)
+"""Colour of the waiting player's score and tag."""
+
+class MatchHud:
+    """The labels a two-player game adds to a view's ``Hud`` (in the Hud's batch, so they
+    are drawn with it, at the sizes and places its own labels use).
+
+    Args:
+        hud: the view's HUD; its ``score`` label becomes player 1's score.
+        width: world width.
+    """
+
+    def __init__(self, hud: Hud, width: float) -> None:
+        self.hud = hud
+        score = hud.labels["score"]
+        size = float(score.font_size)
+        margin = float(score.x)
+        self.width = width
+        self.values: dict[str, str] = {}
+        """Text of each label (``score2``, ``tag1``, ``tag2``, ``wave``): what tests read."""
+        tag_y = hud.lives_xy[1] - size * 0.55
+        small = size * 0.6
+
+        def label(name: str, x: float, y: float, font: float, anchor_x: str) -> arcade.Text:
+            self.values[name] = ""
+            return arcade.Text("", x, y, arcade.color.WHITE, font, font_name=score.font_name,
+                               anchor_x=anchor_x, anchor_y="top", batch=hud.batch)
+
+        self.labels = {
+            "score2": label("score2", width - margin, float(score.y), size, "right"),
+            "tag1": label("tag1", margin, tag_y, small, "left"),
+            "tag2": label("tag2", width - margin, tag_y, small, "right"),
+            "wave": label("wave", width / 2, float(score.y) - size * 1.3, small, "center"),
+        }
+        self.active: int | None = None
+        """Whose score and tag are lit (None until the first ``show``)."""
+        # The Hud's score and wave labels are the match's now: the view's one-player
+        # ``show_world`` (the active World's score) would fight ``show`` every frame.
+        hud.show_world = _leave_to_the_match  # type: ignore[method-assign]
+
+    def set(self, name: str, text: str) -> None:
+        """Show ``text`` in one label; a no-op when it already does."""
+        if self.values[name] != text:
+            self.values[name] = text
+            self.labels[name].text = text
+
+    def show(self, match: Match) -> None:
+        """Both scores, the tags, the active player's wave (the Hud's own wave label, top
+        right, makes way for player 2's score)."""
+        self.show_scores(tuple(match.scores), int(match.active), int(match.world.wave))
+
+    def show_scores(self, scores: tuple[int, ...], active: int, wave: int) -> None:
+        """Both scores and tags, ``active``'s lit, and the wave on screen."""
+        s1, s2 = scores
+        self.hud.set("score", f"{s1:02d}")
+        self.hud.set("wave", "")
+        self.set("score2", f"{s2:02d}")
+        self.set("tag1", player_name(0))
+        self.set("tag2", player_name(1))
+        self.set("wave", f"WAVE {max(wave, 1)}")
+        if active != self.active:
+            self.active = active
+            lit = (arcade.color.WHITE, SELECTED)
+            for player, (score, tag) in enumerate((("score", "tag1"), ("score2", "tag2"))):
+                label = self.hud.labels[score] if score == "score" else self.labels[score]
+                label.color = lit[0] if player == active else DIM
+                self.labels[tag].color = lit[1] if player == active else DIM
+
+    def colour(self, name: str) -> tuple[int, ...]:
+        """The RGBA colour of one label (``score1`` is the Hud's score label), for tests."""
+        label = self.hud.labels["score"] if name == "score1" else self.labels[name]
+        return tuple(label.color)
+
+
+def _leave_to_the_match(world: object) -> None:
+    """``Hud.show_world`` of a two-player view: nothing (``MatchHud.show`` sets them)."""
