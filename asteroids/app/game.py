@@ -69,8 +69,6 @@ class Game:
         """The moves between screens (set by ``asteroids.app.router.Router``)."""
         rules.on_world.append(lambda config: screen.use_world(config.world.width_px,
                                                               config.world.height_px))
-        if live is not None:
-            rules.on_world.append(live.follow_world)
 
     @classmethod
     def open(cls, window: arcade.Window, config: Config, seed: int | None = None,
@@ -113,7 +111,7 @@ class Game:
         def take_player(new: Config, changes: list[Change]) -> None:
             game.take_player(new, changes)
 
-        watcher = (LiveService(live, player or config, rules.width, rules.height, take_player)
+        watcher = (LiveService(live, player or config, take_player)
                    if live is not None else None)
         game = cls(window, screen=screen, rules=rules, profile=kept, audio=audio,
                    live=watcher, saver=saver, gamepad=open_gamepad(first_gamepad()))

@@ -32,17 +32,15 @@ class LiveService:
     Args:
         spec: what to watch.
         player: the settings the files gave at start.
-        width: world width (the panel is laid out in world units).
-        height: world height.
         take_player: called with the new settings and what changed, before the screen is
             told (the shell updates rulesets, options, sound and window).
     """
 
-    def __init__(self, spec: LiveSpec, player: Config, width: float, height: float,
+    def __init__(self, spec: LiveSpec, player: Config,
                  take_player: Callable[[Config, list[Change]], None]) -> None:
         self.reload = LiveReload(spec, player)
         """The file watcher and the last good settings."""
-        self.panel = LivePanel(width, height)
+        self.panel = LivePanel()
         """The reload notice and problem panel."""
         self.take_player = take_player
 
@@ -50,10 +48,6 @@ class LiveService:
     def spec(self) -> LiveSpec:
         """What is watched."""
         return self.reload.spec
-
-    def follow_world(self, config: Config) -> None:
-        """Lay the panel out for a new world size (``RulesSelection.on_world``)."""
-        self.panel.layout(float(config.world.width_px), float(config.world.height_px))
 
     def poll(self, view: SettingsView, delta_time: float) -> None:
         """Once per frame: age the notice; when the watched files changed, hand valid

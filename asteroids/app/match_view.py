@@ -41,10 +41,6 @@ else:
 
 __all__ = ["MatchReplayView", "MatchStepping", "replay_view", "shown_hash"]
 
-_ICON_GAP = 0.8 * 0.9
-"""Spare-ship icon spacing in ship lengths (as ``SceneBuilder.life_icons`` draws them)."""
-
-
 class MatchStepping(_View):
     """Mixin for a ``WorldView`` that runs a two-player ``Match``: call ``start_match`` in
     ``__init__`` after the view's own; ``world`` is then always the active player's World.
@@ -103,12 +99,14 @@ class MatchStepping(_View):
         segs = self.scene.build(self.prev, self.world, self.stepper.alpha)
         self.particles.segments(self.stepper.alpha, segs)
         x, y = self.hud.lives_xy
+        x2, y2 = self.hud.lives2_xy
         lives = [int(w.lives) for w in self.match.worlds]
         rules = self.game.rules
-        rules.scene.life_icons(lives[0], x, y, segs)
-        gap = rules.params.ship_length * _ICON_GAP
+        scale = 0.8 * self.hud.scale
+        rules.scene.life_icons(lives[0], x, y, segs, scale=scale)
+        gap = rules.params.ship_length * scale * 0.9
         n = max(0, min(lives[1], 12))
-        rules.scene.life_icons(lives[1], rules.width - x - (n - 1) * gap, y, segs)
+        rules.scene.life_icons(lives[1], x2 - (n - 1) * gap, y2, segs, scale=scale)
         return segs
 
 

@@ -19,9 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
-import pyglet
 
-from asteroids.app.hud import FONT, SELECTED, load_fonts
 from asteroids.app.input import pad_button_down
 from asteroids.app.keymap import (
     DOWN_KEYS,
@@ -39,6 +37,8 @@ from asteroids.app.keymap import (
     KeyRule,
     run,
 )
+from asteroids.app.layout import menu_layout
+from asteroids.app.text import Frame, TextLine
 from asteroids.app.world_view import Overlay
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.schema import PALETTES, PLAYFIELD_BORDERS
@@ -75,8 +75,8 @@ _NAMES: dict[int, str] = {}
 for _name in reversed(KEY_NAMES):  # the first name of a code wins
     _NAMES[getattr(arcade.key, _name)] = canonical_key(_name)
 
-HELP = "UP / DOWN: PICK   LEFT / RIGHT: CHANGE   ENTER: SET   ESC: BACK"
-KEY_HELP = ("UP / DOWN: PICK   LEFT / RIGHT: PRIMARY OR ALTERNATE   ENTER: SET   "
+HELP = "\u2191 \u2193 PICK   \u2190 \u2192 CHANGE   ENTER: SET   ESC: BACK"
+KEY_HELP = ("\u2191 \u2193 PICK   \u2190 \u2192 PRIMARY OR ALTERNATE   ENTER: SET   "
             "DEL (PAD Y): CLEAR ALTERNATE   ESC: BACK")
 """The help line on a key item."""
 
@@ -95,11 +95,12 @@ class OptionsMenu(Overlay):
         changed: called after every change (the screen behind takes the new settings).
     """
 
+    covers = True
+    """It hides the HUD; the world around its panel shows the look's changes live."""
+
     def __init__(self, view: WorldView, close: Callable[[], None] | None = None,
                  changed: Callable[[], None] | None = None) -> None:
         super().__init__(view, modal=True, name="options")
-        load_fonts()
-        game = self.game
         self.on_close = close
         self.changed = changed
         self.index = 0
@@ -112,28 +113,16 @@ class OptionsMenu(Overlay):
         self.message = ""
         """The last binding's outcome, shown under the items."""
         self._pad_held: set[str] = set()
-        self.batch = pyglet.graphics.Batch()
-        w, h = game.rules.width, game.rules.height
-        rows = len(ITEMS) + 4
-        self.row_h = h * 0.9 / rows
-        size = self.row_h * 0.55
-        top = h * 0.95
-
-        def text(x: float, y: float, anchor: str, scale: float = 1.0) -> arcade.Text:
-            return arcade.Text("", x, y, arcade.color.WHITE, size * scale, font_name=FONT,
-                               anchor_x=anchor, anchor_y="center", batch=self.batch)
-
-        self.title = text(w / 2, top, "center", 1.4)
-        self.title.text = "OPTIONS"
-        self.labels = [text(w * 0.30, top - (i + 1.6) * self.row_h, "left")
-                       for i in range(len(ITEMS))]
-        self.values = [text(w * 0.56, top - (i + 1.6) * self.row_h, "left")
-                       for i in range(len(ITEMS))]
-        self.alternates = [text(w * 0.76, top - (i + 1.6) * self.row_h, "left")
-                           for i in range(len(ITEMS))]
-        """A key item's alternate slot (the primary is in ``values``); empty on the others."""
-        self.note = text(w / 2, top - (len(ITEMS) + 2.0) * self.row_h, "center", 0.8)
-        self.help = text(w / 2, top - (len(ITEMS) + 2.9) * self.row_h, "center", 0.7)
+        self.labels: list[str] = [""] * len(ITEMS)
+        """Each item's label as shown."""
+        self.values: list[str] = [""] * len(ITEMS)
+        """Each item's value as shown (a key item's primary key)."""
+        self.alternates: list[str] = [""] * len(ITEMS)
+        """A key item's alternate slot as shown; empty on the others."""
+        self.help = ""
+        """The help line as shown."""
+        self.shown = (0, len(ITEMS))
+        """The first item and how many were on screen at the last layout (it scrolls)."""
         self.refresh()
 
     def key_rules(self) -> list[KeyRule]:
@@ -214,26 +203,25 @@ class OptionsMenu(Overlay):
         self.refresh()
 
     def refresh(self) -> None:
-        """Lay out every line's text and colour from the current settings."""
-        colour = tuple(self.game.screen.palette(self.game.config.display).text)
+        """The texts of every line from the current settings."""
         for i, item in enumerate(ITEMS):
-            selected = i == self.index
-            self.labels[i].text = ("> " if selected else "  ") + item.label
-            self.labels[i].color = SELECTED if selected else colour  # type: ignore[assignment]
+            self.labels[i] = item.label
             if item.key.startswith("key:"):
-                for slot, label in enumerate((self.values[i], self.alternates[i])):
-                    here = selected and slot == self.slot
-                    label.text = ("> " if here else "  ") + self.slot_text(item, slot)
-                    label.color = SELECTED if here else colour  # type: ignore[assignment]
+                self.values[i] = self.slot_text(item, 0)
+                self.alternates[i] = self.slot_text(item, 1)
             else:
-                self.values[i].text = self.value_text(item)
-                self.values[i].color = (SELECTED if selected  # type: ignore[assignment]
-                                        else colour)
-                self.alternates[i].text = ""
-        self.title.color = colour  # type: ignore[assignment]
-        self.note.text = self.message
-        self.help.text = self._help()
-        self.help.color = colour  # type: ignore[assignment]
+                self.values[i] = self.value_text(item)
+                self.alternates[i] = ""
+        self.help = self._help()
+
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """The menu on its opaque panel (``asteroids.app.layout.menu_layout``)."""
+        rows = list(zip(self.labels, self.values, self.alternates, strict=True))
+        cell = 1 + self.slot if self.item.key.startswith("key:") else 1
+        out = menu_layout(frame, "OPTIONS", rows, self.index, cell, self.message, self.help)
+        self.shown = (out.first, out.shown)
+        return out.lines, out.panel
 
     def _help(self) -> str:
         item = self.listening
@@ -385,10 +373,3 @@ class OptionsMenu(Overlay):
             return
         super().on_update(delta_time)
 
-    def draw_overlay(self) -> None:
-        """Dim what is behind and draw the menu, in world units under the game's camera."""
-        screen = self.game.screen
-        self.game.window.ctx.scissor = None
-        screen.camera.use()
-        arcade.draw_lrbt_rectangle_filled(0, screen.width, 0, screen.height, (0, 0, 0, 215))
-        self.batch.draw()

@@ -31,9 +31,11 @@ from asteroids.app.keymap import (
     KeyRule,
     run,
 )
+from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.options_overlay import OPEN_KEYS, OptionsMenu
 from asteroids.app.scene import SceneBuilder, Segments
+from asteroids.app.text import Frame, TextLine
 from asteroids.app.world_view import WorldView
 from asteroids.config import Config
 from asteroids.config.live import Change
@@ -326,12 +328,12 @@ class TitleView(WorldView):
             return Segments()
         return super().build_segments()
 
-    def on_draw(self) -> bool:
-        """The attract game and the HUD, or the table."""
-        super().on_draw()
-        if self.showing_table and self.table is not None and self.modal is None:
-            self.table.draw()
-        return True
+    def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
+        """The high-score table between the HUD's bands, while it is on screen."""
+        if not self.showing_table or self.table is None:
+            return []
+        gap = frame.min_size
+        return self.table.layout(frame, hud.bottom + gap, hud.top - gap)
 
     def open_options(self) -> None:
         """The options over the title; back from them, the title starts again with them

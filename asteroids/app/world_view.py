@@ -23,12 +23,14 @@ import arcade
 
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
-from asteroids.app.hud import Hud, score_wrap
+from asteroids.app.hud import Hud, role_colors, score_wrap
 from asteroids.app.input import MenuPad
 from asteroids.app.keymap import KeyRule, KeyTable, alt_enter_rule, common_rules, pad_key
+from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
+from asteroids.app.text import Frame, TextLine, rgba, text_ink
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
@@ -95,8 +97,14 @@ class Overlay(arcade.Section):
                 if self.view is None:
                     return  # the move closed it
 
-    def draw_overlay(self) -> None:
-        """Draw it (after the screen's frame, camera in use)."""
+    covers = False
+    """Whether it hides the screen's HUD (it has a panel of its own)."""
+
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """Its text on ``frame``, and the opaque panel the world is not drawn under (None:
+        it has none)."""
+        return [], None
 
     def close(self) -> None:
         """Take it off its screen."""
@@ -145,6 +153,8 @@ class WorldView(arcade.View):
         # section manager); the window keeps its own on_resize (it remembers the size).
         self.section_manager.managed_events = {"on_key_press", "on_key_release"}
         self._table: KeyTable | None = None
+        self.drawn_lines: list[TextLine] = []
+        """Every line of text of the last frame drawn (tests read where text went)."""
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -322,8 +332,9 @@ class WorldView(arcade.View):
         self.update_hud()
 
     def update_hud(self) -> None:
-        """Set the HUD labels from the world (only changed text is re-laid out)."""
+        """Set the HUD's texts from the world (only changed text is laid out again)."""
         self.hud.fps(self._fps)
+        self.hud.sound(self.game.audio.notice())
 
     # --- drawing --------------------------------------------------------------------------
 
@@ -331,7 +342,8 @@ class WorldView(arcade.View):
     """Draw the spare-ship icons under the score (games and replays, not the title)."""
 
     def build_segments(self) -> Segments:
-        """This frame's segments: the playfield, particles and, where shown, spare ships."""
+        """This frame's segments: the playfield, particles and, where shown, spare ships
+        (where the last HUD layout left room for them)."""
         alpha = self.stepper.alpha
         palette = self.game.screen.palette(self.game.config.display)
         segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
@@ -342,20 +354,56 @@ class WorldView(arcade.View):
                                              scale=0.8 * self.hud.scale, palette=palette)
         return segs
 
+    def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
+        """Text the screen adds to its HUD's (the title's high-score table)."""
+        return []
+
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """Every line of text this frame (the HUD, the live panel, the screen's own, then
+        the overlays'), and the opaque panel the world is not drawn under (None: none)."""
+        game = self.game
+        overlays = list(reversed(self.overlays))
+        lines: list[TextLine] = []
+        hole = None
+        self.hud.icon = game.rules.params.ship_length * 0.8 * self.hud.scale
+        self.hud.lives = self.SHOWS_LIVES
+        if not any(o.covers for o in overlays):
+            panel = game.live.panel if game.live is not None else None
+            notices = panel.notice_rows() if panel is not None else []
+            problems = panel.problem_lines if panel is not None else []
+            layout = self.hud.layout(frame, notices, problems)
+            lines += layout.lines
+            hole = layout.panel
+            if not problems:
+                lines += self.screen_lines(frame, layout)
+        for overlay in overlays:
+            more, panel_box = overlay.text_lines(frame)
+            lines += more
+            if panel_box is not None:
+                hole = panel_box
+        return lines, hole
+
     def on_draw(self) -> bool:
-        """Draw the interpolated world, the HUD, then the overlays (bottom one first)."""
+        """Draw the interpolated world, then every word in the vector font (HUD, overlays),
+        and the playfield border, through the look in force."""
         game = self.game
         display = game.config.display
-        overlays: list[Callable[[], None]] = [lambda: self._draw_hud(display)]
-        if game.live is not None:
-            overlays.append(game.live.panel.draw)
-        overlays += [o.draw_overlay for o in reversed(self.overlays)]
-        game.screen.draw_frame(display, self.build_segments(), overlays)
+        screen = game.screen
+        frame = screen.frame(display.hud_scale)
+        lines, hole = self.text_lines(frame)
+        segs = self.build_segments()
+        palette = screen.palette(display)
+        colors = {role: rgba(c) for role, c in role_colors(palette.text, palette.mono).items()}
+        text = Segments()
+        if screen.shows_border(display):
+            screen.border(display, colors["faint"], text)
+        if hole is not None:
+            screen.panel_edge(hole, colors["faint"], text)
+        text_ink(lines, colors, screen.px_per_unit, display.line_width_px, text)
+        screen.draw_frame(display, segs, text, hole)
+        self.drawn_lines = lines
         return True
-
-    def _draw_hud(self, display: object) -> None:
-        self.hud.tint(self.game.screen.palette(self.game.config.display).text)
-        self.hud.draw()
 
     def on_resize(self, width: int, height: int) -> bool | None:
         """Keep the letterbox fitted (the window may not forward this)."""

@@ -108,10 +108,11 @@ def test_a_broken_edit_shows_every_problem_and_the_game_ticks_on(window, play, t
     assert panel.problem_lines[1:] == [str(e) for e in info.value.errors]
     assert panel.problem_lines[1].startswith(f"{toml}:2:1: error[range]: ship.thrust_px_per_s2")
     # On screen a long problem wraps onto the next row instead of running off the edge.
-    assert len(panel.panel_rows) > len(panel.problem_lines)
-    assert all(0 < label.content_width <= panel.width - panel.margin
-               for label in panel.problems if label.text)
     play.on_draw()
+    rows = [line for line in play.drawn_lines if line.role == "problem"]
+    assert len(rows) > len(panel.problem_lines)
+    w = play.game.rules.width
+    assert all(0 < line.box[0] and line.box[2] < w for line in rows)
     tick = play.world.tick
     frames(play, 30)
     assert play.world.tick == tick + 30  # the game goes on, on the last good settings

@@ -322,7 +322,11 @@ def test_hud_scale_makes_the_text_bigger(window, config) -> None:
     for scale in (1.0, 2.0):
         game = open_shell(window, with_display(config, hud_scale=scale), seed=11, sound=False)
         view = PlayView(game, game.rules.next_seed())
-        sizes.append(view.hud.labels["score"].font_size)
+        view.update_hud()
+        frame = game.screen.frame(game.config.display.hud_scale)
+        [score] = [line for line in view.hud.layout(frame).lines
+                   if line.text == view.hud.values["score"]]
+        sizes.append(score.size)
     assert sizes[1] == pytest.approx(2 * sizes[0])
 
 

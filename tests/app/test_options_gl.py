@@ -188,9 +188,15 @@ def test_options_changed_mid_game_leave_the_tick_stream_and_the_replay_alone(
 
 
 def row(view, key: str) -> tuple[str, str]:
-    """What the options screen shows in a key item's primary and alternate slot."""
+    """What the options screen shows in a key item's primary and alternate slot (the
+    selected slot of the selected item marked "> ")."""
+    menu = view.options
     i = [item.key for item in ITEMS].index(key)
-    return view.options.values[i].text, view.options.alternates[i].text
+
+    def mark(slot: int) -> str:
+        return "> " if menu.index == i and menu.slot == slot else "  "
+
+    return mark(0) + menu.values[i], mark(1) + menu.alternates[i]
 
 
 def held(play, symbol: int) -> int:
@@ -283,16 +289,24 @@ def test_keys_past_the_second_stay_bound_when_a_slot_is_rebound(window):
 
 
 def test_the_widest_key_names_fit_their_slots(window, config):
+    from asteroids.app.layout import menu_layout
+    from asteroids.app.text import Frame, overlaps
+
     game, view = title(window, config)
     tap(window, arcade.key.O)
     menu = view.options
+    widest = max(KEY_NAMES, key=len)
+    rows = [(label, widest if v else "", widest if a else "")
+            for label, v, a in zip(menu.labels, menu.values, menu.alternates, strict=True)]
     i = [item.key for item in ITEMS].index("key:hyperspace")
-    primary, alternate = menu.values[i], menu.alternates[i]
-    assert menu.labels[i].x + menu.labels[i].content_width < primary.x
-    for name in KEY_NAMES:
-        primary.text = alternate.text = "> " + name
-        assert primary.x + primary.content_width < alternate.x, name
-        assert alternate.x + alternate.content_width < game.rules.width, name
+    for px in (0.5, 1.0, 3.0):                      # 640x360 .. 3840x2160 windows
+        out = menu_layout(Frame(game.rules.width, game.rules.height, px), "OPTIONS", rows, i, 2)
+        row = [line for line in out.lines if abs(line.y - out.lines[1].y) < 1e-6]
+        boxes = [line.box for line in out.lines]
+        assert all(not overlaps(a, b) for n, a in enumerate(boxes) for b in boxes[n + 1:])
+        left, _, right, _ = out.panel
+        assert all(left <= b[0] and b[2] <= right for b in boxes)
+        assert row
 
 
 class FakePad:

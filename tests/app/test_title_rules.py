@@ -121,8 +121,10 @@ def test_start_after_switching_to_classic_plays_and_records_classic(window, data
     assert play.stepper.tick_ns == CLASSIC_TICK_NS
     assert (play.world.ship_x, play.world.ship_y) == (512.0, 384.0)   # centre of 1024x768
     assert state_hash(play.world) == state_hash(new_world(classic, play.seed))
-    # The HUD is laid out in the classic world's units.
-    assert play.hud.labels["score"].y == pytest.approx(768 * (1 - 0.03))
+    # The HUD is laid out in the classic world's units: the score's top at the margin.
+    play.on_draw()
+    score = next(line for line in play.drawn_lines if line.text == play.hud.values["score"])
+    assert score.box[3] == pytest.approx(768 * (1 - 0.03))
     key(window, arcade.key.UP)
     frames(play, 120)                             # 2 s: 125 ticks at 62.5 Hz
     assert len(play.masks) == 125 and InputFrame.THRUST in play.masks
@@ -187,8 +189,12 @@ def test_one_ruleset_shows_no_arrows_and_arrows_do_nothing(window, config):
 def test_the_hint_fits_the_world_in_every_ruleset(window, game, title):
     for _ in range(len(game.rules.rulesets)):
         view = window.current_view
-        for name in ("hint", "note"):
-            assert view.hud.labels[name].content_width < game.rules.width * 0.95, name
+        view.on_draw()
+        assert view.drawn_lines
+        for line in view.drawn_lines:
+            left, bottom, right, top = line.box
+            assert 0 <= left and right <= game.rules.width, line
+            assert 0 <= bottom and top <= game.rules.height, line
         tap(window, arcade.key.RIGHT)
 
 
