@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from asteroids.app.game import Game
     from asteroids.app.world_view import WorldView
 
-__all__ = ["SCREENS", "SIZES", "TILE_WIDTH", "main", "render_screen", "sheet"]
+__all__ = ["LONG_REPLAY", "SCREENS", "SIZES", "TILE_WIDTH", "main", "render_screen", "sheet",
+           "stage"]
 
 SCREENS = ("title", "play", "pause", "options", "game over", "initials", "table", "replay",
            "live panel")
@@ -79,6 +80,20 @@ def _finished(game: Game, view: Any, slot: bool) -> Any:
 def render_screen(window: arcade.Window, config: Any, name: str, *, rulesets: Any = None,
                   index: int = 0, live_file: Path | None = None) -> Image.Image:
     """Stage screen ``name`` (``SCREENS``) in ``window`` and return its picture."""
+    import arcade
+
+    view = stage(window, config, name, rulesets=rulesets, index=index, live_file=live_file)
+    view.on_update(1 / 120)
+    view.on_draw()
+    image = arcade.get_image().convert("RGB")
+    window.hide_view()
+    return image
+
+
+def stage(window: arcade.Window, config: Any, name: str, *, rulesets: Any = None,
+          index: int = 0, live_file: Path | None = None) -> WorldView:
+    """Put screen ``name`` (``SCREENS``) on show in ``window`` as a player would meet it,
+    with the longest real strings (layout tests lay it out at every size)."""
     import arcade
 
     from asteroids.app.game_over_view import GameOverView
@@ -146,11 +161,7 @@ def render_screen(window: arcade.Window, config: Any, name: str, *, rulesets: An
                 "in [0, 20000] (px/s^2)",
                 f"{live_file}:3:1: error[unknown]: [nosuch] is not a table of the settings "
                 "(did you mean [saucers]?)"])
-    view.on_update(1 / 120)
-    view.on_draw()
-    image = arcade.get_image().convert("RGB")
-    window.hide_view()
-    return image
+    return view
 
 
 def sheet(width: int, height: int, rules: str, out_dir: Path,
