@@ -67,6 +67,9 @@ class Game:
         self.gamepad = gamepad
         self.nav: Navigator | None = None
         """The moves between screens (set by ``asteroids.app.router.Router``)."""
+        self.held_keys: set[int] = set()
+        """Keys down now (the screens note them): a screen that opens while one is held
+        ignores it until it is released and pressed again."""
         rules.on_world.append(lambda config: screen.use_world(config.world.width_px,
                                                               config.world.height_px))
 

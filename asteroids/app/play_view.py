@@ -107,10 +107,9 @@ class PlayView(WorldView):
             KeyRule(lambda: bindings().bits, self.input.key_press, name="play"),
         ]
 
-    def on_key_release(self, symbol: int, modifiers: int) -> bool:
+    def key_released(self, symbol: int) -> None:
         """Release game keys."""
         self.input.key_release(symbol)
-        return True
 
     # --- pause ----------------------------------------------------------------------------
 
@@ -318,6 +317,7 @@ class PlayView(WorldView):
         """The window lost focus: forget the keys held, so none stays stuck down, and
         pause; with ``--live`` the game runs on (the player is editing its settings in
         another window, to watch them take effect)."""
+        super().on_deactivate()
         self.input.clear()
         if self.game.live is None:
             self.set_paused(True)

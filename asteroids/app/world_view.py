@@ -62,6 +62,8 @@ class Overlay(arcade.Section):
         self.game = view.game
         self.menu = MenuPad(view.game.gamepad)
         """Its own reading of the pad: buttons held when it opens are not moves."""
+        self.stale: set[int] = set(view.game.held_keys)
+        """Keys held when it opened: they act only once released and pressed again."""
         self._table: KeyTable | None = None
 
     @property
@@ -80,8 +82,17 @@ class Overlay(arcade.Section):
         return []
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        """Through the key table; a modal overlay takes every key."""
-        self.keys.press(symbol, modifiers)
+        """Through the key table (not a key held since before it opened); a modal overlay
+        takes every key."""
+        self.game.held_keys.add(symbol)
+        if symbol not in self.stale:
+            self.keys.press(symbol, modifiers)
+        return True if self.modal else None
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
+        """A key let go (it may act again); a modal overlay takes every key."""
+        self.game.held_keys.discard(symbol)
+        self.stale.discard(symbol)
         return True if self.modal else None
 
     def press(self, symbol: int, modifiers: int = 0) -> bool:
@@ -147,6 +158,9 @@ class WorldView(arcade.View):
         """True once a live reload put another screen up instead of this one."""
         self.menu = MenuPad(game.gamepad)
         """The pad's menu moves, fed to the key table as ``pad_key`` codes."""
+        self.stale: set[int] = set(game.held_keys)
+        """Keys held when this screen was made: they act only once released and pressed
+        again (``on_show_view`` takes them again)."""
         self.section_manager = arcade.SectionManager(self)
         # Only keys go through the sections. The view updates and draws its overlays itself
         # (headless ``arcade.run`` calls a view's on_update and on_draw directly, past any
@@ -172,13 +186,30 @@ class WorldView(arcade.View):
         return []
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """A key through the screen's table (an overlay that is up has had it first)."""
-        self.keys.press(symbol, modifiers)
+        """A key through the screen's table (an overlay that is up has had it first). A key
+        held since before this screen opened does nothing until pressed again: presses never
+        cross screens."""
+        self.game.held_keys.add(symbol)
+        if symbol not in self.stale:
+            self.keys.press(symbol, modifiers)
         return True
 
     def on_key_release(self, symbol: int, modifiers: int) -> bool:
-        """Keys that are let go (a game's held buttons)."""
+        """A key let go: it may act on this screen again; ``key_released`` sees it."""
+        self.game.held_keys.discard(symbol)
+        if symbol in self.stale:
+            self.stale.discard(symbol)
+        else:
+            self.key_released(symbol)
         return True
+
+    def key_released(self, symbol: int) -> None:
+        """A key pressed on this screen was let go (a game's held buttons)."""
+
+    def on_deactivate(self) -> None:
+        """The window lost focus: keys may be let go unseen, so none counts as held."""
+        self.game.held_keys.clear()
+        self.stale.clear()
 
     def update_overlays(self, delta_time: float) -> None:
         """Once a frame: the top modal overlay's update (it reads the pad), and every
@@ -229,7 +260,8 @@ class WorldView(arcade.View):
             self.section_manager.remove_section(overlay)
 
     def on_show_view(self) -> None:
-        """Route events through the overlays."""
+        """Route events through the overlays; the keys held now are stale here."""
+        self.stale = set(self.game.held_keys)
         self.section_manager.enable()
 
     def on_hide_view(self) -> None:

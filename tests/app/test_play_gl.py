@@ -105,6 +105,9 @@ def test_pause_stops_the_clock_and_says_so(window, play):
     frames(play, 10)
     assert play.world.tick == tick
     assert play.hud.values["title"] == "PAUSED"
+    key(window, arcade.key.P)                   # P is still down: no second press yet
+    assert play.paused
+    key(window, arcade.key.P, "release")
     key(window, arcade.key.P)
     frames(play, 2)
     assert play.world.tick == tick + 2
