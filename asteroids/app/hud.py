@@ -102,6 +102,8 @@ class Hud:
         """Keep room for the spare ships."""
         self.hidden = False
         """Draw nothing (an overlay covers the screen)."""
+        self.fade: dict[str, float] = {}
+        """Items drawn fainter, by name (the controls card fading out)."""
         self._key: object = None
         self._layout: HudLayout | None = None
         self.lives_xy: tuple[float, float] = (self.height * 0.03, self.height * 0.85)
@@ -170,7 +172,7 @@ class Hud:
         """The HUD laid out on ``frame`` with the live panel's notice and problems (cached
         until something changes)."""
         key = (frame, tuple(notices), tuple(problems), self.two_players, self.active,
-               self.icon, self.lives, self.hidden)
+               self.icon, self.lives, self.hidden, tuple(sorted(self.fade.items())))
         if self._layout is None or key != self._key:
             if self.hidden:
                 self._layout = HudLayout()
@@ -178,7 +180,7 @@ class Hud:
                 self._layout = hud_layout(frame, self.values, cursor=self.cursor,
                                           two_players=self.two_players, active=self.active,
                                           icon=self.icon, lives=self.lives, notices=notices,
-                                          problems=problems)
+                                          problems=problems, fade=self.fade)
                 self.lives_xy = self._layout.lives_xy
                 if self._layout.lives2_xy is not None:
                     self.lives2_xy = self._layout.lives2_xy

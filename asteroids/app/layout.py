@@ -75,7 +75,8 @@ def _shrink(sizes: list[float], widths: list[float], room: float, floor: float) 
 def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = None,
                two_players: bool = False, active: int = 0, icon: float = 0.0,
                lives: bool = False, notices: Sequence[tuple[str, str, float]] = (),
-               problems: Sequence[str] = ()) -> HudLayout:
+               problems: Sequence[str] = (), fade: Mapping[str, float] | None = None
+               ) -> HudLayout:
     """Lay out a HUD.
 
     Args:
@@ -90,6 +91,7 @@ def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = 
         lives: keep room for the spare ships.
         notices: the live notice, (text, role, alpha) per line, top to bottom.
         problems: the live problem panel's lines (it takes the middle band).
+        fade: the opacity of middle-band items, by name (1 when not given).
     """
     out = HudLayout()
     w, h, m = frame.width, frame.height, frame.margin
@@ -191,7 +193,7 @@ def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = 
     if problems:
         _problem_panel(out, frame, problems, lo, hi, size("problem"))
     else:
-        _middle(out, frame, values, cursor, lo, hi, size)
+        _middle(out, frame, values, cursor, lo, hi, size, fade or {})
     return out
 
 
@@ -216,7 +218,8 @@ def _problem_panel(out: HudLayout, frame: Frame, problems: Sequence[str], lo: fl
 
 
 def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int | None,
-            lo: float, hi: float, size_of: Callable[[str], float]) -> None:
+            lo: float, hi: float, size_of: Callable[[str], float],
+            fade: Mapping[str, float]) -> None:
     """The message stack (``STACK``), centred in [lo, hi]: shrunk, then wrapped, then cut."""
     w, m, floor = frame.width, frame.margin, frame.min_size
     room = w - 2 * m
@@ -279,7 +282,8 @@ def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int
         for n, line in enumerate(lines):
             if n:
                 y -= line_pitch(s)
-            out.lines.append(TextLine.placed(line, w / 2, y, s, "center"))
+            out.lines.append(TextLine(line, w / 2 - text_width(line, s) / 2, y, s,
+                                      alpha=fade.get(name, 1.0)))
         y -= s / CAP
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import arcade
 
+from asteroids.app.controls import key_lines, pad_lines
 from asteroids.app.game import Game
 from asteroids.app.input import PlayerInput
 from asteroids.app.keymap import PAD_BACK, PAD_START, KeyRule, run
@@ -28,10 +29,16 @@ from asteroids.config.rulesets import with_player_sections
 from asteroids.core.bot import bot_input
 from asteroids.replay import Recorder
 
-__all__ = ["PAUSE_HINT", "PauseOverlay", "PlayView"]
+__all__ = ["CARD_FADE_S", "CARD_TITLE", "PAUSE_HINT", "PauseOverlay", "PlayView"]
 
 PAUSE_HINT = "P / ESC TO RESUME     O: OPTIONS     Q TO QUIT TO TITLE"
 """The pause screen's line under PAUSED."""
+
+CARD_FADE_S = 0.6
+"""The controls card fades out this long after the first input."""
+
+CARD_TITLE = "HOW TO PLAY"
+"""The controls card's first line."""
 
 
 class PauseOverlay(Overlay):
@@ -92,6 +99,11 @@ class PlayView(WorldView):
         changes, and enters no high-score table (it was not played under one ruleset)."""
         self.pending: tuple[Change, ...] = ()
         """Changes that wait for the next game (the restart key starts it now)."""
+        self.card = 1.0 if game.profile.card_due else 0.0
+        """The controls card's opacity (a new player's first game): 1 until the first
+        input, then it fades out over ``CARD_FADE_S``; 0 once gone."""
+        self.card_fading = False
+        game.profile.card_due = False
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -106,6 +118,11 @@ class PlayView(WorldView):
                     name="pause"),
             KeyRule(lambda: bindings().bits, self.input.key_press, name="play"),
         ]
+
+    def pressed(self, symbol: int) -> None:
+        """Any key: the controls card (if up) starts to fade."""
+        if self.card > 0.0:
+            self.card_fading = True
 
     def key_released(self, symbol: int) -> None:
         """Release game keys."""
@@ -156,6 +173,8 @@ class PlayView(WorldView):
     def tick_mask(self) -> int:
         """The latched player input for one tick (or the source's, or the bot's)."""
         mask = self.input.take()
+        if mask and self.card > 0.0:
+            self.card_fading = True  # the first input: the controls card fades
         if self.source is not None:
             return self.source(self.world)
         if self.autopilot:
@@ -272,6 +291,8 @@ class PlayView(WorldView):
 
     def on_update(self, delta_time: float) -> None:
         """Run the owed ticks unless paused (watched settings are read either way)."""
+        if self.card > 0.0 and self.card_fading:
+            self.card = max(0.0, self.card - delta_time / CARD_FADE_S)
         if self.paused:
             if self.poll_live(delta_time):
                 return
@@ -290,6 +311,15 @@ class PlayView(WorldView):
             self.hud.message("PAUSED", PAUSE_HINT)
         else:
             self.hud.message()
+        if self.card > 0.0 and not self.paused:
+            config = self.game.rules.config
+            pad = self.game.rules.pad_buttons if self.game.gamepad is not None else None
+            self.hud.controls("\n".join([CARD_TITLE, *key_lines(config),
+                                         *pad_lines(config, pad)]))
+            self.hud.fade["controls"] = self.card
+        else:
+            self.hud.controls("")
+            self.hud.fade.pop("controls", None)
         self.hud.note("")
         waiting = len({c.key for c in self.pending})
         if waiting:

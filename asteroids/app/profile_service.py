@@ -66,9 +66,10 @@ class PlayerProfile:
         """The remembered settings (None: nothing remembered yet)."""
         self.session_only = False
         """True when ``settings`` holds this session's options only (nothing is saved)."""
+        self.card_due = False
+        """The next game shows the controls card (a new player's first game)."""
         self.is_new = False
-        """True when neither file existed at start: a new player (the first game shows the
-        controls card)."""
+        """True when neither file existed at start: a new player."""
         if keep:
             folder = data_dir()
             self.is_new = not any((folder / name).exists()
@@ -76,6 +77,7 @@ class PlayerProfile:
             self.scores = ScoreBook.load()
             self.settings = settings if settings is not None else Settings.load()
             self.notices += [*self.scores.warnings, *self.settings.warnings]
+            self.card_due = self.is_new
         elif settings is not None:
             self.settings = settings
             self.session_only = True

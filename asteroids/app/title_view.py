@@ -12,6 +12,7 @@ from pathlib import Path
 
 import arcade
 
+from asteroids.app.controls import key_lines, pad_lines
 from asteroids.app.game import Game
 from asteroids.app.hud import ScoreTable
 from asteroids.app.keymap import (
@@ -72,7 +73,7 @@ TABLE_DOWN_KEYS = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN, arcade.key.S}
 """Keys that move the selection in the title screen's high-score table."""
 
 OPTIONS_HINT = "O: OPTIONS     F11: FULL SCREEN"
-"""The title's bottom line when no message waits."""
+"""The title's bottom line when no message waits (in full screen, without the F11 part)."""
 
 WATCH_KEYS = CONFIRM_KEYS
 """Keys that watch the selected table entry's replay (with no entry selected they play)."""
@@ -141,7 +142,7 @@ class TitleView(WorldView):
         """The selected table row (None: none)."""
         self.notice = "   ".join(profile.take_notices())
         """The messages shown once on this title (taken from the profile's notices)."""
-        self.hud.status(self.notice or OPTIONS_HINT)
+        self.hud.status(self.notice or self.options_hint())
         if self.demos:
             self.next_game()
         if table and self.table is not None:
@@ -156,7 +157,12 @@ class TitleView(WorldView):
         if self.showing_table:
             self.hud.message()
             self.hud.note("")
+            self.hud.controls("")
             return
+        game = self.game
+        config = game.rules.config
+        pad = game.rules.pad_buttons if game.gamepad is not None else None
+        self.hud.controls("\n".join([*key_lines(config), *pad_lines(config, pad)]))
         scores = "     UP / DOWN: SCORES" if self.table is not None else ""
         self.hud.message("ASTEROIDS", ("PLAYERS: PRESS 1 OR 2     LEFT / RIGHT: RULES" if choose
                                        else "PLAYERS: PRESS 1 OR 2     ENTER / SPACE: 1 PLAYER")
@@ -312,8 +318,18 @@ class TitleView(WorldView):
         elif self.over_s > DEMO_PAUSE_S:
             self.next_game()
 
+    def options_hint(self) -> str:
+        """The bottom line when no message waits: the options key, and the full-screen key
+        while in a window."""
+        if self.game.window.fullscreen:
+            return OPTIONS_HINT.split("     ")[0]
+        return OPTIONS_HINT
+
     def update_hud(self) -> None:
         """Score of the demo game and the best score of the rules, plus the FPS counter."""
+        status = self.hud.values["status"]
+        if not self.notice and status.startswith(OPTIONS_HINT.split("     ")[0]):
+            self.hud.status(self.options_hint())
         if self.showing_table:
             self.hud.set("score", "")
             self.hud.set("wave", "")

@@ -191,8 +191,12 @@ class WorldView(arcade.View):
         cross screens."""
         self.game.held_keys.add(symbol)
         if symbol not in self.stale:
+            self.pressed(symbol)
             self.keys.press(symbol, modifiers)
         return True
+
+    def pressed(self, symbol: int) -> None:
+        """Any key pressed on this screen (before its table sees it)."""
 
     def on_key_release(self, symbol: int, modifiers: int) -> bool:
         """A key let go: it may act on this screen again; ``key_released`` sees it."""
