@@ -72,7 +72,7 @@ def test_scores_ruleset_and_json(data: Path, capsys: pytest.CaptureFixture[str])
     assert "(no entries yet)" in capsys.readouterr().out
     assert cli.main(["scores", "--ruleset", "no such!"]) == 2
     err = capsys.readouterr().err
-    assert "is not a ruleset name" in err and "classic" in err
+    assert "is not a ruleset" in err and "classic" in err
 
 
 def test_export_import_merges_and_dedups(data: Path, tmp_path: Path,
