@@ -55,8 +55,9 @@ class GameOverView(WorldView):
 
     @property
     def ready(self) -> bool:
-        """Whether the minimum time is up (keys act from now on)."""
-        return self.over_s >= GAME_OVER_MIN_S
+        """Whether the minimum time is up (keys act from now on; frame times add up with a
+        float's rounding, so a hair short of the minimum counts)."""
+        return self.over_s >= GAME_OVER_MIN_S - 1e-9
 
     def key_rules(self) -> list[KeyRule]:
         """Nothing before ``GAME_OVER_MIN_S``; then Enter / Space (A, Start) go on, Escape

@@ -312,18 +312,27 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
     pad = 2 * floor
     room = w - 2 * m - 2 * pad
     marked = [("  " + a, "  " + b if b else "", "  " + c if c else "") for a, b, c in rows]
+    gap_k = 1.5
 
     def cols(size: float) -> list[float]:
-        return [max(text_width(r[i], size) for r in marked) for i in range(3)]
+        """Label, value and alternate widths: the alternate starts right after the widest
+        value of the rows that have one (a key's), so the panel stays narrow and the screen
+        behind shows round it."""
+        label = max(text_width(r[0], size) for r in marked)
+        paired = [r for r in marked if r[2]]
+        first = max((text_width(r[1], size) for r in paired), default=0.0)
+        alt = max((text_width(r[2], size) for r in paired), default=0.0)
+        single = max((text_width(r[1], size) for r in marked if not r[2]), default=0.0)
+        return [label, max(first, single - alt - gap_k * size) if paired else single, alt]
 
     def total(size: float) -> float:
         c = cols(size)
-        return c[0] + c[1] + c[2] + 2 * size * 1.5
+        return c[0] + c[1] + c[2] + (2 if c[2] else 1) * size * gap_k
 
     if total(s) > room:
         s = max(floor, s * room / total(s))
     cw = cols(s)
-    gap = 1.5 * s
+    gap = gap_k * s
     if total(s) > room:  # at the minimum size: cut the values to what is left
         spare = max(room - cw[0] - 2 * gap, 2 * floor)
         cw[1], cw[2] = spare * 0.6, spare * 0.4
@@ -376,8 +385,9 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
                 continue
             here = slot == selected and (c == 0 or c == cell)
             text = ("> " if here else "  ") + row[c]
-            if text_width(text, s) > cw[c] + 1e-6:
-                text = truncate(text, s, cw[c])
+            limit = cw[c] if c != 1 or row[2] else cw[1] + (gap + cw[2] if cw[2] else 0.0)
+            if text_width(text, s) > limit + 1e-6:
+                text = truncate(text, s, limit)
             out.lines.append(TextLine(text, xs[c], yb, s, "selected" if here else "text"))
     y = y0 - (len(slots) - 1) * pitch - s / CAP
     y -= 0.4 * s

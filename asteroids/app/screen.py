@@ -57,6 +57,8 @@ class Screen:
         uses the wall clock."""
         self._last_frame: float | None = None
         self._viewport: tuple[int, int, int, int] | None = None
+        self.afterglow_restarts = 0
+        """Times the monitor look's afterglow was dropped because the playfield moved."""
         self.use_world(width, height)
 
     def use_world(self, width: float, height: float) -> None:
@@ -78,6 +80,11 @@ class Screen:
     def px_per_unit(self) -> float:
         """Window pixels per world unit under the camera."""
         return max(self.camera.viewport.width, 1.0) / self.width
+
+    @property
+    def fullscreen(self) -> bool:
+        """Whether the window is full screen."""
+        return bool(self.window.fullscreen)
 
     @property
     def letterboxed(self) -> bool:
@@ -133,8 +140,9 @@ class Screen:
         viewport = self.camera.viewport.lbwh_int
         if viewport != self._viewport:
             self._viewport = viewport
-            if self.monitor is not None:
+            if self.monitor is not None and self.monitor.allocated:
                 self.monitor.release()
+                self.afterglow_restarts += 1
 
     def draw_frame(self, display: DisplayConfig, segs: Segments, text: Segments | None = None,
                    hole: tuple[float, float, float, float] | None = None) -> None:

@@ -198,11 +198,15 @@ def text_ink(lines: Iterable[TextLine], colors: Mapping[str, tuple[float, ...]],
         if segs.shape[0] == 0:
             continue
         width = stroke_factor(line.size, px, line_width_px)
-        color = colors.get(line.role, colors["text"])
-        if line.alpha < 1.0:
-            color = (*color[:3], color[3] * max(line.alpha, 0.0))
-        out.add(segs, color, (width, 0.0))
+        out.add(segs, _opaque(colors.get(line.role, colors["text"]), line.alpha), (width, 0.0))
     return out
+
+
+def _opaque(color: tuple[float, ...], alpha: float) -> tuple[float, float, float, float]:
+    """``color`` at ``alpha`` (times its own) as an opaque darker colour: text is drawn on
+    black, and the plain look's glow adds colours whatever their alpha."""
+    a = max(0.0, min(1.0, alpha * (color[3] if len(color) > 3 else 1.0)))
+    return (color[0] * a, color[1] * a, color[2] * a, 1.0)
 
 
 def rgba(color: Sequence[int]) -> tuple[float, float, float, float]:

@@ -321,7 +321,7 @@ class TitleView(WorldView):
     def options_hint(self) -> str:
         """The bottom line when no message waits: the options key, and the full-screen key
         while in a window."""
-        if self.game.window.fullscreen:
+        if self.game.screen.fullscreen:
             return OPTIONS_HINT.split("     ")[0]
         return OPTIONS_HINT
 

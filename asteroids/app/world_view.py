@@ -432,10 +432,11 @@ class WorldView(arcade.View):
         palette = screen.palette(display)
         colors = {role: rgba(c) for role, c in role_colors(palette.text, palette.mono).items()}
         text = Segments()
+        faint = tuple(c * colors["faint"][3] for c in colors["faint"][:3]) + (1.0,)
         if screen.shows_border(display):
-            screen.border(display, colors["faint"], text)
+            screen.border(display, faint, text)
         if hole is not None:
-            screen.panel_edge(hole, colors["faint"], text)
+            screen.panel_edge(hole, faint, text)
         text_ink(lines, colors, screen.px_per_unit, display.line_width_px, text)
         screen.draw_frame(display, segs, text, hole)
         self.drawn_lines = lines
