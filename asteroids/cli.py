@@ -321,7 +321,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     from asteroids.app.main import watch_replay
 
     extra = {"live": live} if live is not None else {}
-    return int(watch_replay(replay, config, speed=args.speed, **extra) or 0)
+    return int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
+                            **extra) or 0)
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:
