@@ -333,7 +333,7 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
         s = max(floor, s * room / total(s))
     cw = cols(s)
     gap = gap_k * s
-    if total(s) > room:  # at the minimum size: cut the values to what is left
+    if total(s) > room + 1e-6:  # at the minimum size: cut the values to what is left
         spare = max(room - cw[0] - 2 * gap, 2 * floor)
         cw[1], cw[2] = spare * 0.6, spare * 0.4
     title_s = max(floor, min(s * 1.4, frame.size(0.06)))

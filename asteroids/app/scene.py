@@ -28,6 +28,7 @@ from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = [
+    "BLINK_TICKS",
     "FLOATS_PER_SEGMENT",
     "RockOutlines",
     "SceneBuilder",
@@ -36,6 +37,7 @@ __all__ = [
     "ghost_index",
     "lerp_positions",
     "match_ids",
+    "protected",
     "wrap_ghosts",
 ]
 
@@ -300,6 +302,17 @@ def _loop(points: np.ndarray) -> np.ndarray:
     return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
 
 
+BLINK_TICKS = 8
+"""While the ship cannot be hit, it is drawn this many ticks, then hidden as many."""
+
+
+def protected(world: World) -> bool:
+    """Whether the ship cannot be hit now: the grace a game's start or a respawn gives
+    (issue 22, item 4, the core's rule knobs). The hook for the shell's blinking ship: until
+    the core's World says so, no ship is protected and none blinks."""
+    return bool(getattr(world, "ship_grace_ticks", 0))
+
+
 class SceneBuilder:
     """Builds a frame's segments from two consecutive Worlds.
 
@@ -398,6 +411,8 @@ class SceneBuilder:
               palette: Palette = VECTOR) -> None:
         if not cur.ship_visible:
             return
+        if protected(cur) and cur.tick % (2 * BLINK_TICKS) >= BLINK_TICKS:
+            return  # the grace after a start or respawn: the ship blinks
         p = self.params
         x, y, h = self.ship_pose(prev, cur, alpha)
         hull = ship_outline(p, x, y, round(h) % HEADING_STEPS)

@@ -133,3 +133,36 @@ def test_particles_use_their_own_generator(config):
     a.on_event(event)
     b.on_event(event)
     assert np.array_equal(a.pos, b.pos)
+
+
+def test_the_grace_hook_blinks_a_protected_ship_and_no_other(config):
+    """Issue 22's hook for the core's grace (item 4): a World that says its ship cannot be hit
+    (``ship_grace_ticks``) has it drawn ``BLINK_TICKS`` ticks out of every two; today's
+    World says nothing, and the ship is always drawn."""
+    import dataclasses
+
+    from asteroids.app.scene import BLINK_TICKS, SceneBuilder, protected
+    from asteroids.core import new_world
+
+    world = new_world(config, 1)
+    assert not protected(world)
+    scene = SceneBuilder(config)
+    drawn = len(scene.build(world, world, 0.0))
+
+    @dataclasses.dataclass
+    class Graced:
+        ship_grace_ticks: int
+
+    assert protected(Graced(5)) and not protected(Graced(0))
+
+    class GracedWorld:
+        def __init__(self, tick: int) -> None:
+            self.inner = dataclasses.replace(world, tick=tick)
+            self.ship_grace_ticks = 30
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    shown = [len(scene.build(world, GracedWorld(t), 0.0)) for t in range(2 * BLINK_TICKS)]
+    assert shown[:BLINK_TICKS] == [drawn] * BLINK_TICKS
+    assert all(n < drawn for n in shown[BLINK_TICKS:])
