@@ -125,7 +125,7 @@ def wrap(text: str, size: float, max_width: float) -> list[str]:
     rest = text
     while len(rest) > per_line:
         cut = rest.rfind("   ", 0, per_line + 1)  # between the items of a help line
-        if cut < per_line // 2:
+        if cut < per_line // 3:
             cut = rest.rfind(" ", 0, per_line + 1)
         if cut <= 0:
             lines.append(rest[:per_line])

@@ -288,11 +288,6 @@ class TitleView(WorldView):
         self.game.select_ruleset(self.game.rules.index + step)
         self.game.nav.title(table=self.showing_table)
 
-    def start(self, players: int = 1) -> None:
-        """Enter / A: watch the selected entry, else play (Y: a two-player game)."""
-        if players != 1 or not self.watch_pick():
-            self.game.nav.play(players)
-
     def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
         """A live reload: the title starts again on the selected rules as they are now."""
         super().apply_settings(player, changes)
@@ -377,7 +372,8 @@ class TitleView(WorldView):
         has_table = lambda: self.table is not None  # noqa: E731
         return [
             KeyRule(OPEN_KEYS | {PAD_BACK}, run(self.open_options), name="options"),
-            KeyRule(WATCH_KEYS, lambda _: self.watch_pick(), name="watch"),
+            KeyRule(WATCH_KEYS | {PAD_A, PAD_START}, lambda _: self.watch_pick(),
+                    name="watch"),
             KeyRule(START_KEYS | {PAD_A, PAD_START}, run(lambda: self.game.nav.play(1)),
                     name="play"),
             KeyRule(PLAYER_KEYS, lambda s: self.game.nav.play(PLAYER_KEYS[s]), name="players"),
