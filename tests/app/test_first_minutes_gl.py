@@ -211,7 +211,7 @@ def test_a_key_held_into_the_next_screen_acts_only_when_pressed_again(window, co
     assert play.options is not None and game.audio.master_volume == before
 
 
-def test_enter_held_from_game_over_does_not_finish_the_initials(window, config):
+def test_enter_held_from_game_over_through_the_initials_to_the_table(window, config):
     game = open_shell(window, config, seed=3, sound=False, profile=True)
     play = PlayView(game, 3)
     window.show_view(play)
@@ -223,8 +223,15 @@ def test_enter_held_from_game_over_does_not_finish_the_initials(window, config):
     press(window, arcade.key.ENTER)          # the same press, repeating
     assert window.current_view is entry and not entry.done
     release(window, arcade.key.ENTER)
+    press(window, arcade.key.ENTER)          # initials -> the table, Enter still down
+    title = window.current_view
+    assert isinstance(title, TitleView) and title.showing_table
+    press(window, arcade.key.ENTER)          # repeating: the title neither plays nor watches
+    assert window.current_view is title
+    release(window, arcade.key.ENTER)
+    tap(window, arcade.key.ESCAPE)           # leave the entry's selection: Enter plays
     tap(window, arcade.key.ENTER)
-    assert isinstance(window.current_view, TitleView)
+    assert isinstance(window.current_view, PlayView)
 
 
 # --- item 6: a game that teaches itself ---------------------------------------------------
