@@ -19,6 +19,12 @@ mkdir "$work/elsewhere"
 cd "$work/elsewhere"
 game="$work/player/bin/asteroids"
 "$game" --version
+# bench needs a source checkout: the installed game neither lists it nor runs it.
+if "$game" --help | grep -qw bench; then
+    echo "installed: --help offers bench, which cannot run from an install" >&2; exit 1
+fi
+set +e; "$game" bench step >/dev/null 2>&1; rc=$?; set -e
+test "$rc" -eq 2 || { echo "installed: bench exited $rc, not 2" >&2; exit 1; }
 presets=$("$game" config presets | awk '{print $1}')
 echo "installed: presets: $(echo $presets)"
 # shellcheck disable=SC2086

@@ -27,7 +27,7 @@ from asteroids.userfile import STDIN, display_name
 if TYPE_CHECKING:
     from asteroids.app.live import LiveSpec
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_CLOSED_PIPE", "EXIT_MISMATCH", "main"]
 
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark.
@@ -39,6 +39,9 @@ COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot"
 
 EXIT_MISMATCH = 1
 """``verify``: a well-formed replay re-simulated differently from how it was recorded."""
+
+EXIT_CLOSED_PIPE = 141
+"""The reader of the output closed the pipe (128 + SIGPIPE, as a shell reports it)."""
 
 _BENCH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -148,12 +151,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "anywhere a file is accepted (a file of the same name wins).",
     )
 
-    bench = sub.add_parser(
-        "bench", help="run a benchmark from benchmarks/ (source checkout only)",
-        description="Run benchmarks/NAME.py's main(argv) from a source checkout.",
-    )
-    bench.add_argument("name", metavar="NAME", help="benchmark name, e.g. collision")
-    bench.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
+    if _benchmarks_here():  # only a source checkout has them: an install does not offer it
+        bench = sub.add_parser(
+            "bench", help="run a benchmark from benchmarks/ (source checkout only)",
+            description="Run benchmarks/NAME.py's main(argv) from a source checkout.",
+        )
+        bench.add_argument("name", metavar="NAME", help="benchmark name, e.g. collision")
+        bench.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
 
     shot = sub.add_parser(
         "screenshot", help="render a frame of the real game to a PNG (no window shown)",
@@ -243,6 +247,13 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _benchmarks_here() -> bool:
+    """Whether a ``benchmarks`` package is at hand: beside the ``asteroids`` package (a
+    source checkout) or in the current folder. An installed game has none."""
+    roots = (Path(__file__).resolve().parent.parent, Path.cwd())
+    return any((root / "benchmarks" / "__init__.py").is_file() for root in roots)
+
+
 def _error(message: str) -> int:
     print(f"asteroids: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -325,7 +336,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     from asteroids.app.main import watch_replay
 
     extra = {"live": live} if live is not None else {}
-    return int(watch_replay(replay, config, speed=args.speed, **extra) or 0)
+    return int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
+                            **extra) or 0)
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:
@@ -454,11 +466,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (args_list[0].startswith("-")
                          and args_list[0] not in ("-h", "--help", "--version")):
         args_list.insert(0, "play")
+    if args_list[0] == "bench" and not _benchmarks_here():
+        return _error("bench runs the benchmarks of a source checkout (benchmarks/ beside the "
+                      "asteroids package, or in the current folder); this installed game has "
+                      "none. Clone the repository and run it from there.")
     parser = _build_parser()
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse: --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    except BrokenPipeError:  # --help into a closed pipe
+        return _closed_pipe()
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (``asteroids scores --json | head``): stop
+    quietly, as Unix tools do, with the status a shell gives a tool SIGPIPE ended. Standard
+    output is pointed at the null device so the interpreter's last flush cannot fail too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout: nothing more will be written anyway
+        pass
+    return EXIT_CLOSED_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command (bad input: one paragraph on stderr and exit 2)."""
     try:
         if args.command == "play":
             return _cmd_play(args)
@@ -496,5 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         return _error(str(exc))

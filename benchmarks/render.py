@@ -5,7 +5,7 @@ burst of explosion debris in a 1920x1080 world, is drawn headless (EGL; Mesa's l
 machine without a GPU) by three methods, interleaved frame by frame in one run:
 
 * **ours**: the game's renderer, exactly as a frame is drawn in play (``SceneBuilder`` +
-  particles -> ``Segments`` -> ``Game.draw_frame``: the rocks as one instanced quad each,
+  particles -> ``Segments`` -> ``Screen.draw_frame``: the rocks as one instanced quad each,
   their outlines tested in the fragment shader (``asteroids.app.outlines``), then one
   instanced quad per line for everything else, one buffer upload and draw call each);
 * **per-asteroid**: ``arcade.draw_polygon_outline`` per asteroid (and for the ship), and
@@ -145,15 +145,15 @@ class Methods:
     def __init__(self, window: Any, config: Config) -> None:
         import arcade
 
-        from asteroids.app.game import Game
         from asteroids.app.monitor import VectorMonitor
+        from asteroids.app.router import open_shell
 
         self.arcade = arcade
         self.window = window
         self.ctx = window.ctx
-        self.game = Game(window, config, seed=0, sound=False)
-        self.game.frame_time_s = 1.0 / config.world.tick_hz
-        self.scene = self.game.scene
+        self.game = open_shell(window, config, seed=0, sound=False)
+        self.game.screen.frame_time_s = 1.0 / config.world.tick_hz
+        self.scene = self.game.rules.scene
         self.monitors = {m: VectorMonitor(self.ctx) for m in METHODS[1:]}
         self.configs = {look: self._look(config, look) for look in (*LOOKS, "glow")}
 
@@ -167,11 +167,11 @@ class Methods:
     def ours(self, prev: World, cur: World, parts: Any, look: str) -> None:
         """The game's renderer, as ``WorldView.on_draw`` draws a frame."""
         game = self.game
-        game.config = self.configs[look]
-        palette = game.palette()
+        game.rules.config = self.configs[look]
+        palette = game.screen.palette(game.config.display)
         segs = self.scene.build(prev, cur, 0.5, palette=palette)
         parts.segments(0.5, segs, palette.particle)
-        game.draw_frame(segs, None)
+        game.screen.draw_frame(game.config.display, segs)
 
     def _lines(self, prev: World, cur: World, parts: Any) -> tuple[Any, ...]:
         """What the arcade methods draw: outlines as point lists, lines as end points."""
@@ -191,23 +191,23 @@ class Methods:
 
     def _frame(self, method: str, draw: Callable[[float], None], look: str) -> None:
         game = self.game
-        width = game.line_width()
+        width = game.screen.line_width(game.config.display)
         if look == "monitor":
             cfg = self.configs[look]
-            self.monitors[method].frame(cfg.display.monitor, game.camera,
+            self.monitors[method].frame(cfg.display.monitor, game.screen.camera,
                                         self.window.get_framebuffer_size(),
-                                        game.frame_time_s or 0.0,
+                                        game.screen.frame_time_s or 0.0,
                                         lambda line: draw(width * line.width))
         else:
             self.ctx.scissor = None
             self.window.clear(color=(0, 0, 0, 255))
-            game.camera.use()
+            game.screen.camera.use()
             draw(width)
 
     def per_asteroid(self, prev: World, cur: World, parts: Any, look: str) -> None:
         """``draw_polygon_outline`` per outline, ``draw_line`` per line."""
         arcade = self.arcade
-        palette = self.game.palette()
+        palette = self.game.screen.palette(self.game.config.display)
         rocks, ship, shots, debris = self._lines(prev, cur, parts)
         rock_c, ship_c = _rgba255(palette.asteroid), _rgba255(palette.ship)
         shot_c, debris_c = _rgba255(palette.shot_ship), _rgba255(palette.particle)
@@ -228,7 +228,7 @@ class Methods:
         """One ``ShapeElementList`` rebuilt from the frame's lines, then drawn."""
         from arcade import shape_list as sl
 
-        palette = self.game.palette()
+        palette = self.game.screen.palette(self.game.config.display)
         rocks, ship, shots, debris = self._lines(prev, cur, parts)
         rock_c, ship_c = _rgba255(palette.asteroid), _rgba255(palette.ship)
         shot_c, debris_c = _rgba255(palette.shot_ship), _rgba255(palette.particle)

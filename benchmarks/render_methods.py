@@ -157,10 +157,10 @@ class RockMethods:
         self.m = methods
         self.ctx = ctx = methods.ctx
         self.game = methods.game
-        self.width = self.game.line_width()
+        self.width = self.game.screen.line_width(self.game.config.display)
         """The line width in world units (as the game's renderer takes it)..."""
         world_w = float(self.game.config.world.width_px)
-        self.width_px = self.width * self.game.camera.viewport.width / world_w
+        self.width_px = self.width * self.game.screen.camera.viewport.width / world_w
         """...and in pixels, as ``glLineWidth`` takes it."""
         self.lines_prog = ctx.program(vertex_shader=_LINES_VS, fragment_shader=_FLAT_FS)
         self.strip_prog = ctx.program(vertex_shader=_STRIP_VS, fragment_shader=_FLAT_FS)
@@ -199,7 +199,7 @@ class RockMethods:
     def _clear(self) -> None:
         self.ctx.scissor = None
         self.m.window.clear(color=(0, 0, 0, 255))
-        self.game.camera.use()
+        self.game.screen.camera.use()
         self.ctx.enable(self.ctx.BLEND)
 
     def _packed(self, prev: World, cur: World) -> np.ndarray:
@@ -224,8 +224,8 @@ class RockMethods:
     def quads(self, prev: World, cur: World) -> None:
         packed = self._packed(prev, cur)
         self._clear()
-        self.game.lines.upload(packed)
-        self.game.lines.draw(self.width)
+        self.game.screen.lines.upload(packed)
+        self.game.screen.lines.draw(self.width)
 
     def gl_lines(self, prev: World, cur: World) -> None:
         packed = self._packed(prev, cur)

@@ -293,8 +293,37 @@ def app_sources() -> dict[str, str]:
 def test_app_modules_import_each_other_one_way_only() -> None:
     """No cycle among asteroids/app modules, even through lazy or TYPE_CHECKING imports."""
     graph = app_import_graph(app_sources())
-    assert "asteroids.app.game" in graph and graph["asteroids.app.views"]  # the scan sees them
+    assert "asteroids.app.game" in graph and graph["asteroids.app.router"]  # the scan sees them
     assert import_cycles(graph) == []
+
+
+SCREENS = {"title_view", "play_view", "game_over_view", "initials", "replay_view",
+           "match_view", "match_play", "options_overlay"}
+"""The screens and overlays (issue 22): the router makes them; they never import each other,
+but for the ones built on another (``SCREEN_BASES``)."""
+
+SCREEN_BASES = {
+    "match_play": {"play_view", "match_view"},      # a PlayView over a Match
+    "match_view": {"replay_view"},                  # the two-player replay viewer
+    "title_view": {"options_overlay"},              # the overlays it opens
+    "play_view": {"options_overlay"},
+}
+
+SERVICES = {"game", "screen", "rules_service", "profile_service", "audio_service",
+            "live_service", "screens", "keymap"}
+"""The shell's services and what the screens share: they import no screen."""
+
+
+def test_screens_reach_each_other_only_through_the_router() -> None:
+    graph = app_import_graph(app_sources())
+    short = {name.rsplit(".", 1)[-1]: {t.rsplit(".", 1)[-1] for t in targets}
+             for name, targets in graph.items()}
+    assert SCREENS <= set(short) and SERVICES <= set(short)
+    for screen in SCREENS:
+        assert short[screen] & SCREENS <= SCREEN_BASES.get(screen, set()), screen
+    for service in SERVICES:
+        assert not short[service] & (SCREENS | {"router", "window", "world_view"}), service
+    assert SCREENS - {"options_overlay", "replay_view"} <= short["router"]
 
 
 def test_cycle_check_sees_lazy_and_type_checking_imports() -> None:

@@ -224,3 +224,16 @@ def test_usage_errors_exit_2(capsys):
 def test_version(capsys):
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("asteroids ")
+
+
+def test_bench_is_offered_only_where_the_benchmarks_are(monkeypatch, capsys):
+    """An installed game has no benchmarks/: it does not list bench, and asking for it says
+    why in one paragraph (exit 2); a source checkout lists it."""
+    assert cli.main(["--help"]) == 0
+    assert "bench" in capsys.readouterr().out
+    monkeypatch.setattr(cli, "_benchmarks_here", lambda: False)
+    assert cli.main(["--help"]) == 0
+    assert "bench" not in capsys.readouterr().out
+    assert cli.main(["bench", "step"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "source checkout" in err and "Traceback" not in err

@@ -72,7 +72,7 @@ def test_scores_ruleset_and_json(data: Path, capsys: pytest.CaptureFixture[str])
     assert "(no entries yet)" in capsys.readouterr().out
     assert cli.main(["scores", "--ruleset", "no such!"]) == 2
     err = capsys.readouterr().err
-    assert "is not a ruleset name" in err and "classic" in err
+    assert "is not a ruleset" in err and "classic" in err
 
 
 def test_export_import_merges_and_dedups(data: Path, tmp_path: Path,
@@ -234,3 +234,39 @@ def test_fuzz_the_cli_never_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         path.write_bytes(data)
         assert cli.main(["scores", "--import", str(path)]) in (0, 2)
         assert cli.main(["scores"]) == 0
+
+
+def test_an_unknown_ruleset_is_one_paragraph_with_the_known_ones_and_did_you_mean(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fill(data)
+    assert cli.main(["scores", "--ruleset", "nosuch"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert captured.out == "" and err.count("\n") == 1               # one paragraph
+    assert "'nosuch' is not a ruleset" in err
+    for known in ("default", "classic", "arena", "custom-XXXXXXXX", "custom-1a2b3c4d:assisted"):
+        assert known in err
+    assert "Did you mean" not in err
+    assert cli.main(["scores", "--ruleset", "clasic"]) == 2
+    assert "Did you mean 'classic'?" in capsys.readouterr().err
+    assert cli.main(["scores", "--ruleset", "custom-1a2b3c4e"]) == 0  # custom rules: no table yet
+    assert "(no entries yet)" in capsys.readouterr().out
+
+
+def test_a_closed_pipe_ends_quietly(data: Path) -> None:
+    """``asteroids scores --json | head``: the reader goes away; no message, no traceback,
+    the status a shell gives a tool SIGPIPE ended."""
+    book = fill(data)
+    for key in ("default", "arena"):
+        for i in range(10):
+            book.add(key, ScoreEntry("ABC", 1000 + i, 3, "2026-01-02T03:04:05+00:00", 60.0,
+                                     None))
+    assert book.save() is None
+    env = {**os.environ, "ASTEROIDS_DATA_DIR": str(data)}
+    proc = subprocess.Popen([sys.executable, "-m", "asteroids", "scores", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # gone before the first write (the interpreter takes longer to start)
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == cli.EXIT_CLOSED_PIPE and err == ""

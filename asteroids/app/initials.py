@@ -3,9 +3,9 @@
 The score is already in the table with initials "???" (``Game.enter_score``) when this view
 opens, so nothing the player does here, or fails to do, can lose it: confirming sets the
 initials and saves; a timeout or Escape keeps whatever is entered ("???" when nothing was).
-Then the title shows the table with the new entry selected (through the ``done`` callback:
-this module never imports the title's). The finished game's rocks keep drifting behind the
-letters. No game rule lives here.
+Then the next player's entry, or the title with the table and the new entry selected
+(``game.nav.initials``). The finished game's rocks keep drifting behind the letters. No game
+rule lives here.
 """
 
 from __future__ import annotations
@@ -14,11 +14,23 @@ from collections.abc import Callable
 
 import arcade
 
-from asteroids.app.game import Game, ScoreSlot
-from asteroids.app.input import MenuPad
-from asteroids.app.world_view import WorldView, fullscreen_key
-from asteroids.config import Config
-from asteroids.core import World
+from asteroids.app.game import Game
+from asteroids.app.keymap import (
+    CONFIRM_KEYS,
+    DOWN_KEYS,
+    PAD_A,
+    PAD_B,
+    PAD_DOWN,
+    PAD_LEFT,
+    PAD_RIGHT,
+    PAD_START,
+    PAD_UP,
+    UP_KEYS,
+    KeyRule,
+    run,
+)
+from asteroids.app.screens import FinishedGame, player_name
+from asteroids.app.world_view import WorldView
 
 __all__ = ["ALPHABET", "INITIALS_TIMEOUT_S", "InitialsView"]
 
@@ -29,45 +41,39 @@ INITIALS_TIMEOUT_S = 30.0
 """Seconds without a key (or pad) press after which the entry closes, keeping the initials
 as they are ("???" if none was set)."""
 
-_UP = frozenset({arcade.key.UP, arcade.key.NUM_UP})
-_DOWN = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN})
 _LEFT = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT, arcade.key.BACKSPACE})
 _RIGHT = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT, arcade.key.TAB})
-_CONFIRM = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
 _LETTER_KEYS = {getattr(arcade.key, c): c for c in ALPHABET[1:]}
 
-HELP = "UP / DOWN: LETTER   LEFT / RIGHT / FIRE: MOVE   ENTER: DONE"
-"""The key help under the letters (the pad: d-pad or stick, A moves, Start is done)."""
+HELP = "TYPE A LETTER OR UP / DOWN   LEFT / RIGHT: MOVE   FIRE: NEXT   ENTER: DONE"
+"""The key help under the letters (the pad: d-pad or stick, A next, Start is done)."""
 
 
 class InitialsView(WorldView):
-    """Three letters for a new high score: Up / Down cycle the letter under the cursor
-    (``ALPHABET``, wrapping), Left / Right (or the fire keys) move the cursor, typing a
-    letter sets it and moves on, Enter confirms. The pad: d-pad or stick up / down / left /
-    right, A moves right, B left, Start confirms (read through ``MenuPad``).
+    """Three letters for a new high score: typing a letter sets the one under the cursor
+    and moves on, Up / Down cycle it (``ALPHABET``, wrapping), Left / Right move the cursor,
+    Enter confirms. Fire (or the pad's A) moves on past a letter that is set, never past a
+    "?": a player still pressing fire from the game cannot skip letters. The pad: d-pad or
+    stick up / down / left / right, B moves left, Start confirms. The cursor starts on the
+    first letter.
 
     Args:
         game: the shared services.
-        slot: the game's place in its table (from ``Game.enter_score``).
-        world: the finished game's world (it keeps drifting behind the entry).
-        config: the rules it was played with.
-        seed: its seed.
-        done: what comes next, once the initials are set (the title's table).
-        who: whose score it is (``PLAYER 2`` after a two-player game), shown as the title;
-            empty after a one-player game.
+        finished: the game that ended.
+        index: which of ``finished.slots`` this entry is for.
     """
 
     sound = False
 
-    def __init__(self, game: Game, slot: ScoreSlot, world: World, config: Config, seed: int,
-                 done: Callable[[], None], who: str = "") -> None:
-        super().__init__(game, seed, config=config)
-        self.world = self.prev = world
+    def __init__(self, game: Game, finished: FinishedGame, index: int = 0) -> None:
+        player, slot = finished.slots[index]
+        super().__init__(game, finished.seed, config=finished.config)
+        self.finished = finished
+        self.index = index
+        self.world = self.prev = finished.worlds[player]
         self.slot = slot
-        self.who = who
+        self.who = player_name(player) if finished.players > 1 else ""
         """Whose score it is (empty after a one-player game)."""
-        self.done_next = done
-        """Called once the initials are set."""
         self.letters = ["?", "?", "?"]
         """The initials as entered so far."""
         self.cursor = 0
@@ -78,15 +84,38 @@ class InitialsView(WorldView):
         """True once the initials are set (confirmed or timed out)."""
         self.error: str | None = slot.error
         """Why the table could not be saved (shown under the letters; play goes on)."""
-        self.fire_keys = game.bindings.keys_for("fire") - _CONFIRM
-        """Keys that move the cursor right, like Right (the game's fire keys)."""
-        self.menu = MenuPad(game.gamepad)
         self.update_hud()
 
     @property
     def initials(self) -> str:
         """The three letters as entered."""
         return "".join(self.letters)
+
+    def key_rules(self) -> list[KeyRule]:
+        """Enter / Escape / Start finish; letters, Up / Down, Left / Right, fire."""
+        fire = lambda: self.game.rules.bindings.keys_for("fire") - CONFIRM_KEYS  # noqa: E731
+        return [
+            KeyRule(CONFIRM_KEYS | {arcade.key.ESCAPE, PAD_START}, run(self.finish),
+                    name="done"),
+            KeyRule(UP_KEYS | {PAD_UP}, self._pressed(lambda _: self.cycle(1)), name="up"),
+            KeyRule(DOWN_KEYS | {PAD_DOWN}, self._pressed(lambda _: self.cycle(-1)),
+                    name="down"),
+            KeyRule(_LEFT | {PAD_LEFT, PAD_B}, self._pressed(lambda _: self.move(-1)),
+                    name="left"),
+            KeyRule(_RIGHT | {PAD_RIGHT}, self._pressed(lambda _: self.move(1)), name="right"),
+            KeyRule(lambda: fire() | {PAD_A}, self._pressed(lambda _: self.next_letter()),
+                    name="fire"),
+            KeyRule(_LETTER_KEYS, self._pressed(lambda s: self.type_letter(_LETTER_KEYS[s])),
+                    name="letter"),
+        ]
+
+    def _pressed(self, action: Callable[[int], object]) -> Callable[[int], None]:
+        """``action``, then the idle time starts again and the letters are redrawn."""
+        def pressed(symbol: int) -> None:
+            action(symbol)
+            self.idle_s = 0.0
+            self.update_hud()
+        return pressed
 
     def cycle(self, step: int) -> None:
         """Move the letter under the cursor ``step`` places through ``ALPHABET``."""
@@ -97,39 +126,27 @@ class InitialsView(WorldView):
         """Move the cursor (it stops at either end)."""
         self.cursor = min(max(self.cursor + step, 0), len(self.letters) - 1)
 
+    def next_letter(self) -> None:
+        """Fire: on to the next letter when this one is set (a "?" stays put)."""
+        if self.letters[self.cursor] != "?":
+            self.move(1)
+
     def type_letter(self, letter: str) -> None:
         """Set the letter under the cursor and move on."""
         self.letters[self.cursor] = letter
         self.move(1)
 
     def finish(self) -> None:
-        """Set the initials in the table, save, and go on (``done``); a failed save is
-        queued in ``game.notices`` for the title to show."""
+        """Set the initials in the table, save, and go on (the next player's entry, or the
+        table); a failed save is queued for the title to show."""
         if self.done:
             return
         self.done = True
-        self.game.set_initials(self.slot, self.initials)
-        self.done_next()
-
-    def _pressed(self) -> None:
-        self.idle_s = 0.0
-        self.update_hud()
+        self.game.profile.set_initials(self.slot, self.initials)
+        self.game.nav.initials(self.finished, self.index + 1)
 
     def on_update(self, delta_time: float) -> None:
         """Pad moves, the drifting rocks, and the timeout."""
-        for move in self.menu.poll():
-            if move == "start":
-                self.finish()
-                return
-            if move == "up":
-                self.cycle(1)
-            elif move == "down":
-                self.cycle(-1)
-            elif move in ("right", "fire"):
-                self.move(1)
-            elif move in ("left", "back"):
-                self.move(-1)
-            self._pressed()
         self.idle_s += delta_time
         if self.idle_s >= INITIALS_TIMEOUT_S:
             self.finish()
@@ -150,25 +167,3 @@ class InitialsView(WorldView):
         self.hud.note(HELP)
         self.hud.status((self.error or "").upper())
         super().update_hud()
-
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Letters, arrows, fire, Enter; Escape keeps the initials as they are (F11 and
-        Alt+Enter toggle full screen here too)."""
-        if fullscreen_key(self.game, symbol, modifiers):
-            return
-        if symbol in _CONFIRM or symbol == arcade.key.ESCAPE:
-            self.finish()
-            return
-        if symbol in _UP:
-            self.cycle(1)
-        elif symbol in _DOWN:
-            self.cycle(-1)
-        elif symbol in _LEFT:
-            self.move(-1)
-        elif symbol in _RIGHT or symbol in self.fire_keys:
-            self.move(1)
-        elif symbol in _LETTER_KEYS:
-            self.type_letter(_LETTER_KEYS[symbol])
-        else:
-            return
-        self._pressed()

@@ -95,8 +95,9 @@ def run_game(config: Config, seed: int | None = None, *,
 
 
 def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *,
-                 live: LiveSpec | None = None) -> int:
-    """Open the game window and play ``replay`` in it until the window is closed.
+                 live: LiveSpec | None = None, pinned: Collection[str] = ()) -> int:
+    """Open the game window and play ``replay`` in it until the window is closed, with the
+    player's remembered look (palette, monitor look, HUD scale, sound; never saved).
 
     Args:
         replay: the loaded recording.
@@ -105,6 +106,8 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
         speed: the starting speed (1, 2, 4 or 8).
         live: watch the settings files (``watch --live``); their display, sound and keys
             apply while the replay plays (``config`` is what they gave at start).
+        pinned: what the command line set (dotted ``--set`` keys): the remembered look does
+            not replace these.
 
     Returns:
         The process exit code, as for ``run_game``.
@@ -119,6 +122,7 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
     def make() -> Any:
         from asteroids.app.window import GameWindow
 
-        return GameWindow(view_config, replay=replay, speed=speed, live=live, player=config)
+        return GameWindow(view_config, replay=replay, speed=speed, live=live, player=config,
+                          pinned=pinned)
 
     return _run_window(make)

@@ -11,8 +11,9 @@ Each frame, with the look on:
 3. Bloom: the afterglow is blurred at half that size again (one pass of 9 bilinear taps)
    over ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible
    at game speeds and saves a pass).
-4. The glow is scaled up over the whole window, replacing the clear, and the lines are drawn
-   crisp on top, a little dimmer than in the plain look so their ends can be brighter.
+4. The bars are cleared to black and the glow is scaled up over the playfield only (the
+   letterbox stays black under the look), and the lines are drawn crisp on top, a little
+   dimmer than in the plain look so their ends can be brighter.
 
 The brightness of each frame wobbles by a factor taken from the frame count (deterministic:
 no random state). A full-window pass costs a lot on a software rasteriser, so step 4's is the
@@ -252,11 +253,15 @@ class VectorMonitor:
             texel = look.bloom_radius_px / (2.0 * self.DOWNSCALE) / 2.0
             self._blur["step"] = (texel / halo_tex.width, texel / halo_tex.height)
             self._pass(halo_fbo, self._blur, trail_tex)
-            # 4. The glow over the whole window (no clear needed), then the crisp lines.
+            # 4. Black bars, the glow over the playfield only, then the crisp lines.
             ctx.screen.use()
             ctx.viewport = (0, 0, *size)
+            ctx.scissor = None
+            ctx.screen.clear(color=(0, 0, 0, 255))
+            ctx.scissor = (vx, vy, vw, vh)
             self._glow.use(0)
             self._quad.render(self._show)
+            ctx.scissor = None
         finally:
             ctx.blend_func = old_blend
             ctx.enable(ctx.BLEND)

@@ -34,8 +34,11 @@ if TYPE_CHECKING:
 
     from asteroids.app.scene import RockOutlines
 
-__all__ = ["FLOATS_PER_ROCK", "GLOW_ALPHA", "GLOW_WIDTH", "TEX_WIDTH", "OutlineRenderer",
+__all__ = ["FLOATS_PER_ROCK", "GLOW_ALPHA", "GLOW_WIDTH", "NO_HOLE", "TEX_WIDTH", "OutlineRenderer",
            "angular_inner_radius", "pass_width_and_alpha", "rock_instances"]
+
+NO_HOLE = (0.0, 0.0, -1.0, -1.0)
+"""A ``hole`` no point is inside: everything is drawn."""
 
 GLOW_WIDTH = 4.0
 """The plain look's glow is this many line widths wide..."""
@@ -65,6 +68,7 @@ in vec2 in_corner;
 in vec4 in_pose;     // x, y, cos, sin
 in vec4 in_shape;    // first point, point count, bounding radius, inner radius
 out vec2 v_local;
+out vec2 v_world;
 flat out int v_first;
 flat out int v_count;
 flat out float v_ext;   // how far past its own angles an edge can light (-1: test all)
@@ -89,6 +93,7 @@ void main() {
     vec2 c = in_pose.zw;
     vec2 w = in_pose.xy + vec2(c.x * l.x - c.y * l.y, c.y * l.x + c.x * l.y);
     v_local = l;
+    v_world = w;
     v_first = int(in_shape.x);
     v_count = count;
     v_ext = ext;
@@ -106,7 +111,9 @@ uniform float dwell;
 uniform float dwell_len;
 uniform float brightness;
 uniform int additive;   // 1: the glow pass (each covering edge adds), 0: crisp (brightest)
+uniform vec4 hole;      // world rectangle (left, bottom, right, top) nothing is drawn in
 in vec2 v_local;
+in vec2 v_world;
 flat in int v_first;
 flat in int v_count;
 flat in float v_ext;
@@ -114,6 +121,8 @@ flat in vec2 v_ring;
 out vec4 frag;
 vec2 point(int i) { return texelFetch(points, ivec2(i % 4096, i / 4096), 0).xy; }
 void main() {
+    if (v_world.x > hole.x && v_world.x < hole.z && v_world.y > hole.y && v_world.y < hole.w)
+        discard;                                     // under an opaque panel
     float r2 = dot(v_local, v_local);
     if (r2 < v_ring.x || r2 > v_ring.y) discard;    // inside the outline's hole, or past it
     int n = v_count;
@@ -313,9 +322,11 @@ class OutlineRenderer:
         return n
 
     def draw_pass(self, width: float, halo: bool, *, dwell: float = 0.0,
-                  dwell_length: float = 1.0, brightness: float = 1.0) -> None:
+                  dwell_length: float = 1.0, brightness: float = 1.0,
+                  hole: tuple[float, float, float, float] = NO_HOLE) -> None:
         """One pass over the uploaded rocks, as ``LineRenderer`` draws one over its segments
-        (same arguments): the additive glow halo (``halo``), or the crisp lines."""
+        (same arguments): the additive glow halo (``halo``), or the crisp lines; nothing
+        inside ``hole`` (left, bottom, right, top, world units)."""
         rocks = self.rocks
         if rocks is None:
             return
@@ -334,6 +345,7 @@ class OutlineRenderer:
         prog["dwell"] = dwell
         prog["dwell_len"] = max(dwell_length, 1e-6)
         prog["brightness"] = brightness
+        prog["hole"] = hole
         try:
             ctx.blend_func = ctx.BLEND_ADDITIVE if halo else ctx.BLEND_DEFAULT
             prog["half_width"] = half_width

@@ -61,6 +61,9 @@ class Palette:
     """Score, messages and tables: RGBA in 0..255, as arcade.Text takes it."""
     styles: dict[str, LineStyle] = field(default_factory=dict)
     """Kinds drawn wider or dashed; the others are plain lines."""
+    mono: bool = False
+    """A monochrome monitor: text of every kind (selected, a notice, a problem) is drawn in
+    shades of ``text``, not in colours of its own."""
 
     def color(self, kind: str) -> Color:
         """The colour of ``kind`` (one of ``KINDS``)."""
@@ -76,7 +79,7 @@ def _mono(name: str, rgb: tuple[float, float, float], text: tuple[int, int, int]
     c = (*rgb, 1.0)
     return Palette(name, asteroid=c, ship=c, flame=c, shield=(*rgb, 0.85), saucer=c,
                    shot_ship=c, shot_saucer=c, obstacle=c, particle=c, icon=c,
-                   text=(*text, 255))
+                   text=(*text, 255), mono=True)
 
 
 _WHITE_TEXT = (255, 255, 255, 255)

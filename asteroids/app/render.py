@@ -23,6 +23,7 @@ from arcade.gl import BufferDescription
 from asteroids.app.outlines import (
     GLOW_ALPHA,
     GLOW_WIDTH,
+    NO_HOLE,
     OutlineRenderer,
     pass_width_and_alpha,
 )
@@ -47,6 +48,7 @@ out vec4 v_color;
 out float v_along;
 out float v_len;
 out float v_dash;
+out vec2 v_world;
 void main() {
     vec2 a = in_seg.xy;
     vec2 b = in_seg.zw;
@@ -63,6 +65,7 @@ void main() {
     v_along = along[k];
     v_len = len;
     v_dash = in_style.y * dash_unit;
+    v_world = corners[k];
     gl_Position = window.projection * window.view * vec4(corners[k], 0.0, 1.0);
 }
 """
@@ -72,12 +75,16 @@ uniform float alpha_scale;
 uniform float dwell;
 uniform float dwell_len;
 uniform float brightness;
+uniform vec4 hole;
 in vec4 v_color;
 in float v_along;
 in float v_len;
 in float v_dash;
+in vec2 v_world;
 out vec4 frag;
 void main() {
+    if (v_world.x > hole.x && v_world.x < hole.z && v_world.y > hole.y && v_world.y < hole.w)
+        discard;
     if (v_dash > 0.0 && mod(v_along, 2.0 * v_dash) >= v_dash) discard;
     float boost = 1.0;
     if (dwell > 0.0) {
@@ -118,6 +125,8 @@ class LineRenderer:
         self._prog = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
         self.outlines = OutlineRenderer(ctx)
         """Draws the rocks, one quad each, before the segments of every pass."""
+        self.glow_scale = 1.0
+        """The glow pass's width, times the plain look's (text glows tighter: 0.5)."""
 
     def upload(self, packed: np.ndarray, rocks: RockOutlines | None = None) -> None:
         """Upload this frame's segments as one (S, ``FLOATS_PER_SEGMENT``) float32 array
@@ -147,7 +156,8 @@ class LineRenderer:
         self.upload(data)
 
     def draw(self, width: float, glow: bool = False, *, dwell: float = 0.0,
-             dwell_length: float = 1.0, brightness: float = 1.0) -> None:
+             dwell_length: float = 1.0, brightness: float = 1.0,
+             hole: tuple[float, float, float, float] = NO_HOLE) -> None:
         """Draw the uploaded rocks and segments: the glow pass (rocks, then segments), then
         the crisp one (rocks, then segments).
 
@@ -158,15 +168,18 @@ class LineRenderer:
             dwell: extra brightness at each segment's ends (0 = none).
             dwell_length: how far along the segment the bright end reaches (world units).
             brightness: multiplies every colour (1 = as given).
+            hole: a world rectangle (left, bottom, right, top) left empty: under an opaque
+                panel (``NO_HOLE``: none).
         """
         for halo in ((True, False) if glow else (False,)):
             self.outlines.draw_pass(width, halo, dwell=dwell, dwell_length=dwell_length,
-                                    brightness=brightness)
+                                    brightness=brightness, hole=hole)
             if self.count:
-                self._draw_segments(width, halo, dwell, dwell_length, brightness)
+                self._draw_segments(width, halo, dwell, dwell_length, brightness, hole)
 
     def _draw_segments(self, width: float, halo: bool, dwell: float, dwell_length: float,
-                       brightness: float) -> None:
+                       brightness: float,
+                       hole: tuple[float, float, float, float] = NO_HOLE) -> None:
         """One pass over the segments: the additive glow halo, or the crisp lines."""
         ctx = self.ctx
         prog = self._prog
@@ -176,7 +189,10 @@ class LineRenderer:
         prog["dwell"] = dwell
         prog["dwell_len"] = max(dwell_length, 1e-6)
         prog["brightness"] = brightness
+        prog["hole"] = hole
         multiple, alpha = pass_width_and_alpha(halo)
+        if halo:
+            multiple *= self.glow_scale
         try:
             ctx.blend_func = ctx.BLEND_ADDITIVE if halo else ctx.BLEND_DEFAULT
             prog["half_width"] = width * multiple * 0.5

@@ -15,8 +15,9 @@ from collections.abc import Callable
 import arcade
 
 from asteroids.app.game import Game
+from asteroids.app.keymap import PAD_A, PAD_B, PAD_LEFT, PAD_RIGHT, PAD_START, KeyRule, run
 from asteroids.app.live import Outcome
-from asteroids.app.world_view import WorldView, common_key, fullscreen_key
+from asteroids.app.world_view import WorldView
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
@@ -76,7 +77,7 @@ class ReplayView(WorldView):
             raise ValueError(f"speed must be one of {SPEEDS}, got {speed!r}")
         super().__init__(game, replay.seed, config=replay.config)
         self.replay = replay
-        self.player: Config = game.config
+        self.player: Config = game.rules.config
         """Whose display, sound and keys the replay is shown with (the game's rules are
         the replay's own, changes recorded during it included)."""
         self._steps: dict[int, Config] = {}
@@ -250,36 +251,33 @@ class ReplayView(WorldView):
                       "(RECORDED WITH OTHER RULES?)")
         super().update_hud()
 
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Playback keys (see ``HINT``)."""
-        if fullscreen_key(self.game, symbol, modifiers):
-            return
-        if symbol in _PAUSE:
-            self.toggle_pause()
-        elif symbol in _STEP or (symbol == arcade.key.RIGHT and self.paused):
-            self.step_once()
-        elif symbol in (arcade.key.RIGHT, arcade.key.PAGEUP):
-            self.seek_by(SEEK_S)
-        elif symbol in (arcade.key.LEFT, arcade.key.PAGEDOWN):
-            self.seek_by(-SEEK_S)
-        elif symbol == arcade.key.HOME:
-            self.seek(0)
-        elif symbol == arcade.key.END:
-            self.seek(self.replay.ticks)
-        elif symbol in _SPEED_KEYS:
-            self.set_speed(_SPEED_KEYS[symbol])
-        elif symbol in _FASTER:
-            self.set_speed(self.speed * 2)
-        elif symbol in _SLOWER:
-            self.set_speed(self.speed // 2)
-        elif symbol in _QUIT:
-            if self.back is not None:
-                self.back()
-            else:
-                self.game.quit()
+    def key_rules(self) -> list[KeyRule]:
+        """Playback keys (see ``HINT``); the pad: A / Start pause, d-pad seeks, B leaves."""
+        return [
+            KeyRule(_PAUSE | {PAD_A, PAD_START}, run(self.toggle_pause), name="pause"),
+            KeyRule(_STEP, run(self.step_once), name="step"),
+            KeyRule({arcade.key.RIGHT, PAD_RIGHT}, run(self.step_once),
+                    when=lambda: self.paused, name="step (paused)"),
+            KeyRule({arcade.key.RIGHT, arcade.key.PAGEUP, PAD_RIGHT},
+                    run(lambda: self.seek_by(SEEK_S)), name="forward"),
+            KeyRule({arcade.key.LEFT, arcade.key.PAGEDOWN, PAD_LEFT},
+                    run(lambda: self.seek_by(-SEEK_S)), name="back"),
+            KeyRule({arcade.key.HOME}, run(lambda: self.seek(0)), name="start"),
+            KeyRule({arcade.key.END}, run(lambda: self.seek(self.replay.ticks)), name="end"),
+            KeyRule(_SPEED_KEYS, lambda s: self.set_speed(_SPEED_KEYS[s]), name="speed"),
+            KeyRule(_FASTER, run(lambda: self.set_speed(self.speed * 2)), name="faster"),
+            KeyRule(_SLOWER, run(lambda: self.set_speed(self.speed // 2)), name="slower"),
+            KeyRule(_QUIT | {PAD_B}, run(self.leave), name="quit"),
+        ]
+
+    def leave(self) -> None:
+        """Escape / Q: back where the viewer came from, or close the window."""
+        if self.back is not None:
+            self.back()
         else:
-            common_key(self.game, symbol)
+            self.game.quit()
 
     def on_hide_view(self) -> None:
         """Stop sounds when the viewer closes."""
+        super().on_hide_view()
         self.game.audio.stop_all()

@@ -37,6 +37,7 @@ __all__ = [
     "ghost_index",
     "lerp_positions",
     "match_ids",
+    "protected",
     "wrap_ghosts",
 ]
 
@@ -305,6 +306,12 @@ def _loop(points: np.ndarray) -> np.ndarray:
     return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
 
 
+def protected(world: World) -> bool:
+    """Whether the ship cannot be hit now: the grace a game's start or a return gives
+    (``ship.grace_s``; ``World.ship_grace`` ticks are left)."""
+    return world.ship_grace > 0
+
+
 class SceneBuilder:
     """Builds a frame's segments from two consecutive Worlds.
 
@@ -403,7 +410,7 @@ class SceneBuilder:
               palette: Palette = VECTOR) -> None:
         if not cur.ship_visible:
             return
-        if cur.ship_grace and (cur.ship_grace // GRACE_BLINK_TICKS) % 2:
+        if protected(cur) and (cur.ship_grace // GRACE_BLINK_TICKS) % 2:
             return  # blinking: nothing can hit the ship while its grace lasts
         p = self.params
         x, y, h = self.ship_pose(prev, cur, alpha)

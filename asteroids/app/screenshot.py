@@ -63,8 +63,9 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
     import arcade
     import PIL.Image
 
-    from asteroids.app.game import Game
-    from asteroids.app.views import PlayView, TitleView
+    from asteroids.app.play_view import PlayView
+    from asteroids.app.router import open_shell
+    from asteroids.app.title_view import TitleView
 
     own = window is None
     if window is None:
@@ -73,13 +74,13 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
         window = arcade.Window(w, h, "asteroids screenshot", visible=False, vsync=False,
                                antialiasing=False)
     try:
-        game = Game(window, config, seed, sound=False, rulesets=rulesets,
-                    ruleset_index=ruleset_index)
+        game = open_shell(window, config, seed=seed, sound=False, rulesets=rulesets,
+                          ruleset_index=ruleset_index)
         view = (PlayView(game, seed, autopilot=True) if mode == "play"
                 else TitleView(game, seed))
         window.show_view(view)
         dt = 1.0 / config.world.tick_hz
-        game.frame_time_s = dt
+        game.screen.frame_time_s = dt
         # With the monitor look on, the last frames are drawn too: their afterglow shows.
         drawn = min(ticks, AFTERGLOW_FRAMES if config.display.monitor.strength > 0 else 0)
         for i in range(ticks):
@@ -88,7 +89,7 @@ def save_screenshot(config: Config, path: str | os.PathLike[str], *, seed: int =
                 view.on_draw()
         # Land between two ticks, as a real frame usually does.
         view.on_update(dt * 0.5)
-        game.frame_time_s = dt * 0.5
+        game.screen.frame_time_s = dt * 0.5
         view.on_draw()
         image = arcade.get_image()
         out = Path(path)

@@ -1,4 +1,5 @@
-"""The desktop game window: the top of the shell's import graph (window -> views -> game)."""
+"""The desktop game window: the top of the shell's import graph (window -> router -> screens
+-> game -> services)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from asteroids.app.game import Game
 from asteroids.app.match_view import replay_view
-from asteroids.app.views import show_title
+from asteroids.app.router import open_shell
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
 from asteroids.profile import Settings
@@ -61,10 +61,12 @@ class GameWindow(arcade.Window):
     Shows the title screen, or with ``replay`` the replay viewer. Closing the window, however
     it happens, hides the current view first, so a game in progress saves its replay.
 
-    Playing (not watching), the window keeps the player's profile (``Game(profile=True)``):
-    high scores, and the remembered size, position, full screen, mute, volume and rules. It
-    opens at the remembered size and position (``window_geometry``; a position off every
-    screen is ignored), notes every resize and move, and saves them when it closes.
+    Playing (not watching), the window keeps the player's profile (``Game.open(profile=
+    True)``): high scores, and the remembered size, position, full screen, mute, volume and
+    rules. It opens at the remembered size and position (``window_geometry``; a position off
+    every screen is ignored), notes every resize and move, and saves them when it closes.
+    Watching, it shows the replay with the remembered look (palette, monitor look, HUD
+    scale) and saves nothing.
 
     Args:
         config: the settings.
@@ -76,9 +78,9 @@ class GameWindow(arcade.Window):
         speed: the replay's starting speed (1, 2, 4 or 8).
         rulesets: the rules the title screen offers (None: only ``config``).
         ruleset_index: the selected one; its config is ``config``.
-        pinned: settings the command line gave (``Game``'s ``pinned``): remembered values
-            do not replace them at start.
-        live: the settings files to watch (``--live``; ``Game``'s ``live``).
+        pinned: settings the command line gave (``Game.open``'s ``pinned``): remembered
+            values do not replace them at start.
+        live: the settings files to watch (``--live``; ``Game.open``'s ``live``).
         player: the settings those files gave at start (default: ``config``).
     """
 
@@ -91,9 +93,9 @@ class GameWindow(arcade.Window):
         d = config.display
         title = "Asteroids" if replay is None else "Asteroids replay"
         playing = replay is None
-        settings = Settings.load() if playing else None
-        width, height, full = window_geometry(config, settings, pinned)
-        placed = (settings is not None and not full and settings.window_x is not None
+        settings = Settings.load()
+        width, height, full = window_geometry(config, settings if playing else None, pinned)
+        placed = (playing and not full and settings.window_x is not None
                   and settings.window_y is not None)
         super().__init__(
             width, height, title, fullscreen=full,
@@ -101,17 +103,17 @@ class GameWindow(arcade.Window):
             draw_rate=1 / FRAME_RATE, center_window=not full and not placed,
         )
         self.set_minimum_size(*MIN_SIZE)
-        if placed and settings is not None:
+        if placed:
             self._place(int(settings.window_x or 0), int(settings.window_y or 0))
         recording = playing and (record or record_to is not None)
-        self.game = Game(self, config, seed, sound=sound, record=recording,
-                         record_to=record_to if playing else None,
-                         rulesets=rulesets if playing else None,
-                         ruleset_index=ruleset_index if playing else 0,
-                         profile=playing, pinned=pinned, settings=settings, live=live,
-                         player=player)
+        self.game = open_shell(self, config, seed=seed, sound=sound, record=recording,
+                               record_to=record_to if playing else None,
+                               rulesets=rulesets if playing else None,
+                               ruleset_index=ruleset_index if playing else 0,
+                               profile=playing, pinned=pinned, settings=settings, live=live,
+                               player=player)
         if replay is None:
-            show_title(self.game)
+            self.game.nav.title()  # type: ignore[union-attr]
         else:
             self.show_view(replay_view(self.game, replay, speed=speed))
 
@@ -131,15 +133,16 @@ class GameWindow(arcade.Window):
     def on_resize(self, width: int, height: int) -> None:
         """Refit the letterbox to the new window size; remember a windowed size."""
         if hasattr(self, "game"):
-            self.game.fit_camera()
-            settings = self.game.settings
+            self.game.screen.fit_camera()
+            settings = self.game.profile.settings
             if settings is not None and not self.fullscreen:
                 settings.window_width = max(int(width), MIN_SIZE[0])
                 settings.window_height = max(int(height), MIN_SIZE[1])
 
     def on_move(self, x: int, y: int) -> None:
         """Remember where a windowed window is (saved when it closes)."""
-        settings = getattr(getattr(self, "game", None), "settings", None)
+        game = getattr(self, "game", None)
+        settings = game.profile.settings if game is not None else None
         if settings is not None and not self.fullscreen:
             settings.window_x, settings.window_y = x, y
 
@@ -149,5 +152,5 @@ class GameWindow(arcade.Window):
         if not self.closed:
             self.hide_view()
             if hasattr(self, "game"):
-                self.game.save_settings()
+                self.game.profile.save_settings()
         super().close()

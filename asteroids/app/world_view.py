@@ -1,12 +1,18 @@
 """The base of every screen that shows a World: ``WorldView`` runs it at the fixed tick rate
-and draws it interpolated; ``common_key`` handles the keys every screen shares (mute,
-volume, full screen).
+and draws it interpolated, takes keys and pad moves through the screen's key table, and
+hosts the screen's overlays (pause, options, the controls card) as arcade Sections.
 
 Each view owns a World and advances it with the core's ``step`` from its own FixedStepper in
 ``on_update`` (headless ``arcade.run`` never dispatches ``on_fixed_update``, and arcade's
 fixed clock neither clamps nor drops a backlog). Every tick takes exactly one input mask from
-``tick_mask``. No game rule lives here. Imports go one way: ``views``, ``replay_view`` and
-``initials`` build on this module; it imports none of them.
+``tick_mask``. No game rule lives here.
+
+Overlays are sections of the view's ``SectionManager``: a modal one (pause, options) gets the
+keys first, and only it does. The view updates its overlays in its own ``on_update`` (the top
+modal one reads the pad; the title's demo plays on under the options unless the view checks
+``modal``) and draws them after its frame. arcade 3 pushes the section manager's handlers
+above the view's, and calls the view's own handler again when the manager's returns
+nothing, so the view's key handlers return ``True``.
 """
 
 from __future__ import annotations
@@ -17,59 +23,103 @@ import arcade
 
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
-from asteroids.app.hud import Hud, score_wrap
+from asteroids.app.hud import Hud, role_colors, score_wrap
 from asteroids.app.input import MenuPad
+from asteroids.app.keymap import KeyRule, KeyTable, alt_enter_rule, common_rules, pad_key
+from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
-from asteroids.app.options_view import OPEN_KEYS, OptionsMenu
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
+from asteroids.app.text import Frame, TextLine, rgba, text_ink
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World, new_world, step
 from asteroids.core import events as ev
 
-__all__ = ["FULLSCREEN_KEYS", "MUTE_KEYS", "OPEN_KEYS", "VOLUME_DOWN_KEYS", "VOLUME_UP_KEYS",
-           "TickSource", "WorldView", "common_key", "fullscreen_key"]
-
-MUTE_KEYS = frozenset({arcade.key.M})
-VOLUME_DOWN_KEYS = frozenset({arcade.key.BRACKETLEFT})
-VOLUME_UP_KEYS = frozenset({arcade.key.BRACKETRIGHT})
-FULLSCREEN_KEYS = frozenset({arcade.key.F11})
-"""Keys that work on every screen but the initials entry: mute, master volume down / up,
-full screen. Each change is remembered for the next run."""
-
-_ENTER_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER})
-_ALT = arcade.key.MOD_ALT
+__all__ = ["Overlay", "TickSource", "WorldView"]
 
 TickSource = Callable[[World], int]
 """Gives the input mask for the next tick from the world about to be stepped (a bot, a
 script in tests). Called exactly once per tick."""
 
 
+class Overlay(arcade.Section):
+    """Something drawn over a screen that takes its keys while it is up (modal: pause,
+    options), or that only watches them (not modal: the controls card).
 
-def fullscreen_key(game: Game, symbol: int, modifiers: int) -> bool:
-    """F11 or Alt+Enter: toggle full screen (on every screen, paused or not, before the
-    screen's own keys: Alt+Enter is not Enter). True when it was one of them."""
-    if symbol in FULLSCREEN_KEYS or (symbol in _ENTER_KEYS and modifiers & _ALT):
-        game.toggle_fullscreen()
-        return True
-    return False
+    Subclasses give ``key_rules`` (their key table) and ``draw_overlay``.
+    """
 
+    def __init__(self, view: WorldView, *, modal: bool = True, name: str = "") -> None:
+        window = view.game.window
+        super().__init__(0, 0, window.width, window.height, name=name or type(self).__name__,
+                         modal=modal, accept_mouse_events=False,
+                         prevent_dispatch={True} if modal else {False},
+                         prevent_dispatch_view={True} if modal else {False})
+        self.owner = view
+        """The screen it is over."""
+        self.game = view.game
+        self.menu = MenuPad(view.game.gamepad)
+        """Its own reading of the pad: buttons held when it opens are not moves."""
+        self.stale: set[int] = set(view.game.held_keys)
+        """Keys held when it opened: they act only once released and pressed again."""
+        self._table: KeyTable | None = None
 
-def common_key(game: Game, symbol: int) -> bool:
-    """Mute, volume and full-screen keys (``MUTE_KEYS`` ...); True when ``symbol`` was one."""
-    if symbol in MUTE_KEYS:
-        game.toggle_mute()
-    elif symbol in VOLUME_DOWN_KEYS:
-        game.change_volume(-1)
-    elif symbol in VOLUME_UP_KEYS:
-        game.change_volume(1)
-    elif symbol in FULLSCREEN_KEYS:
-        game.toggle_fullscreen()
-    else:
-        return False
-    return True
+    @property
+    def keys(self) -> KeyTable:
+        """This overlay's key table (built on first use): a modal overlay's ends with the
+        keys every screen shares (``common_rules``), Alt+Enter first."""
+        if self._table is None:
+            rules = self.key_rules()
+            if self.modal:
+                rules = [alt_enter_rule(self.game), *rules, *common_rules(self.game)]
+            self._table = KeyTable(rules)
+        return self._table
+
+    def key_rules(self) -> list[KeyRule]:
+        """The overlay's keys (none: it only watches)."""
+        return []
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        """Through the key table (not a key held since before it opened); a modal overlay
+        takes every key."""
+        self.game.held_keys.add(symbol)
+        if symbol not in self.stale:
+            self.keys.press(symbol, modifiers)
+        return True if self.modal else None
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
+        """A key let go (it may act again); a modal overlay takes every key."""
+        self.game.held_keys.discard(symbol)
+        self.stale.discard(symbol)
+        return True if self.modal else None
+
+    def press(self, symbol: int, modifiers: int = 0) -> bool:
+        """A key (or pad move, ``pad_key``) through the table; True when handled."""
+        return self.keys.press(symbol, modifiers)
+
+    def on_update(self, delta_time: float) -> None:
+        """Once a frame while it is up: the pad's menu moves through the key table (a modal
+        overlay reads the pad itself; the screen under it does not)."""
+        if self.modal:
+            for move in self.menu.poll():
+                self.press(pad_key(move))
+                if self.view is None:
+                    return  # the move closed it
+
+    covers = False
+    """Whether it hides the screen's HUD (it has a panel of its own)."""
+
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """Its text on ``frame``, and the opaque panel the world is not drawn under (None:
+        it has none)."""
+        return [], None
+
+    def close(self) -> None:
+        """Take it off its screen."""
+        self.owner.close_overlay(self)
 
 
 class WorldView(arcade.View):
@@ -78,7 +128,7 @@ class WorldView(arcade.View):
     Args:
         game: the shared services.
         seed: the World's seed.
-        config: the settings the World is stepped with (default: the game's).
+        config: the settings the World is stepped with (default: the ones in force).
     """
 
     sound = True
@@ -87,16 +137,17 @@ class WorldView(arcade.View):
     def __init__(self, game: Game, seed: int, config: Config | None = None) -> None:
         super().__init__(game.window)
         self.game = game
-        self.config = config if config is not None else game.config
+        rules = game.rules
+        self.config = config if config is not None else rules.config
         self.seed = seed
         self.world: World = new_world(self.config, seed)
         self.prev: World = self.world
         self.stepper = FixedStepper(self.config.world.tick_hz)
-        self.scene = game.scene if self.config == game.config else SceneBuilder(self.config)
+        self.scene = rules.scene if self.config == rules.config else SceneBuilder(self.config)
         """Draws this view's world (the game's, unless the view runs other settings)."""
-        self.particles = Particles(game.width, game.height, self.config.world.tick_hz, seed)
-        self.hud = Hud(game.width, game.height, self.config.display.show_fps,
-                       scale=game.display.hud_scale)
+        self.particles = Particles(rules.width, rules.height, self.config.world.tick_hz, seed)
+        self.hud = Hud(rules.width, rules.height, self.config.display.show_fps,
+                       scale=rules.config.display.hud_scale)
         self.masks: list[int] = []
         """Every mask fed to the core, one per tick, in order."""
         self.events: list[ev.Event] = []
@@ -105,75 +156,138 @@ class WorldView(arcade.View):
         self._fps = 0.0
         self.replaced = False
         """True once a live reload put another screen up instead of this one."""
-        self.options: OptionsMenu | None = None
-        """The options overlay while it is open (keys and pad go to it; None: closed)."""
         self.menu = MenuPad(game.gamepad)
-        """The pad's menu moves (``menu_moves``)."""
+        """The pad's menu moves, fed to the key table as ``pad_key`` codes."""
+        self.stale: set[int] = set(game.held_keys)
+        """Keys held when this screen was made: they act only once released and pressed
+        again (``on_show_view`` takes them again)."""
+        self.section_manager = arcade.SectionManager(self)
+        # Only keys go through the sections. The view updates and draws its overlays itself
+        # (headless ``arcade.run`` calls a view's on_update and on_draw directly, past any
+        # section manager); the window keeps its own on_resize (it remembers the size).
+        self.section_manager.managed_events = {"on_key_press", "on_key_release"}
+        self._table: KeyTable | None = None
+        self.drawn_lines: list[TextLine] = []
+        """Every line of text of the last frame drawn (tests read where text went)."""
 
-    def menu_moves(self) -> list[str]:
-        """The pad's menu moves this frame (``MenuPad``); none while the options overlay is
-        open: it reads the pad itself."""
-        if self.options is not None:
-            self.options.poll_pad()
-            return []
-        return self.menu.poll()
+    # --- keys -----------------------------------------------------------------------------
 
-    def open_options(self) -> None:
-        """Open the options overlay over this screen."""
-        self.options = OptionsMenu(self.game, close=self.close_options,
-                                   changed=self.take_options)
+    @property
+    def keys(self) -> KeyTable:
+        """This screen's key table: Alt+Enter, the screen's own rules, then the keys every
+        screen shares (``common_rules``)."""
+        if self._table is None:
+            self._table = KeyTable([alt_enter_rule(self.game), *self.key_rules(),
+                                    *common_rules(self.game)])
+        return self._table
 
-    def close_options(self) -> None:
-        """Back from the options overlay."""
-        self.options = None
-        self.take_options()
+    def key_rules(self) -> list[KeyRule]:
+        """The screen's own keys, in order (the first match wins)."""
+        return []
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """A key through the screen's table (an overlay that is up has had it first). A key
+        held since before this screen opened does nothing until pressed again: presses never
+        cross screens."""
+        self.game.held_keys.add(symbol)
+        if symbol not in self.stale:
+            self.pressed(symbol)
+            self.keys.press(symbol, modifiers)
+        return True
+
+    def pressed(self, symbol: int) -> None:
+        """Any key pressed on this screen (before its table sees it)."""
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool:
+        """A key let go: it may act on this screen again; ``key_released`` sees it."""
+        self.game.held_keys.discard(symbol)
+        if symbol in self.stale:
+            self.stale.discard(symbol)
+        else:
+            self.key_released(symbol)
+        return True
+
+    def key_released(self, symbol: int) -> None:
+        """A key pressed on this screen was let go (a game's held buttons)."""
+
+    def on_deactivate(self) -> None:
+        """The window lost focus: keys may be let go unseen, so none counts as held."""
+        self.game.held_keys.clear()
+        self.stale.clear()
+
+    def update_overlays(self, delta_time: float) -> None:
+        """Once a frame: the top modal overlay's update (it reads the pad), and every
+        overlay that only watches."""
+        top = self.modal
+        for overlay in self.overlays:
+            if overlay is top or not overlay.modal:
+                overlay.on_update(delta_time)
+
+    def pad_moves(self) -> None:
+        """Once a frame: the pad's menu moves through this screen's key table (none while a
+        modal overlay is up: it reads the pad itself)."""
+        moves = self.menu.poll()
+        if self.modal is not None:
+            return
+        for move in moves:
+            self.keys.press(pad_key(move))
+            if self.modal is not None or (self.window is not None
+                                          and self.window.current_view is not self):
+                return  # the move opened an overlay or another screen
+
+    # --- overlays -------------------------------------------------------------------------
+
+    @property
+    def overlays(self) -> list[Overlay]:
+        """The overlays up now, the top one first."""
+        return [s for s in self.section_manager.sections if isinstance(s, Overlay)]
+
+    @property
+    def options(self) -> Overlay | None:
+        """The options overlay while it is up (``asteroids.app.options_overlay``), else
+        None."""
+        return next((o for o in self.overlays if o.name == "options"), None)
+
+    @property
+    def modal(self) -> Overlay | None:
+        """The top modal overlay (it takes the keys), or None."""
+        return next((o for o in self.overlays if o.modal), None)
+
+    def open_overlay(self, overlay: Overlay) -> Overlay:
+        """Put ``overlay`` up over this screen, on top of any other."""
+        self.section_manager.add_section(overlay, at_index=0)
+        return overlay
+
+    def close_overlay(self, overlay: Overlay) -> None:
+        """Take ``overlay`` down (a no-op when it is not up)."""
+        if overlay in self.section_manager.sections:
+            self.section_manager.remove_section(overlay)
+
+    def on_show_view(self) -> None:
+        """Route events through the overlays; the keys held now are stale here."""
+        self.stale = set(self.game.held_keys)
+        self.section_manager.enable()
+
+    def on_hide_view(self) -> None:
+        """Stop routing events through the overlays."""
+        self.section_manager.disable()
+
+    # --- live settings ------------------------------------------------------------------------
 
     def take_options(self) -> None:
         """The options changed (``Game.apply_options``): take the player's new display,
         sound and keys tables (never rules: the World steps on as before) and a new HUD
         scale at once."""
-        self.config = with_player_sections(self.config, self.game.config)
+        rules = self.game.rules
+        self.config = with_player_sections(self.config, rules.config)
         self.hud.show_fps = self.config.display.show_fps
-        scale = self.game.display.hud_scale
+        scale = rules.config.display.hud_scale
         if scale != self.hud.scale:
             old = self.hud
-            self.hud = Hud(self.game.width, self.game.height, old.show_fps, scale=scale)
+            self.hud = Hud(rules.width, rules.height, old.show_fps, scale=scale)
             self.hud.score_wrap = old.score_wrap
             for name, text in old.values.items():
                 self.hud.set(name, text)
-
-    def tick_mask(self) -> int:
-        """The input for the next tick."""
-        return 0
-
-    def run_tick(self, mask: int) -> None:
-        """Step the world once with ``mask``, then let effects, sound and ``on_tick`` see it."""
-        self.masks.append(mask)
-        self.prev = self.world
-        self.world, events = step(self.world, mask, self.config)
-        self.particles.tick()
-        for event in events:
-            self.particles.on_event(event, self.game.params.ship_length)
-            if self.sound:
-                self.game.audio.on_event(event)
-        self.events.extend(events)
-        self.on_tick(mask)
-
-    def on_tick(self, mask: int) -> None:
-        """Called after each tick with the mask the core was given (``self.world`` is the
-        world after it)."""
-
-    def owed_ticks(self, delta_time: float) -> int:
-        """How many ticks this frame owes."""
-        return self.stepper.frame(delta_time)
-
-    def advance(self, delta_time: float) -> int:
-        """Run the ticks this frame owes; returns how many ran."""
-        n = self.owed_ticks(delta_time)
-        self.events = []
-        for _ in range(n):
-            self.run_tick(self.tick_mask())
-        return n
 
     def poll_live(self, delta_time: float) -> bool:
         """Let ``--live`` look at the settings files (``Game.poll_live``; once a frame).
@@ -196,43 +310,139 @@ class WorldView(arcade.View):
         rules = {c.key for c in changes if c.rule}
         return Outcome(rules, ["rules apply to the next game"] if rules else [])
 
-    def on_update(self, delta_time: float) -> None:
-        """One frame: look at watched settings, run the owed ticks, refresh the HUD."""
-        if self.poll_live(delta_time):
-            return  # the reload opened another screen
+    # --- ticks ----------------------------------------------------------------------------
+
+    def tick_mask(self) -> int:
+        """The input for the next tick."""
+        return 0
+
+    def run_tick(self, mask: int) -> None:
+        """Step the world once with ``mask``, then let effects, sound and ``on_tick`` see it."""
+        self.masks.append(mask)
+        self.prev = self.world
+        self.world, events = step(self.world, mask, self.config)
+        self.particles.tick()
+        for event in events:
+            self.particles.on_event(event, self.game.rules.params.ship_length)
+            if self.sound:
+                self.game.audio.on_event(event)
+        self.events.extend(events)
+        self.on_tick(mask)
+
+    def on_tick(self, mask: int) -> None:
+        """Called after each tick with the mask the core was given (``self.world`` is the
+        world after it)."""
+
+    def owed_ticks(self, delta_time: float) -> int:
+        """How many ticks this frame owes."""
+        return self.stepper.frame(delta_time)
+
+    def advance(self, delta_time: float) -> int:
+        """Run the ticks this frame owes; returns how many ran."""
+        n = self.owed_ticks(delta_time)
+        self.events = []
+        for _ in range(n):
+            self.run_tick(self.tick_mask())
+        return n
+
+    def count_frame(self, delta_time: float) -> None:
+        """The frame counter and the FPS estimate."""
         self.frames += 1
         if delta_time > 0:
             self._fps = 0.9 * self._fps + 0.1 / delta_time if self._fps else 1.0 / delta_time
+
+    def on_update(self, delta_time: float) -> None:
+        """One frame: look at watched settings, the pad, run the owed ticks, the HUD."""
+        if self.poll_live(delta_time):
+            return  # the reload opened another screen
+        self.update_overlays(delta_time)
+        self.pad_moves()
+        if self.window is not None and self.window.current_view is not self \
+                and self.window.current_view is not None:
+            self.replaced = True  # a pad move opened another screen
+            return
+        self.count_frame(delta_time)
         self.advance(delta_time)
-        self.hud.score_wrap = score_wrap(self.game.display.score_wrap,
+        self.hud.score_wrap = score_wrap(self.game.config.display.score_wrap,
                                          self.game.score_key(self.config))
         self.update_hud()
 
     def update_hud(self) -> None:
-        """Set the HUD labels from the world (only changed text is re-laid out)."""
+        """Set the HUD's texts from the world (only changed text is laid out again)."""
         self.hud.fps(self._fps)
+        self.hud.sound(self.game.audio.notice())
+
+    # --- drawing --------------------------------------------------------------------------
 
     SHOWS_LIVES = False
     """Draw the spare-ship icons under the score (games and replays, not the title)."""
 
     def build_segments(self) -> Segments:
-        """This frame's segments: the playfield, particles and, where shown, spare ships."""
+        """This frame's segments: the playfield, particles and, where shown, spare ships
+        (where the last HUD layout left room for them)."""
         alpha = self.stepper.alpha
-        palette = self.game.palette()
+        palette = self.game.screen.palette(self.game.config.display)
         segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
         self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
         if self.SHOWS_LIVES:
             x, y = self.hud.lives_xy
-            self.game.scene.life_icons(self.world.lives, x, y, segs,
-                                       scale=0.8 * self.hud.scale, palette=palette)
+            self.game.rules.scene.life_icons(self.world.lives, x, y, segs,
+                                             scale=0.8 * self.hud.scale, palette=palette)
         return segs
 
-    def on_draw(self) -> None:
-        """Draw the interpolated world and the HUD (and the options overlay when open)."""
-        self.game.draw_frame(self.build_segments(), self.hud)
-        if self.options is not None:
-            self.options.draw()
+    def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
+        """Text the screen adds to its HUD's (the title's high-score table)."""
+        return []
 
-    def on_resize(self, width: int, height: int) -> None:
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """Every line of text this frame (the HUD, the live panel, the screen's own, then
+        the overlays'), and the opaque panel the world is not drawn under (None: none)."""
+        game = self.game
+        overlays = list(reversed(self.overlays))
+        lines: list[TextLine] = []
+        hole = None
+        self.hud.icon = game.rules.params.ship_length * 0.8 * self.hud.scale
+        self.hud.lives = self.SHOWS_LIVES
+        if not any(o.covers for o in overlays):
+            panel = game.live.panel if game.live is not None else None
+            notices = panel.notice_rows() if panel is not None else []
+            problems = panel.problem_lines if panel is not None else []
+            layout = self.hud.layout(frame, notices, problems)
+            lines += layout.lines
+            hole = layout.panel
+            if not problems:
+                lines += self.screen_lines(frame, layout)
+        for overlay in overlays:
+            more, panel_box = overlay.text_lines(frame)
+            lines += more
+            if panel_box is not None:
+                hole = panel_box
+        return lines, hole
+
+    def on_draw(self) -> bool:
+        """Draw the interpolated world, then every word in the vector font (HUD, overlays),
+        and the playfield border, through the look in force."""
+        game = self.game
+        display = game.config.display
+        screen = game.screen
+        frame = screen.frame(display.hud_scale)
+        lines, hole = self.text_lines(frame)
+        segs = self.build_segments()
+        palette = screen.palette(display)
+        colors = {role: rgba(c) for role, c in role_colors(palette.text, palette.mono).items()}
+        text = Segments()
+        faint = tuple(c * colors["faint"][3] for c in colors["faint"][:3]) + (1.0,)
+        if screen.shows_border(display):
+            screen.border(display, faint, text)
+        if hole is not None:
+            screen.panel_edge(hole, faint, text)
+        text_ink(lines, colors, screen.px_per_unit, display.line_width_px, text)
+        screen.draw_frame(display, segs, text, hole)
+        self.drawn_lines = lines
+        return True
+
+    def on_resize(self, width: int, height: int) -> bool | None:
         """Keep the letterbox fitted (the window may not forward this)."""
-        self.game.fit_camera()
+        self.game.screen.fit_camera()
+        return None

@@ -58,6 +58,7 @@ __all__ = [
     "NON_RULE_TABLES",
     "Obstacle",
     "PALETTES",
+    "PLAYFIELD_BORDERS",
     "RULES_VERSION",
     "RULE_TABLES",
     "SOUND_SETS",
@@ -621,6 +622,10 @@ PALETTES = ("vector", "white", "green", "amber", "colour", "high_contrast", "col
 """Names of the line palettes (``display.palette``); their colours are in
 ``asteroids.app.palettes``."""
 
+PLAYFIELD_BORDERS = ("auto", "on", "off")
+"""Choices of ``display.border``: the faint playfield border when the playfield is
+letterboxed (``auto``), always, or never."""
+
 
 @dataclass(frozen=True, slots=True)
 class MonitorConfig:
@@ -656,7 +661,12 @@ class DisplayConfig:
     vsync: bool = knob(True, "wait for the display's refresh")
     glow: bool = knob(True, "soft glow around lines in the plain look")
     line_width_px: float = knob(1.5, "width of drawn lines", unit="px", lo=0.5, hi=10.0)
-    show_fps: bool = knob(False, "show frames per second")
+    show_fps: bool = knob(False, "show frames per second (also on the options screen)")
+    border: str = knob(
+        "auto", "a faint line where the playfield ends: auto = when the window's shape "
+        "leaves black bars beside or above it, on = always, off = never",
+        choices=PLAYFIELD_BORDERS,
+    )
     palette: str = knob(
         "vector", "line colours (white, green, amber: monochrome; colour_blind also tells "
         "kinds apart by line width and dashes)",

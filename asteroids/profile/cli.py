@@ -14,13 +14,16 @@ refused. No arcade here.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from asteroids.config.bundled import preset_names
 from asteroids.paths import replays_dir
-from asteroids.profile.rulesets import is_ruleset_key, ruleset_label
+from asteroids.profile.rulesets import ASSISTED_SUFFIX, is_ruleset_key, ruleset_label
 from asteroids.profile.scores import (
     MAX_FILE_BYTES,
     ScoreBook,
@@ -48,14 +51,47 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+CUSTOM_KEY = re.compile(r"custom-[0-9a-f]{8}")
+"""The key of the player's own rules (``custom-`` and 8 hex digits of their fingerprint)."""
+
+
+def _possible(key: str) -> bool:
+    """Whether ``key`` names rules the game can have: a bundled preset or custom rules,
+    assisted or not."""
+    base = key.removesuffix(ASSISTED_SUFFIX)
+    return is_ruleset_key(key) and (base in preset_names() or bool(CUSTOM_KEY.fullmatch(base)))
+
+
 def _resolve(book: ScoreBook, name: str) -> str | None:
-    """The key for ``name``: a key (``classic``) or a label (``CLASSIC (ASSISTED)``)."""
+    """The key for ``name``: a key (``classic``) or a label (``CLASSIC (ASSISTED)``) of a
+    table, or of rules that have no table yet (a preset, custom rules); None: no such rules."""
     text = name.strip()
     for key in book.keys():
         if text.lower() == key or text.upper() == ruleset_label(key):
             return key
     lowered = text.lower()
-    return lowered if is_ruleset_key(lowered) else None
+    for preset in preset_names():
+        for key in (preset, preset + ASSISTED_SUFFIX):
+            if text.upper() == ruleset_label(key):
+                return key
+    return lowered if _possible(lowered) else None
+
+
+def _unknown_ruleset(book: ScoreBook, name: str) -> int:
+    """One paragraph: no such rules, the ones there are, the closest, exit 2."""
+    presets = preset_names()
+    tables = list(book.keys())
+    candidates = [*presets, *tables, *(ruleset_label(k) for k in tables)]
+    close = difflib.get_close_matches(name.strip().lower(),
+                                      [c.lower() for c in candidates], n=1, cutoff=0.5)
+    hint = ""
+    if close:
+        match = next(c for c in candidates if c.lower() == close[0])
+        hint = f" Did you mean {match!r}?"
+    return _fail(f"--ruleset {name!r} is not a ruleset. The known ones are the bundled "
+                 f"presets ({', '.join(presets)}) and custom-XXXXXXXX for your own settings, "
+                 f"each also as PRESET{ASSISTED_SUFFIX}; tables with entries: "
+                 f"{', '.join(tables) or 'none yet'}.{hint}")
 
 
 def _duration(seconds: float) -> str:
@@ -114,10 +150,7 @@ def run_scores(args: argparse.Namespace) -> int:
     if args.ruleset is not None:
         key = _resolve(book, args.ruleset)
         if key is None:
-            known = ", ".join(book.keys()) or "none yet"
-            return _fail(f"--ruleset {args.ruleset!r} is not a ruleset name (a preset name "
-                         f"such as classic, or custom-XXXXXXXX, optionally with :assisted); "
-                         f"tables with entries: {known}.")
+            return _unknown_ruleset(book, args.ruleset)
     if args.yes and not args.clear:
         return _fail("--yes only goes with --clear.")
     if args.import_file is not None:

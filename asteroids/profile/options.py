@@ -5,7 +5,7 @@ Everything here is a display, sound or input setting (the ``[display]``, ``[audi
 ``[keys]`` tables, and gamepad buttons, which have no table): applying options never
 changes a rule, so a game's rules fingerprint and replay stay the same whatever the player
 picks. No arcade here: keys are arcade.key *names*, buttons pyglet Controller attribute
-names; the screen (``asteroids.app.options_view``) turns codes into names.
+names; the screen (``asteroids.app.options_overlay``) turns codes into names.
 
 Precedence: the TOML's ``[display]`` / ``[audio]`` / ``[keys]`` give the starting values,
 remembered options replace them, and a value the command line gave (``--set
@@ -80,6 +80,8 @@ ITEMS: tuple[Item, ...] = (
     Item("palette", "PALETTE"),
     Item("monitor_strength", "MONITOR LOOK"),
     Item("hud_scale", "HUD SCALE"),
+    Item("border", "PLAYFIELD BORDER"),
+    Item("show_fps", "FPS COUNTER"),
     *(Item(f"key:{a}", f"KEY  {a.upper()}") for a in BIND_ACTIONS),
     *(Item(f"pad:{a}", f"PAD  {a.upper()}") for a in PAD_ACTIONS),
     Item("reset", "RESET TO DEFAULTS"),
@@ -263,6 +265,10 @@ def apply_options(config: Config, settings: Settings | None,
     if take("display.monitor.strength", settings.monitor_strength):
         display = dataclasses.replace(display, monitor=dataclasses.replace(
             display.monitor, strength=float(settings.monitor_strength or 0.0)))
+    if take("display.show_fps", settings.show_fps):
+        display = dataclasses.replace(display, show_fps=bool(settings.show_fps))
+    if take("display.border", settings.border):
+        display = dataclasses.replace(display, border=str(settings.border))
     if take("audio.volume", settings.master_volume):
         audio = dataclasses.replace(audio, volume=float(settings.master_volume or 0.0))
     if take("audio.effects_volume", settings.effects_volume):

@@ -7,10 +7,11 @@ not write)::
     {"schema_version": 2, "window_width": 1280, "window_height": 720, "window_x": 40,
      "window_y": 60, "fullscreen": false, "muted": false, "master_volume": 0.7,
      "ruleset": "CLASSIC", "effects_volume": 1.0, "palette": "green",
-     "monitor_strength": 0.5, "hud_scale": 1.25,
+     "monitor_strength": 0.5, "hud_scale": 1.25, "show_fps": true, "border": "on",
      "keys": {"fire": ["SPACE"], "thrust": ["UP", "W"]}, "pad": {"fire": ["a"]}}
 
-Schema 2 added the options fields (``effects_volume`` ... ``pad``); a schema 1 file is
+Schema 2 added the options fields (``effects_volume`` ... ``pad``; ``show_fps`` and
+``border`` came later and are written only when set: ``LATER_FIELDS``); a schema 1 file is
 upgraded when it loads (``SETTINGS_FORMAT.upgrades``: its options are simply not
 remembered yet), and a version 1 game leaves a schema 2 file alone rather than drop the
 options it does not know.
@@ -53,9 +54,10 @@ from asteroids.profile.store import (
     short,
 )
 
-__all__ = ["KEY_ACTIONS", "MAX_BINDINGS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS", "PAD_BUTTONS",
-           "SCHEMA_FIELDS", "SETTINGS_FILE", "SETTINGS_FORMAT", "SETTINGS_SCHEMA_VERSION",
-           "ParsedSettings", "Settings", "SettingsFileError", "parse_settings"]
+__all__ = ["KEY_ACTIONS", "LATER_FIELDS", "MAX_BINDINGS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS",
+           "PAD_BUTTONS", "SCHEMA_FIELDS", "SETTINGS_FILE", "SETTINGS_FORMAT",
+           "SETTINGS_SCHEMA_VERSION", "ParsedSettings", "Settings", "SettingsFileError",
+           "parse_settings"]
 
 SETTINGS_FILE = "settings.json"
 SETTINGS_SCHEMA_VERSION = 2
@@ -79,6 +81,8 @@ SCHEMA_FIELDS: dict[str, str] = {
     "palette": "display.palette",
     "monitor_strength": "display.monitor.strength",
     "hud_scale": "display.hud_scale",
+    "show_fps": "display.show_fps",
+    "border": "display.border",
 }
 """Remembered setting -> the config setting it stands for, whose schema declaration (type,
 range, choices) it is checked against."""
@@ -244,10 +248,16 @@ def parse_settings(data: bytes, name: str = SETTINGS_FILE) -> ParsedSettings:
     return _parse_document(doc, version, name)[0]
 
 
+LATER_FIELDS = frozenset({"show_fps", "border"})
+"""Fields added to schema 2 after 0.1.0 (the options screen's FPS counter and playfield
+border): written only when set, so a file that never set them stays as 0.1.0 wrote it."""
+
+
 def _dump(parsed: ParsedSettings) -> bytes:
     doc: dict[str, Any] = {"schema_version": SETTINGS_SCHEMA_VERSION}
     doc.update({f.name: parsed.values.get(f.name) for f in fields(Settings)
-                if f.name in _CHECKS})
+                if f.name in _CHECKS and not (f.name in LATER_FIELDS
+                                              and parsed.values.get(f.name) is None)})
     doc.update(parsed.extras)
     return (json.dumps(doc, indent=2, allow_nan=False) + "\n").encode("utf-8")
 
@@ -288,6 +298,10 @@ class Settings:
     monitor_strength: float | None = None
     """The vector-monitor look's strength (0: off)."""
     hud_scale: float | None = None
+    show_fps: bool | None = None
+    """The frames-per-second counter (the options screen's FPS item)."""
+    border: str | None = None
+    """The playfield border (``display.border``: auto, on, off)."""
     keys: dict[str, list[str]] | None = None
     """Remembered key bindings, action -> key names (actions not in it: the TOML's)."""
     pad: dict[str, list[str]] | None = None

@@ -8,7 +8,9 @@ import arcade
 import pytest
 
 from asteroids.app.game import Game
-from asteroids.app.views import PlayView, TitleView
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.app.window import window_geometry
 from asteroids.core import state_hash
 from asteroids.profile import Settings
@@ -22,9 +24,9 @@ TICKS = 360
 
 def _letterboxed(game: Game) -> bool:
     """The camera shows the whole world at its aspect ratio, centred in the window."""
-    vp = game.camera.viewport
+    vp = game.screen.camera.viewport
     fw, fh = game.window.get_framebuffer_size()
-    aspect_ok = abs(vp.width / vp.height - game.width / game.height) < 0.01
+    aspect_ok = abs(vp.width / vp.height - game.rules.width / game.rules.height) < 0.01
     fits = vp.width <= fw + 1 and vp.height <= fh + 1
     touches = abs(vp.width - fw) <= 1 or abs(vp.height - fh) <= 1
     centred = abs(vp.left + vp.width / 2 - fw / 2) <= 1 and abs(vp.bottom + vp.height / 2
@@ -35,7 +37,7 @@ def _letterboxed(game: Game) -> bool:
 def test_f11_and_alt_enter_toggle_while_the_tick_stream_stays_the_cores(window, config):
     script = scripted_masks(TICKS, 5)
     expected = core_stream(config, SEED, script)
-    game = Game(window, config, seed=SEED, sound=False, profile=True)
+    game = open_shell(window, config, seed=SEED, sound=False, profile=True)
     source = ScriptedSource(script)
     view = PlayView(game, SEED, source=source)
     window.show_view(view)
@@ -70,7 +72,7 @@ def test_f11_and_alt_enter_toggle_while_the_tick_stream_stays_the_cores(window, 
 
 
 def test_full_screen_toggles_while_paused_and_on_the_title_and_is_remembered(window, config):
-    game = Game(window, config, seed=SEED, sound=False, profile=True)
+    game = open_shell(window, config, seed=SEED, sound=False, profile=True)
     view = PlayView(game, SEED)
     window.show_view(view)
     view.set_paused(True)
@@ -94,7 +96,7 @@ def test_full_screen_toggles_while_paused_and_on_the_title_and_is_remembered(win
 
 def test_a_refused_switch_prints_one_line_and_the_game_goes_on(window, config, capsys,
                                                                monkeypatch):
-    game = Game(window, config, seed=SEED, sound=False, profile=True)
+    game = open_shell(window, config, seed=SEED, sound=False, profile=True)
     view = PlayView(game, SEED)
     window.show_view(view)
 

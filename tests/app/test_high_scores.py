@@ -11,21 +11,15 @@ import json
 import arcade
 import pytest
 
-import asteroids.app.game as game_module
+import asteroids.app.rules_service as game_module
 from asteroids import cli
-from asteroids.app.game import Game
+from asteroids.app.game_over_view import ENTRY_DELAY_S, GAME_OVER_MIN_S, GameOverView
 from asteroids.app.initials import INITIALS_TIMEOUT_S, InitialsView
 from asteroids.app.input import open_gamepad
+from asteroids.app.play_view import PlayView
 from asteroids.app.replay_view import ReplayView
-from asteroids.app.views import (
-    ATTRACT_DEMO_S,
-    ATTRACT_TABLE_S,
-    ENTRY_DELAY_S,
-    OPTIONS_HINT,
-    PlayView,
-    TitleView,
-    show_title,
-)
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import ATTRACT_DEMO_S, ATTRACT_TABLE_S, OPTIONS_HINT, TitleView
 from asteroids.config import load_config
 from asteroids.config.rulesets import ruleset_choices
 from asteroids.core import World
@@ -79,20 +73,33 @@ def tap(window, symbol):
     key(window, symbol, "release")
 
 
-def play_to_entry(window, config, **kw) -> tuple[Game, PlayView]:
-    """A recorded profile game driven by ``script`` until the initials entry opens."""
-    game = Game(window, config, seed=SEED, sound=False, record=True, profile=True, **kw)
-    view = PlayView(game, game.next_seed(), source=script)
+def frames(window, n: int, dt: float = 1 / 60) -> None:
+    """Run ``n`` frames of whatever screen is on show."""
+    for _ in range(n):
+        window.current_view.on_update(dt)
+
+
+def play_to_over(window, game) -> PlayView:
+    """A game driven by ``script`` until the game-over screen takes over."""
+    view = PlayView(game, game.rules.next_seed(), source=script)
     window.show_view(view)
     for _ in range(5000):
         view.on_update(1 / 60)
-        if view.world.game_over:
+        if view.finished is not None:
             break
     assert view.world.game_over and view.world.score == SCORE
+    assert isinstance(window.current_view, GameOverView)
+    return view
+
+
+def play_to_entry(window, config, **kw):
+    """A recorded profile game driven by ``script`` until the initials entry opens."""
+    game = open_shell(window, config, seed=SEED, sound=False, record=True, profile=True, **kw)
+    view = play_to_over(window, game)
     for _ in range(int(ENTRY_DELAY_S * 60) + 2):
         if isinstance(window.current_view, InitialsView):
             break
-        view.on_update(1 / 60)
+        frames(window, 1)
     assert isinstance(window.current_view, InitialsView)
     return game, view
 
@@ -112,7 +119,8 @@ def test_a_game_that_beats_the_table_enters_initials_saved_shown_and_replayable(
     assert play.saved is not None and play.saved.ok
     name = play.saved.path.name
     assert play.saved.path.parent == replays_dir()
-    assert play.slot is not None and play.slot.rank == 2 and play.slot.error is None
+    slot = play.finished.slot
+    assert slot is not None and slot.rank == 2 and slot.error is None
     [entry] = [e for e in stored(table_key) if e.score == SCORE]
     assert entry.initials == "???" and entry.replay == name and entry.wave >= 1
     assert entry.play_seconds == pytest.approx(931 / 60, abs=0.02)
@@ -167,7 +175,7 @@ def test_an_import_while_the_initials_are_typed_keeps_every_entry(window, one_li
     # game's entry, which is now one place lower.
     table_key = fill_table(one_life)
     game, play = play_to_entry(window, one_life)
-    assert play.slot is not None and play.slot.rank == 2
+    assert play.finished.slot is not None and play.finished.slot.rank == 2
     other = tmp_path / "other.json"
     imported = ScoreEntry("IMP", 3000, 2, "2026-03-04T05:06:07Z", 30.0, None)
     other.write_bytes(dump_scores({table_key: [imported]}))
@@ -199,12 +207,13 @@ def test_the_entry_times_out_keeping_question_marks(window, one_life):
 
 def test_escape_at_game_over_keeps_the_entry(window, one_life):
     table_key = fill_table(one_life)
-    game = Game(window, one_life, seed=SEED, sound=False, record=True, profile=True)
-    view = PlayView(game, game.next_seed(), source=script)
-    window.show_view(view)
-    while not view.world.game_over:
-        view.on_update(1 / 60)
-    assert view.hud.values["hint"] == "A HIGH SCORE: NUMBER 3!"
+    game = open_shell(window, one_life, seed=SEED, sound=False, record=True, profile=True)
+    play_to_over(window, game)
+    over = window.current_view
+    assert over.hud.values["hint"] == "A HIGH SCORE: NUMBER 3!"
+    tap(window, arcade.key.ESCAPE)                 # too early: the screen stays
+    assert window.current_view is over
+    frames(window, int(GAME_OVER_MIN_S * 60) + 1)
     tap(window, arcade.key.ESCAPE)
     title = window.current_view
     assert isinstance(title, TitleView) and title.showing_table and title.pick == 2
@@ -218,8 +227,7 @@ def test_the_gamepad_types_initials(window, one_life):
     game.gamepad = open_gamepad(pad)
     # The entry reads the pad through MenuPad, made when the view opens: reopen it.
     old = window.current_view
-    entry_view = InitialsView(game, old.slot, old.world, old.config, old.seed,
-                              done=lambda: show_title(game, table=True, pick=old.slot.rank))
+    entry_view = InitialsView(game, old.finished)
     window.show_view(entry_view)
 
     def press(attr, value=True):
@@ -230,7 +238,8 @@ def test_the_gamepad_types_initials(window, one_life):
 
     press("dpup")                      # ? -> A
     press("lefty", 0.9)                # stick up: A -> B
-    press("a")                         # A moves on
+    press("a")                         # A moves on past a set letter
+    press("a")                         # ... never past a "?"
     press("dpdown")                    # ? -> Z
     press("dpright")
     press("dpup")
@@ -246,18 +255,16 @@ def test_the_gamepad_types_initials(window, one_life):
 
 def test_a_failed_save_is_shown_and_play_goes_on(window, one_life, monkeypatch, capsys):
     fill_table(one_life)
-    game = Game(window, one_life, seed=SEED, sound=False, record=True, profile=True)
+    game = open_shell(window, one_life, seed=SEED, sound=False, record=True, profile=True)
     error = "scores not saved: /x/scores.json: No space left on device"
-    monkeypatch.setattr(game.scores, "save", lambda: error)
-    view = PlayView(game, game.next_seed(), source=script)
-    window.show_view(view)
-    while not view.world.game_over:
-        view.on_update(1 / 60)
-    assert view.slot is not None and view.slot.error == error
-    assert error.upper() in view.hud.values["note"]
-    tap(window, arcade.key.ENTER)     # too early to restart: nothing happens
-    for _ in range(int(ENTRY_DELAY_S * 60) + 2):
-        view.on_update(1 / 60)
+    monkeypatch.setattr(game.profile.scores, "save", lambda: error)
+    view = play_to_over(window, game)
+    assert view.finished.slot is not None and view.finished.slot.error == error
+    over = window.current_view
+    assert error.upper() in over.hud.values["note"]
+    tap(window, arcade.key.ENTER)     # too early to go on: nothing happens
+    assert window.current_view is over
+    frames(window, int(ENTRY_DELAY_S * 60) + 2)
     entry_view = window.current_view
     assert isinstance(entry_view, InitialsView)
     assert entry_view.hud.values["status"] == error.upper()
@@ -265,7 +272,7 @@ def test_a_failed_save_is_shown_and_play_goes_on(window, one_life, monkeypatch, 
     title = window.current_view
     assert isinstance(title, TitleView) and error in title.hud.values["status"]
     # The entry stays in memory (the next save retries); a new game plays on.
-    assert game.scores.table(game.score_key(one_life))[2].initials == "???"
+    assert game.profile.scores.table(game.score_key(one_life))[2].initials == "???"
     assert "scores not saved" in capsys.readouterr().err
     tap(window, arcade.key.SPACE)
     assert isinstance(window.current_view, PlayView)
@@ -273,19 +280,19 @@ def test_a_failed_save_is_shown_and_play_goes_on(window, one_life, monkeypatch, 
 
 def test_load_warnings_are_shown_once_on_the_title(window, config, data_dir):
     (data_dir / "scores.json").write_bytes(b"\x00\xffnot json at all{{{")
-    game = Game(window, config, seed=3, sound=False, profile=True)
-    assert game.scores.warnings
-    show_title(game)
+    game = open_shell(window, config, seed=3, sound=False, profile=True)
+    assert game.profile.scores.warnings
+    game.nav.title()
     first = window.current_view.hud.values["status"]
-    assert first and first == "   ".join(game.scores.warnings)
-    show_title(game)
+    assert first and first == "   ".join(game.profile.scores.warnings)
+    game.nav.title()
     assert window.current_view.hud.values["status"] == OPTIONS_HINT  # the warnings are gone
 
 
 def test_the_attract_cycle_alternates_the_demo_and_the_table(window, config):
     table_key = fill_table(config, [700, 300])
-    game = Game(window, config, seed=3, sound=False, profile=True)
-    show_title(game)
+    game = open_shell(window, config, seed=3, sound=False, profile=True)
+    game.nav.title()
     title = window.current_view
     assert not title.showing_table and title.hud.values["best"] == "700"
     t = 0.0
@@ -321,8 +328,8 @@ def test_the_attract_cycle_alternates_the_demo_and_the_table(window, config):
 
 def test_assisted_rules_have_their_own_labelled_table(window, config, monkeypatch):
     monkeypatch.setattr(game_module, "ruleset_key", lambda c: "default:assisted")
-    game = Game(window, config, seed=3, sound=False, profile=True)
-    show_title(game, table=True)
+    game = open_shell(window, config, seed=3, sound=False, profile=True)
+    game.nav.title(table=True)
     heading = window.current_view.table.values["heading"]
     assert heading.startswith(f"HIGH SCORES  {ruleset_label('default:assisted')}")
     assert window.current_view.table.row(0)[2] == "NO SCORES YET"
@@ -332,16 +339,16 @@ def test_settings_are_remembered_between_two_games(window, data_dir):
     choices = ruleset_choices()
     first = choices.rulesets[choices.selected]
     assert first.label == "default"
-    game = Game(window, first.config, seed=3, sound=False, profile=True,
+    game = open_shell(window, first.config, seed=3, sound=False, profile=True,
                 rulesets=choices.rulesets, ruleset_index=choices.selected)
     assert not game.audio.muted
     start_volume = game.audio.master_volume
-    show_title(game)
+    game.nav.title()
     tap(window, arcade.key.M)                               # mute
     tap(window, arcade.key.BRACKETLEFT)                     # volume down, twice
     tap(window, arcade.key.BRACKETLEFT)
     tap(window, arcade.key.RIGHT)                           # classic rules
-    assert game.ruleset.label == "classic" and game.audio.muted
+    assert game.rules.ruleset.label == "classic" and game.audio.muted
     assert game.audio.master_volume == pytest.approx(start_volume - 0.2)
     # Written to the data folder at once, never into a TOML file.
     assert not list(data_dir.rglob("*.toml"))
@@ -349,21 +356,21 @@ def test_settings_are_remembered_between_two_games(window, data_dir):
     assert (saved.muted, saved.ruleset) == (True, "classic")
     assert saved.master_volume == pytest.approx(start_volume - 0.2)
 
-    again = Game(window, first.config, seed=4, sound=False, profile=True,
+    again = open_shell(window, first.config, seed=4, sound=False, profile=True,
                  rulesets=choices.rulesets, ruleset_index=choices.selected)
     assert again.audio.muted
     assert again.audio.master_volume == pytest.approx(start_volume - 0.2)
     # The classic rules, with the player's remembered sound in their [audio] table.
-    assert again.ruleset.label == "classic"
+    assert again.rules.ruleset.label == "classic"
     assert again.config == apply_options(load_config("classic"), Settings.load())
-    show_title(again)
+    again.nav.title()
     assert window.current_view.hud.values["note"].startswith("RULES: CLASSIC")
 
     # What the command line set explicitly wins over the remembered values at start.
-    pinned = Game(window, first.config, seed=5, sound=False, profile=True,
+    pinned = open_shell(window, first.config, seed=5, sound=False, profile=True,
                   rulesets=choices.rulesets, ruleset_index=choices.selected,
                   pinned={"audio.muted", "ruleset"})
-    assert not pinned.audio.muted and pinned.ruleset.label == "default"
+    assert not pinned.audio.muted and pinned.rules.ruleset.label == "default"
     assert pinned.audio.master_volume == pytest.approx(start_volume - 0.2)
 
 
@@ -372,27 +379,24 @@ def test_a_remembered_ruleset_no_longer_offered_is_ignored(window, config, data_
     s.ruleset = "gone.toml"
     assert s.save() is None
     choices = ruleset_choices()
-    game = Game(window, config, seed=3, sound=False, profile=True,
+    game = open_shell(window, config, seed=3, sound=False, profile=True,
                 rulesets=choices.rulesets, ruleset_index=choices.selected)
-    assert game.ruleset.label == "default"
+    assert game.rules.ruleset.label == "default"
 
 
 def test_without_a_profile_nothing_is_kept(window, one_life, data_dir):
-    game = Game(window, one_life, seed=SEED, sound=False, record=True)
-    view = PlayView(game, game.next_seed(), source=script)
-    window.show_view(view)
-    while not view.world.game_over:
-        view.on_update(1 / 60)
-    assert view.slot is None and view.hud.values["best"] == ""
+    game = open_shell(window, one_life, seed=SEED, sound=False, record=True)
+    view = play_to_over(window, game)
+    assert view.finished.slot is None and view.hud.values["best"] == ""
     assert not (data_dir / "scores.json").exists()
 
 
 def test_the_pad_browses_the_title_table(window, config):
     fill_table(config, [700, 300])
     pad = StubPad()
-    game = Game(window, config, seed=3, sound=False, profile=True)
+    game = open_shell(window, config, seed=3, sound=False, profile=True)
     game.gamepad = open_gamepad(pad)
-    show_title(game)
+    game.nav.title()
     title = window.current_view
 
     def press(attr):
@@ -430,7 +434,7 @@ from asteroids.app.window import GameWindow
 c = ruleset_choices()
 w = GameWindow(c.rulesets[c.selected].config, seed=1, sound=False, rulesets=c.rulesets,
                ruleset_index=c.selected, pinned=set(sys.argv[1:]))
-print(json.dumps([list(w.get_size()), w.game.audio.muted, w.game.ruleset.label,
+print(json.dumps([list(w.get_size()), w.game.audio.muted, w.game.rules.ruleset.label,
                   type(w.current_view).__name__]))
 w.on_resize(1000, 600)
 w.on_move(33, 44)

@@ -16,11 +16,12 @@ from pathlib import Path
 import arcade
 import pytest
 
-from asteroids.app.game import Game
 from asteroids.app.live import LiveSpec
 from asteroids.app.live_panel import FADE_S, NOTICE_S
+from asteroids.app.play_view import PlayView
 from asteroids.app.replay_view import ReplayView
-from asteroids.app.views import PlayView, TitleView, start_game
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import ConfigError, load_config
 from asteroids.core.world import Draft
 from asteroids.replay import get_bot, load_replay, record_bot_game, save_replay, verify_replay
@@ -60,13 +61,13 @@ def toml(tmp_path: Path) -> Path:
 @pytest.fixture
 def game(window, toml, tmp_path):  # type: ignore[no-untyped-def]
     config = load_config(toml)
-    return Game(window, config, seed=11, sound=False, record_to=tmp_path / "game.replay",
+    return open_shell(window, config, seed=11, sound=False, record_to=tmp_path / "game.replay",
                 live=LiveSpec((str(toml),), interval_s=0.0))
 
 
 @pytest.fixture
 def play(window, game):  # type: ignore[no-untyped-def]
-    view = PlayView(game, game.next_seed())
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     return view
 
@@ -89,7 +90,7 @@ def test_an_edit_changes_the_ships_thrust_from_the_next_tick(window, play, toml)
     assert play.config.ship.thrust_px_per_s2 == 420.0
     (change,) = play.recorder.changes
     assert change.tick == 7 and change.settings == ("ship.thrust_px_per_s2=420.0",)
-    notice = play.game.live_panel.notice_lines
+    notice = play.game.live.panel.notice_lines
     assert notice[0] == "my.toml reloaded"
     assert notice[1] == "ship.thrust_px_per_s2 300 \u2192 420"
     assert play.rules_changed and not play.pending
@@ -100,17 +101,18 @@ def test_a_broken_edit_shows_every_problem_and_the_game_ticks_on(window, play, t
     frames(play, 3)
     write(toml, "[ship]\nthrust_px_per_s2 = -5\nturn_deg_per_s = true\n[nosuch]\n")
     frames(play, 2)
-    panel = play.game.live_panel
+    panel = play.game.live.panel
     assert panel.problem_lines[0].startswith("my.toml: 3 problems; the game goes on")
     with pytest.raises(ConfigError) as info:
         load_config(toml)
     assert panel.problem_lines[1:] == [str(e) for e in info.value.errors]
     assert panel.problem_lines[1].startswith(f"{toml}:2:1: error[range]: ship.thrust_px_per_s2")
     # On screen a long problem wraps onto the next row instead of running off the edge.
-    assert len(panel.panel_rows) > len(panel.problem_lines)
-    assert all(0 < label.content_width <= panel.width - panel.margin
-               for label in panel.problems if label.text)
     play.on_draw()
+    rows = [line for line in play.drawn_lines if line.role == "problem"]
+    assert len(rows) > len(panel.problem_lines)
+    w = play.game.rules.width
+    assert all(0 < line.box[0] and line.box[2] < w for line in rows)
     tick = play.world.tick
     frames(play, 30)
     assert play.world.tick == tick + 30  # the game goes on, on the last good settings
@@ -135,7 +137,7 @@ def test_a_file_that_goes_bad_never_crashes_the_game(window, play, toml, broken)
     else:
         toml.write_bytes(b"[ship]\nthrust_px_per_s2 = \xff\xfe\n")
     frames(play, 3)
-    assert play.game.live_panel.problem_lines
+    assert play.game.live.panel.problem_lines
     tick = play.world.tick
     frames(play, 10)
     play.on_draw()
@@ -150,10 +152,10 @@ def test_a_new_world_setting_waits_for_the_next_game_and_r_starts_it(window, pla
     assert window.current_view is play
     write(toml, "[ship]\nthrust_px_per_s2 = 420\n[world]\nwidth_px = 1600\n")
     frames(play, 2)
-    assert play.config.world.width_px == 1280.0 and game.width == 1280.0
+    assert play.config.world.width_px == 1280.0 and game.rules.width == 1280.0
     assert play.config.ship.thrust_px_per_s2 == 420.0  # the live part applies now
     assert [c.key for c in play.pending] == ["world.width_px"]
-    notice = game.live_panel.notice_lines
+    notice = game.live.panel.notice_lines
     assert "world.width_px 1280 \u2192 1600  (next game)" in notice
     assert notice[-1] == "applies to the next game (R restarts now)"
     # Once the notice fades, the status line still says so.
@@ -164,7 +166,7 @@ def test_a_new_world_setting_waits_for_the_next_game_and_r_starts_it(window, pla
     key(window, arcade.key.R)
     new = window.current_view
     assert isinstance(new, PlayView) and new is not play
-    assert new.config.world.width_px == 1600.0 and game.width == 1600.0
+    assert new.config.world.width_px == 1600.0 and game.rules.width == 1600.0
     assert new.world.ship_x == 800.0
     assert play.saved is not None and play.saved.ok  # the old game's replay kept
     assert not new.pending and not new.rules_changed
@@ -185,13 +187,13 @@ def test_the_restart_key_is_rebindable_and_checked_against_the_others(window, pl
                                                                       toml) -> None:
     write(toml, "[keys]\nfire = [\"R\"]\n")
     frames(play, 2)
-    problems = play.game.live_panel.problem_lines
+    problems = play.game.live.panel.problem_lines
     assert any("bound to more than one action" in line and "keys.restart" in line
                for line in problems)
     write(toml, "[keys]\nfire = [\"R\"]\nrestart = [\"F5\"]\n[world]\nheight_px = 700\n")
     frames(play, 2)
-    assert play.game.live_panel.problem_lines == []
-    assert play.game.live_panel.notice_lines[-1] == "applies to the next game (F5 restarts now)"
+    assert play.game.live.panel.problem_lines == []
+    assert play.game.live.panel.notice_lines[-1] == "applies to the next game (F5 restarts now)"
     key(window, arcade.key.R)  # fire now
     frames(play, 1)
     assert play.masks[-1] & 8 and window.current_view is play
@@ -206,7 +208,7 @@ def test_a_long_list_of_changes_is_summarised(window, play, toml) -> None:
           "small_radius_px = 9\nfire_interval_s = 1\nshot_speed_px_per_s = 300\n"
           "aim_error_deg = 1\n")
     frames(play, 2)
-    notice = play.game.live_panel.notice_lines
+    notice = play.game.live.panel.notice_lines
     assert notice[0] == "my.toml reloaded" and notice[-1] == "+3 more"
     assert len(notice) == 6
 
@@ -214,7 +216,7 @@ def test_a_long_list_of_changes_is_summarised(window, play, toml) -> None:
 def test_the_notice_fades_after_some_seconds(window, play, toml) -> None:
     write(toml, "[ship]\nthrust_px_per_s2 = 310\n")
     frames(play, 2)
-    panel = play.game.live_panel
+    panel = play.game.live.panel
     assert panel.visible
     frames(play, round(NOTICE_S * 60))
     assert panel.visible
@@ -225,7 +227,7 @@ def test_the_notice_fades_after_some_seconds(window, play, toml) -> None:
 def test_a_save_with_no_change_says_so(window, play, toml) -> None:
     write(toml, "[ship]\nthrust_px_per_s2 = 300.0\n")
     frames(play, 2)
-    assert play.game.live_panel.notice_lines == ["my.toml reloaded: no setting changed"]
+    assert play.game.live.panel.notice_lines == ["my.toml reloaded: no setting changed"]
     assert play.recorder.changes == ()
 
 
@@ -269,9 +271,9 @@ def test_a_tuned_game_is_recorded_with_its_changes_and_verifies_in_a_fresh_proce
 def test_a_game_whose_rules_changed_enters_no_high_score_table(window, toml, tmp_path) -> None:
     def finish(live_change: bool) -> PlayView:
         config = load_config(toml)
-        game = Game(window, config, seed=3, sound=False, record=True, profile=True,
+        game = open_shell(window, config, seed=3, sound=False, record=True, profile=True,
                     live=LiveSpec((str(toml),), interval_s=0.0))
-        view = PlayView(game, game.next_seed())
+        view = PlayView(game, game.rules.next_seed())
         window.show_view(view)
         if live_change:
             write(toml, "[ship]\nthrust_px_per_s2 = 333\n")
@@ -280,20 +282,20 @@ def test_a_game_whose_rules_changed_enters_no_high_score_table(window, toml, tmp
         d.score, d.lives, d.game_over = 5000, 0, True
         view.world = d.freeze()
         view.game_over()
-        view.update_hud()
         return view
 
     plain = finish(False)
-    assert plain.slot is not None and plain.game.scores.best(plain.game.score_key()) == 5000
+    assert plain.finished.slot is not None
+    assert plain.game.profile.scores.best(plain.game.score_key()) == 5000
     tuned = finish(True)
-    assert tuned.rules_changed and tuned.slot is None
-    assert "RULES CHANGED DURING THE GAME" in tuned.hud.values["note"]
+    assert tuned.rules_changed and tuned.finished.slot is None
+    assert "RULES CHANGED DURING THE GAME" in window.current_view.hud.values["note"]
     assert tuned.saved is not None and tuned.saved.ok
     assert load_replay(tuned.saved.path).config_changes
 
 
 def test_the_title_restarts_on_new_rules(window, game, toml) -> None:
-    game.sync_ruleset()
+    game.rules.sync()
     title = TitleView(game)
     window.show_view(title)
     frames(title, 2)
@@ -301,9 +303,9 @@ def test_the_title_restarts_on_new_rules(window, game, toml) -> None:
     frames(title, 2)
     now = window.current_view
     assert isinstance(now, TitleView) and now is not title
-    assert game.width == 1000.0 and now.config.world.width_px == 1000.0
+    assert game.rules.width == 1000.0 and now.config.world.width_px == 1000.0
     frames(now, 3)
-    start_game(game)
+    game.nav.play()
     assert window.current_view.config.world.width_px == 1000.0
 
 
@@ -312,19 +314,19 @@ def test_a_preset_picked_on_the_title_keeps_its_rules(window, toml, tmp_path) ->
 
     choices = ruleset_choices([toml])
     config = choices.rulesets[choices.selected].config
-    game = Game(window, config, seed=3, sound=False, rulesets=choices.rulesets,
+    game = open_shell(window, config, seed=3, sound=False, rulesets=choices.rulesets,
                 ruleset_index=choices.selected, live=LiveSpec((str(toml),), interval_s=0.0))
-    labels = [r.label for r in game.rulesets]
+    labels = [r.label for r in game.rules.rulesets]
     game.select_ruleset(labels.index("classic"))
-    game.sync_ruleset()
+    game.rules.sync()
     view = PlayView(game, 5)
     window.show_view(view)
     write(toml, "[ship]\nthrust_px_per_s2 = 420\n[display]\nline_width_px = 3\n")
     frames(view, 2)
     assert view.config.ship.thrust_px_per_s2 == load_config("classic").ship.thrust_px_per_s2
     assert view.config.display.line_width_px == 3.0 and not view.rules_changed
-    assert "this game runs the classic rules" in view.game.live_panel.notice_lines[-1]
-    assert game.rulesets[game.player_index].config.ship.thrust_px_per_s2 == 420.0
+    assert "this game runs the classic rules" in view.game.live.panel.notice_lines[-1]
+    assert game.rules.rulesets[game.rules.player_index].config.ship.thrust_px_per_s2 == 420.0
 
 
 def test_watch_live_takes_display_but_never_the_rules(window, toml, tmp_path) -> None:
@@ -332,14 +334,14 @@ def test_watch_live_takes_display_but_never_the_rules(window, toml, tmp_path) ->
     replay = record_bot_game(base, 4, get_bot("spinner"), 400)
     path = save_replay(replay, tmp_path / "w.replay")
     replay = load_replay(path)
-    game = Game(window, base, seed=1, sound=False,
+    game = open_shell(window, base, seed=1, sound=False,
                 live=LiveSpec((str(toml),), rules=False, interval_s=0.0))
     view = ReplayView(game, replay)
     window.show_view(view)
     frames(view, 5)
     write(toml, "[ship]\nthrust_px_per_s2 = 999\n[display]\nshow_fps = true\n")
     frames(view, 3)
-    notice = game.live_panel.notice_lines
+    notice = game.live.panel.notice_lines
     assert "ship.thrust_px_per_s2 300 \u2192 999  (next game)" in notice
     assert notice[-1] == "the rules are the replay's: not changed"
     assert view.config.ship.thrust_px_per_s2 == 300.0 and view.config.display.show_fps
@@ -363,7 +365,7 @@ def test_watching_a_tuned_replay_plays_its_changes(window, config, tmp_path) -> 
         recorder.add(mask, world, used)
     replay = recorder.finish(world)
     assert verify_replay(replay).ok
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     view = ReplayView(game, replay)
     window.show_view(view)
     frames(view, 500)
@@ -385,7 +387,7 @@ def test_with_live_losing_focus_does_not_pause(window, play) -> None:
 
 
 def test_without_live_losing_focus_pauses(window, config) -> None:
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     view = PlayView(game, 1)
     window.show_view(view)
     view.on_deactivate()

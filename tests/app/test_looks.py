@@ -1,5 +1,5 @@
 """Palettes, the vector-monitor look, HUD scale and the score's roll-over, drawn through the
-real headless window (``Game.draw_frame``, the path every view draws with)."""
+real headless window (``Screen.draw_frame``, the path every view draws with)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from arcade.gl import BufferDescription
 
 from asteroids.app.game import Game
 from asteroids.app.palettes import PALETTES_BY_NAME, VECTOR
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
 from asteroids.app.scene import Segments
-from asteroids.app.views import PlayView
 from asteroids.config import Config, load_config
 from asteroids.config.schema import PALETTES
 from asteroids.core import InputFrame, World, new_world, step
@@ -49,9 +50,9 @@ def busy_world(config: Config, ticks: int = 90) -> tuple[World, World]:
 
 def frame(game: Game, prev: World, cur: World) -> np.ndarray:
     """Draw one frame as the views do and read it back; no GL error allowed."""
-    palette = game.palette()
-    segs = game.scene.build(prev, cur, 0.5, palette=palette)
-    game.draw_frame(segs, None)
+    palette = game.screen.palette(game.config.display)
+    segs = game.rules.scene.build(prev, cur, 0.5, palette=palette)
+    game.screen.draw_frame(game.config.display, segs)
     assert game.window.ctx.error is None
     return np.asarray(arcade.get_image(components=3)).astype(int)
 
@@ -72,7 +73,7 @@ def test_every_config_palette_has_colours_and_every_palette_a_name() -> None:
 @pytest.mark.parametrize("name", PALETTES)
 def test_every_palette_draws_a_frame_in_its_colours(window, config, name) -> None:
     cfg = with_display(config, palette=name, glow=False)
-    game = Game(window, cfg, seed=1, sound=False)
+    game = open_shell(window, cfg, seed=1, sound=False)
     prev, cur = busy_world(cfg)
     img = frame(game, prev, cur)
     lit = img.max(axis=2) > 40
@@ -107,13 +108,13 @@ def test_the_colour_blind_palette_tells_shots_apart_without_hue() -> None:
 
 
 def test_a_dashed_line_lights_fewer_pixels_than_a_solid_one(window, config) -> None:
-    game = Game(window, with_display(config, glow=False), seed=1, sound=False)
+    game = open_shell(window, with_display(config, glow=False), seed=1, sound=False)
     counts = []
     for dash in (0.0, 2.0):
         segs = Segments()
         segs.add(np.array([[[100.0, 360.0], [1100.0, 360.0]]]), (1.0, 1.0, 1.0, 1.0),
                  (2.0, dash))
-        game.draw_frame(segs, None)
+        game.screen.draw_frame(game.config.display, segs)
         counts.append(int((np.asarray(arcade.get_image(components=3)).max(axis=2) > 40).sum()))
     solid, dashed = counts
     assert 0.3 * solid < dashed < 0.7 * solid
@@ -164,8 +165,8 @@ def reference_frame(game: Game, segs: Segments) -> np.ndarray:
     prog = ctx.program(vertex_shader=_REFERENCE_VS, fragment_shader=_REFERENCE_FS)
     ctx.scissor = None
     game.window.clear(color=arcade.color.BLACK)
-    game.camera.use()
-    width = game.line_width()
+    game.screen.camera.use()
+    width = game.screen.line_width(game.config.display)
     ctx.enable(ctx.BLEND)
     ctx.blend_func = ctx.BLEND_ADDITIVE
     prog["half_width"], prog["alpha_scale"] = width * 2.0, 0.16
@@ -179,9 +180,9 @@ def reference_frame(game: Game, segs: Segments) -> np.ndarray:
 def test_the_plain_look_draws_the_frames_it_drew_before(window, config) -> None:
     """The same pixels as commit ddab20c's renderer, bar a few where a rock meets another
     line: rocks are now drawn first, by their own shader (tests/app/test_outlines_gl.py)."""
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     prev, cur = busy_world(config)
-    segs = game.scene.build(prev, cur, 0.5)
+    segs = game.rules.scene.build(prev, cur, 0.5)
     ours = frame(game, prev, cur)
     ref = reference_frame(game, segs)
     lit, ref_lit = ours.max(axis=2) > 0, ref.max(axis=2) > 0
@@ -191,23 +192,23 @@ def test_the_plain_look_draws_the_frames_it_drew_before(window, config) -> None:
 
 def test_turning_the_monitor_look_off_frees_it_and_draws_the_plain_frame(window, config):
     prev, cur = busy_world(config)
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     plain = frame(game, prev, cur)
-    game.config = with_display(config, monitor={"strength": 1.0})
+    game.rules.config = with_display(config, monitor={"strength": 1.0})
     looked = frame(game, prev, cur)
-    assert game.monitor is not None and game.monitor.allocated
+    assert game.screen.monitor is not None and game.screen.monitor.allocated
     assert not np.array_equal(looked, plain)
-    game.config = config  # read on the next frame, as a live reload would do
+    game.rules.config = config  # read on the next frame, as a live reload would do
     again = frame(game, prev, cur)
-    assert game.monitor is None
+    assert game.screen.monitor is None
     assert np.array_equal(again, plain)
 
 
 @pytest.mark.parametrize("strength", [0.3, 1.0])
 def test_the_monitor_look_renders_with_no_gl_error(window, config, strength) -> None:
     cfg = with_display(config, monitor={"strength": strength})
-    game = Game(window, cfg, seed=1, sound=False)
-    game.frame_time_s = 1 / 60
+    game = open_shell(window, cfg, seed=1, sound=False)
+    game.screen.frame_time_s = 1 / 60
     prev, cur = busy_world(cfg)
     for _ in range(3):
         img = frame(game, prev, cur)
@@ -237,9 +238,9 @@ def test_the_afterglow_keeps_a_fading_trail_where_the_shot_was(window, config) -
     pairs = shot_frames(cfg)
     images = {}
     for strength in (0.0, 1.0):
-        game = Game(window, with_display(cfg, glow=False, monitor={"strength": strength}),
+        game = open_shell(window, with_display(cfg, glow=False, monitor={"strength": strength}),
                     seed=1, sound=False)
-        game.frame_time_s = 1 / 60
+        game.screen.frame_time_s = 1 / 60
         for prev, cur in pairs:
             img = frame(game, prev, cur)
         images[strength] = img
@@ -260,23 +261,23 @@ def test_the_monitor_look_is_the_same_on_every_run(window, config) -> None:
     pairs = shot_frames(cfg)
     runs = []
     for _ in range(2):
-        game = Game(window, cfg, seed=1, sound=False)
-        game.frame_time_s = 1 / 60
+        game = open_shell(window, cfg, seed=1, sound=False)
+        game.screen.frame_time_s = 1 / 60
         runs.append([frame(game, prev, cur) for prev, cur in pairs[:4]])
     for a, b in zip(*runs, strict=True):
         assert np.array_equal(a, b)
     # ...and it does flicker: frames of the same picture differ in brightness.
-    game = Game(window, cfg, seed=1, sound=False)
-    game.frame_time_s = 0.0
+    game = open_shell(window, cfg, seed=1, sound=False)
+    game.screen.frame_time_s = 0.0
     prev, cur = pairs[3]
     sums = {int(frame(game, prev, cur).sum()) for _ in range(4)}
     assert len(sums) > 1
 
 
 def test_the_palette_is_read_on_every_frame(window, config) -> None:
-    game = Game(window, with_display(config, glow=False), seed=1, sound=False)
+    game = open_shell(window, with_display(config, glow=False), seed=1, sound=False)
     prev, cur = busy_world(config)
-    game.config = with_display(config, glow=False, palette="amber")
+    game.rules.config = with_display(config, glow=False, palette="amber")
     img = frame(game, prev, cur)
     assert has_colour(img, PALETTES_BY_NAME["amber"].asteroid)
     assert not has_colour(img, VECTOR.asteroid)
@@ -285,8 +286,8 @@ def test_the_palette_is_read_on_every_frame(window, config) -> None:
 @pytest.fixture
 def classic(window):
     cfg = load_config("classic")
-    game = Game(window, cfg, seed=11, sound=False)
-    view = PlayView(game, game.next_seed())
+    game = open_shell(window, cfg, seed=11, sound=False)
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     return view
 
@@ -302,8 +303,8 @@ def test_the_classic_score_rolls_over_at_100000_on_screen_only(classic, score, s
 
 def test_other_rules_and_a_zero_setting_never_roll_over(window, config) -> None:
     for cfg in (config, with_display(load_config("classic"), score_wrap=0)):
-        game = Game(window, cfg, seed=11, sound=False)
-        view = PlayView(game, game.next_seed())
+        game = open_shell(window, cfg, seed=11, sound=False)
+        view = PlayView(game, game.rules.next_seed())
         window.show_view(view)
         view.world = view.prev = dataclasses.replace(view.world, score=100_000)
         view.on_update(0.0)
@@ -311,8 +312,8 @@ def test_other_rules_and_a_zero_setting_never_roll_over(window, config) -> None:
 
 
 def test_a_set_roll_over_applies_to_any_rules(window, config) -> None:
-    game = Game(window, with_display(config, score_wrap=5000), seed=11, sound=False)
-    view = PlayView(game, game.next_seed())
+    game = open_shell(window, with_display(config, score_wrap=5000), seed=11, sound=False)
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     for score, shown in ((4999, "4999"), (5000, "00"), (5001, "01")):
         view.world = view.prev = dataclasses.replace(view.world, score=score)
@@ -323,9 +324,13 @@ def test_a_set_roll_over_applies_to_any_rules(window, config) -> None:
 def test_hud_scale_makes_the_text_bigger(window, config) -> None:
     sizes = []
     for scale in (1.0, 2.0):
-        game = Game(window, with_display(config, hud_scale=scale), seed=11, sound=False)
-        view = PlayView(game, game.next_seed())
-        sizes.append(view.hud.labels["score"].font_size)
+        game = open_shell(window, with_display(config, hud_scale=scale), seed=11, sound=False)
+        view = PlayView(game, game.rules.next_seed())
+        view.update_hud()
+        frame = game.screen.frame(game.config.display.hud_scale)
+        [score] = [line for line in view.hud.layout(frame).lines
+                   if line.text == view.hud.values["score"]]
+        sizes.append(score.size)
     assert sizes[1] == pytest.approx(2 * sizes[0])
 
 
@@ -338,13 +343,13 @@ def test_a_live_edit_switches_palette_and_monitor_look_at_once(window, tmp_path)
 
     toml = tmp_path / "look.toml"
     toml.write_text("[display]\nglow = false\n")
-    game = Game(window, load_config(toml), seed=11, sound=False,
+    game = open_shell(window, load_config(toml), seed=11, sound=False,
                 live=LiveSpec((str(toml),), interval_s=0.0))
-    view = PlayView(game, game.next_seed())
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     view.on_update(1 / 60)
     view.on_draw()
-    assert game.monitor is None
+    assert game.screen.monitor is None
     before = np.asarray(arcade.get_image(components=3)).astype(int)
     assert has_colour(before, VECTOR.asteroid)
     toml.write_text('[display]\nglow = false\npalette = "amber"\n[display.monitor]\n'
@@ -356,7 +361,7 @@ def test_a_live_edit_switches_palette_and_monitor_look_at_once(window, tmp_path)
         view.on_update(1 / 60)
         view.on_draw()
     assert view.world.tick > world.tick  # the same game went on
-    assert game.display.palette == "amber" and game.monitor is not None
+    assert game.config.display.palette == "amber" and game.screen.monitor is not None
     after = np.asarray(arcade.get_image(components=3)).astype(int)
     lit = after[after.max(axis=2) > 60]
     assert lit.shape[0] > 100

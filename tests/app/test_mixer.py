@@ -44,7 +44,7 @@ def test_taper_is_4_db_per_tenth_and_silent_at_zero():
 
 
 def test_the_options_screen_shows_the_volume_in_db():
-    from asteroids.app.options_view import volume_text
+    from asteroids.app.options_overlay import volume_text
 
     assert [volume_text(v) for v in (1.0, 0.8, 0.1, 0.0)] == [
         "100 %  0 DB", "80 %  -8 DB", "10 %  -36 DB", "0 %  SILENT"]

@@ -11,7 +11,9 @@ import pytest
 
 from asteroids.app.game import Game
 from asteroids.app.input import ACTION_BITS, PlayerInput
-from asteroids.app.views import PlayView, TitleView
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
 from asteroids.config.keys import KEY_NAMES
 from asteroids.core import state_hash
@@ -44,7 +46,7 @@ def select(window, view, key: str) -> None:
 
 
 def title(window, config) -> tuple[Game, TitleView]:
-    game = Game(window, config, seed=5, sound=False, profile=True)
+    game = open_shell(window, config, seed=5, sound=False, profile=True)
     view = TitleView(game)
     window.show_view(view)
     return game, view
@@ -61,15 +63,15 @@ def test_rebind_a_key_with_the_keyboard_and_it_survives_a_restart(window, config
     tap(window, arcade.key.F)                       # ... F
     assert view.options.listening is None
     assert game.config.keys.fire == ("F",)
-    assert game.bindings.bits_of(arcade.key.F) == FIRE
-    assert game.bindings.bits_of(arcade.key.SPACE) == 0
+    assert game.rules.bindings.bits_of(arcade.key.F) == FIRE
+    assert game.rules.bindings.bits_of(arcade.key.SPACE) == 0
     assert Settings.load().keys == {"fire": ["F"]}
     assert not list(data_dir.rglob("*.toml"))       # the player's TOML is never written
     tap(window, arcade.key.ESCAPE)                  # back: the title starts again
     assert isinstance(window.current_view, TitleView) and window.current_view.options is None
 
     # A restart: a new Game on the same (unchanged) TOML settings reads the saved options.
-    again = Game(window, config, seed=6, sound=False, profile=True)
+    again = open_shell(window, config, seed=6, sound=False, profile=True)
     assert again.config.keys.fire == ("F",)
     play = PlayView(again, 6)
     window.show_view(play)
@@ -86,7 +88,7 @@ def test_a_conflicting_bind_is_refused_and_says_which_action_has_the_key(window,
     tap(window, arcade.key.W)                       # W is a thrust key
     assert view.options.message == "W IS ALREADY THRUST: NOT BOUND"
     assert game.config.keys.fire == config.keys.fire
-    assert game.bindings.bits_of(arcade.key.W) == ACTION_BITS["thrust"]
+    assert game.rules.bindings.bits_of(arcade.key.W) == ACTION_BITS["thrust"]
     assert Settings.load().keys is None
     # Escape cancels a press-to-bind; it does not close the screen.
     tap(window, arcade.key.ENTER)
@@ -96,7 +98,7 @@ def test_a_conflicting_bind_is_refused_and_says_which_action_has_the_key(window,
 
 
 def test_palette_volume_and_monitor_look_apply_at_once_from_pause(window, config):
-    game = Game(window, config, seed=8, sound=False, profile=True)
+    game = open_shell(window, config, seed=8, sound=False, profile=True)
     view = PlayView(game, 8)
     window.show_view(view)
     view.on_update(0.2)
@@ -114,15 +116,15 @@ def test_palette_volume_and_monitor_look_apply_at_once_from_pause(window, config
 
     select(window, view, "palette")
     tap(window, arcade.key.RIGHT)
-    assert game.display.palette != config.display.palette
-    assert view.config.display.palette == game.display.palette
-    assert Settings.load().palette == game.display.palette
+    assert game.config.display.palette != config.display.palette
+    assert view.config.display.palette == game.config.display.palette
+    assert Settings.load().palette == game.config.display.palette
 
     select(window, view, "monitor_strength")
     tap(window, arcade.key.RIGHT)
-    assert game.display.monitor.strength == 0.25
+    assert game.config.display.monitor.strength == 0.25
     view.on_draw()
-    assert game.monitor is not None                 # the next frame is drawn with the look
+    assert game.screen.monitor is not None                 # the next frame is drawn with the look
     assert window.ctx.error is None
 
     select(window, view, "hud_scale")
@@ -133,12 +135,12 @@ def test_palette_volume_and_monitor_look_apply_at_once_from_pause(window, config
 
     select(window, view, "reset")
     tap(window, arcade.key.ENTER)
-    assert game.display.palette == config.display.palette
-    assert game.display.monitor.strength == config.display.monitor.strength
+    assert game.config.display.palette == config.display.palette
+    assert game.config.display.monitor.strength == config.display.monitor.strength
     assert game.audio.master_volume == pytest.approx(config.audio.volume)
     assert Settings.load().palette is None
     view.on_draw()
-    assert game.monitor is None
+    assert game.screen.monitor is None
 
     tap(window, arcade.key.ESCAPE)                  # back to the pause screen
     assert view.options is None and view.paused and window.current_view is view
@@ -152,7 +154,7 @@ def test_options_changed_mid_game_leave_the_tick_stream_and_the_replay_alone(
         window, config, tmp_path):
     seed, n = 31, 400
     script = scripted_masks(n, 3)
-    game = Game(window, config, seed=seed, sound=False, profile=True,
+    game = open_shell(window, config, seed=seed, sound=False, profile=True,
                 record_to=tmp_path / "g.replay")
     source = ScriptedSource(script)
     view = PlayView(game, seed, source=source)
@@ -186,9 +188,15 @@ def test_options_changed_mid_game_leave_the_tick_stream_and_the_replay_alone(
 
 
 def row(view, key: str) -> tuple[str, str]:
-    """What the options screen shows in a key item's primary and alternate slot."""
+    """What the options screen shows in a key item's primary and alternate slot (the
+    selected slot of the selected item marked "> ")."""
+    menu = view.options
     i = [item.key for item in ITEMS].index(key)
-    return view.options.values[i].text, view.options.alternates[i].text
+
+    def mark(slot: int) -> str:
+        return "> " if menu.index == i and menu.slot == slot else "  "
+
+    return mark(0) + menu.values[i], mark(1) + menu.alternates[i]
 
 
 def held(play, symbol: int) -> int:
@@ -220,7 +228,7 @@ def test_rebind_thrusts_alternate_and_after_a_restart_both_slots_work(window, co
     assert row(view, "key:left") == ("  LEFT", "> A")
     tap(window, arcade.key.ESCAPE)
 
-    again = Game(window, config, seed=6, sound=False, profile=True)
+    again = open_shell(window, config, seed=6, sound=False, profile=True)
     assert again.config.keys.thrust == ("UP", "K")
     play = PlayView(again, 6)
     window.show_view(play)
@@ -241,7 +249,7 @@ def test_clear_the_alternate_swap_the_slots_and_reset_both(window, config):
     tap(window, arcade.key.BACKSPACE)
     assert view.options.message == "THRUST ALTERNATE CLEARED"
     assert game.config.keys.thrust == ("UP",) and row(view, "key:thrust") == ("  UP", "> -")
-    assert game.bindings.bits_of(arcade.key.W) == 0
+    assert game.rules.bindings.bits_of(arcade.key.W) == 0
     assert Settings.load().keys == {"thrust": ["UP"]}
     tap(window, arcade.key.ENTER)                           # the primary into the alternate
     tap(window, arcade.key.UP)
@@ -275,22 +283,30 @@ def test_keys_past_the_second_stay_bound_when_a_slot_is_rebound(window):
     tap(window, arcade.key.ENTER)
     tap(window, arcade.key.K)
     assert game.config.keys.thrust == ("UP", "K", "NUM_8")
-    assert game.bindings.bits_of(arcade.key.NUM_8) == THRUST
+    assert game.rules.bindings.bits_of(arcade.key.NUM_8) == THRUST
     tap(window, arcade.key.DELETE)                          # the third moves into view
     assert row(view, "key:thrust") == ("  UP", "> NUM_8")
 
 
 def test_the_widest_key_names_fit_their_slots(window, config):
+    from asteroids.app.layout import menu_layout
+    from asteroids.app.text import Frame, overlaps
+
     game, view = title(window, config)
     tap(window, arcade.key.O)
     menu = view.options
+    widest = max(KEY_NAMES, key=len)
+    rows = [(label, widest if v else "", widest if a else "")
+            for label, v, a in zip(menu.labels, menu.values, menu.alternates, strict=True)]
     i = [item.key for item in ITEMS].index("key:hyperspace")
-    primary, alternate = menu.values[i], menu.alternates[i]
-    assert menu.labels[i].x + menu.labels[i].content_width < primary.x
-    for name in KEY_NAMES:
-        primary.text = alternate.text = "> " + name
-        assert primary.x + primary.content_width < alternate.x, name
-        assert alternate.x + alternate.content_width < game.width, name
+    for px in (0.5, 1.0, 3.0):                      # 640x360 .. 3840x2160 windows
+        out = menu_layout(Frame(game.rules.width, game.rules.height, px), "OPTIONS", rows, i, 2)
+        row = [line for line in out.lines if abs(line.y - out.lines[1].y) < 1e-6]
+        boxes = [line.box for line in out.lines]
+        assert all(not overlaps(a, b) for n, a in enumerate(boxes) for b in boxes[n + 1:])
+        left, _, right, _ = out.panel
+        assert all(left <= b[0] and b[2] <= right for b in boxes)
+        assert row
 
 
 class FakePad:
@@ -313,7 +329,7 @@ def press(view, pad: FakePad, button: str) -> None:
 
 def pad_title(window, config) -> tuple[Game, TitleView, FakePad]:
     """The title screen of a game with a (fake) gamepad plugged in."""
-    game = Game(window, config, seed=9, sound=False, profile=True)
+    game = open_shell(window, config, seed=9, sound=False, profile=True)
     pad = FakePad()
     game.gamepad = pad
     view = TitleView(game)
@@ -333,17 +349,17 @@ def test_the_pad_drives_the_options_and_binds_a_button(window, config):
     assert view.options.message == "PAD B IS ALREADY THRUST: NOT BOUND"
     press(view, pad, "a")
     press(view, pad, "rightshoulder")               # ... the right shoulder: bound
-    assert game.pad_buttons["fire"] == ("rightshoulder",)
+    assert game.rules.pad_buttons["fire"] == ("rightshoulder",)
     assert Settings.load().pad == {"fire": ["rightshoulder"]}
-    player = PlayerInput(game.bindings, gamepad=pad)
+    player = PlayerInput(game.rules.bindings, gamepad=pad)
     pad.rightshoulder = True
     player.poll_pad()
     assert player.take() & FIRE
     while view.options.item.key != "palette":
         press(view, pad, "dpup")
-    before = game.display.palette
+    before = game.config.display.palette
     press(view, pad, "dpright")
-    assert game.display.palette != before
+    assert game.config.display.palette != before
     press(view, pad, "b")                           # B: back
     assert window.current_view.options is None
 
@@ -375,12 +391,12 @@ def test_the_pad_picks_a_key_slot_clears_it_and_cancels_a_key_bind(window, confi
 
 def test_a_pinned_option_wins_at_start_until_the_player_changes_it(window, config):
     Settings(palette="green").save()
-    game = Game(window, config, seed=2, sound=False, profile=True, pinned={"display.palette"})
-    assert game.display.palette == config.display.palette   # --set wins at start
+    game = open_shell(window, config, seed=2, sound=False, profile=True, pinned={"display.palette"})
+    assert game.config.display.palette == config.display.palette   # --set wins at start
     view = TitleView(game)
     window.show_view(view)
     tap(window, arcade.key.O)
     select(window, view, "palette")
     tap(window, arcade.key.RIGHT)
-    assert game.display.palette != config.display.palette   # the player's pick wins now
-    assert Settings.load().palette == game.display.palette
+    assert game.config.display.palette != config.display.palette   # the player's pick wins now
+    assert Settings.load().palette == game.config.display.palette

@@ -1,6 +1,6 @@
 """The rocks drawn by ``OutlineRenderer`` (one quad each, outlines tested in the fragment
 shader) against the same rocks drawn as segments by ``LineRenderer`` (the path they took
-before), through the real headless window and ``Game.draw_frame``."""
+before), through the real headless window and ``Screen.draw_frame``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 from asteroids.app.game import Game
 from asteroids.app.palettes import VECTOR, LineStyle, Palette
+from asteroids.app.router import open_shell
 from asteroids.app.scene import Segments
 from asteroids.config import Config, load_config
 from asteroids.core import World
@@ -48,7 +49,7 @@ def rocky_world(config: Config) -> World:
 
 
 def lit(game: Game, segs: Segments | RocksAsSegments, threshold: int = 0) -> np.ndarray:
-    game.draw_frame(segs, None)  # type: ignore[arg-type]
+    game.screen.draw_frame(game.config.display, segs)  # type: ignore[arg-type]
     assert game.window.ctx.error is None
     img = np.asarray(arcade.get_image(components=3)).astype(int)
     return img.max(axis=2) > threshold
@@ -60,9 +61,10 @@ def both_ways(window: arcade.Window, config: Config, world: World, threshold: in
     look's afterglow starts from nothing in both)."""
     frames = []
     for old in (False, True):
-        game = Game(window, config, seed=1, sound=False)
-        game.frame_time_s = 1 / 60
-        segs = game.scene.build(world, world, 0.5, palette=palette or game.palette())
+        game = open_shell(window, config, seed=1, sound=False)
+        game.screen.frame_time_s = 1 / 60
+        palette = palette or game.screen.palette(game.config.display)
+        segs = game.rules.scene.build(world, world, 0.5, palette=palette)
         assert segs.rocks is not None and len(segs.rocks) == world.ast_id.shape[0]
         frames.append(lit(game, RocksAsSegments(segs) if old else segs, threshold))
         if not old:
@@ -99,7 +101,7 @@ def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> Non
     world = rocky_world(config)
     new, old, game = both_ways(window, config, world,
                                palette=DASHED if look == "dashed" else None)
-    assert game.lines.outlines.instances > world.ast_id.shape[0]   # the seam copies
+    assert game.screen.lines.outlines.instances > world.ast_id.shape[0]   # the seam copies
     assert old.sum() > 500
     assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
     assert near(old, new) == 1.0
@@ -132,9 +134,10 @@ def seam_rocks(config: Config) -> World:
 @pytest.mark.parametrize("mode", ["wrap", "bounce"])
 def test_a_rock_across_a_seam_shows_on_both_sides_only_when_rocks_wrap(window, mode):
     config = load_config(overrides=[f"borders.asteroids={mode}", "display.glow=false"])
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     world = seam_rocks(config)
-    img = lit(game, game.scene.build(world, world, 0.5, palette=game.palette()))
+    palette = game.screen.palette(game.config.display)
+    img = lit(game, game.rules.scene.build(world, world, 0.5, palette=palette))
     h, w = img.shape
     # The big rock (radius 40 world px = 20 window px) at y = 200 (row 360 - 100 = 260).
     right, left = img[230:290, w - 8:], img[230:290, :8]
@@ -154,7 +157,7 @@ def test_more_points_than_a_texture_row_holds(window) -> None:
     world = world_with(config, rocks)
     assert world.ast_local.shape[0] > 4096
     new, old, game = both_ways(window, with_display(config, glow=False), world)
-    assert game.lines.outlines.texture_rows == 2
+    assert game.screen.lines.outlines.texture_rows == 2
     assert abs(int(new.sum()) - int(old.sum())) <= 0.01 * old.sum()
     assert near(old, new) == 1.0
     assert near(new, old) >= 0.99
@@ -162,14 +165,14 @@ def test_more_points_than_a_texture_row_holds(window) -> None:
 
 def test_the_points_texture_is_written_only_when_the_outlines_change(window) -> None:
     config = load_config()
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     world = rocky_world(config)
-    outlines = game.lines.outlines
+    outlines = game.screen.lines.outlines
     for _ in range(3):
-        game.draw_frame(game.scene.build(world, world, 0.5), None)
+        game.screen.draw_frame(game.config.display, game.rules.scene.build(world, world, 0.5))
     assert outlines.texture_uploads == 1
     other = rocky_world(config)
-    game.draw_frame(game.scene.build(other, other, 0.5), None)
+    game.screen.draw_frame(game.config.display, game.rules.scene.build(other, other, 0.5))
     assert outlines.texture_uploads == 2
 
 
@@ -178,17 +181,17 @@ def test_bright_ends_and_dimming_match_the_segments(window, glow: bool) -> None:
     """The monitor look's dwell (brighter where an edge ends) and brightness, and the glow's
     additive halo: the picture's total light and its brightest pixels as the segments'."""
     config = load_config()
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     world = rocky_world(config)
-    segs = game.scene.build(world, world, 0.5)
-    width = game.line_width()
+    segs = game.rules.scene.build(world, world, 0.5)
+    width = game.screen.line_width(game.config.display)
     pictures = []
     for packed, rocks in ((segs.packed(rocks=False), segs.rocks), (segs.packed(), None)):
         window.ctx.scissor = None
         window.clear(color=(0, 0, 0, 255))
-        game.camera.use()
-        game.lines.upload(packed, rocks)
-        game.lines.draw(width, glow, dwell=0.8, dwell_length=4.0, brightness=0.6)
+        game.screen.camera.use()
+        game.screen.lines.upload(packed, rocks)
+        game.screen.lines.draw(width, glow, dwell=0.8, dwell_length=4.0, brightness=0.6)
         assert window.ctx.error is None
         pictures.append(np.asarray(arcade.get_image(components=3)).astype(float))
     new, old = pictures

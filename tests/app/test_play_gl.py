@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from asteroids.app.game import Game
+from asteroids.app.game_over_view import GAME_OVER_MIN_S, GameOverView
 from asteroids.app.main import EXIT_NO_DISPLAY, run_game
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
 from asteroids.app.screenshot import save_screenshot
-from asteroids.app.views import RESTART_DELAY_S, PlayView, TitleView
+from asteroids.app.title_view import TitleView
 from asteroids.core import InputFrame, new_world, state_hash, step
 from asteroids.core import events as ev
 from asteroids.core.bot import bot_input
@@ -24,12 +26,12 @@ pytestmark = pytest.mark.gl
 
 @pytest.fixture
 def game(window, config):
-    return Game(window, config, seed=11, sound=False)
+    return open_shell(window, config, seed=11, sound=False)
 
 
 @pytest.fixture
 def play(window, game):
-    view = PlayView(game, game.next_seed())
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     return view
 
@@ -103,6 +105,9 @@ def test_pause_stops_the_clock_and_says_so(window, play):
     frames(play, 10)
     assert play.world.tick == tick
     assert play.hud.values["title"] == "PAUSED"
+    key(window, arcade.key.P)                   # P is still down: no second press yet
+    assert play.paused
+    key(window, arcade.key.P, "release")
     key(window, arcade.key.P)
     frames(play, 2)
     assert play.world.tick == tick + 2
@@ -122,7 +127,6 @@ def test_hud_shows_the_score(window, play, config):
     play.world = play.prev = world
     frames(play, 1, dt=0.0)
     assert play.hud.values["score"] == f"{world.score:02d}"
-    assert play.hud.labels["score"].text == f"{world.score:02d}"
     assert play.hud.values["wave"] == "WAVE 1"
     play.on_draw()
     # The score sits top-left: that corner has text pixels.
@@ -131,12 +135,18 @@ def test_hud_shows_the_score(window, play, config):
 
 def test_game_over_shows_the_message_then_enter_starts_a_new_game(window, play):
     play.world = play.prev = dataclasses.replace(play.world, game_over=True, lives=0)
-    frames(play, 1)
-    assert play.hud.values["title"] == "GAME OVER"
-    assert "PLAY AGAIN" in play.hud.values["hint"]
+    play.game_over()
+    over = window.current_view
+    assert isinstance(over, GameOverView)
+    frames(over, 1)
+    assert over.hud.values["title"] == "GAME OVER"
     key(window, arcade.key.ENTER)
-    assert window.current_view is play  # too soon: a held fire key must not restart
-    frames(play, int(RESTART_DELAY_S * 60) + 2)
+    assert window.current_view is over  # too soon: a held fire key must not restart
+    frames(over, int(GAME_OVER_MIN_S * 60) - 2)
+    key(window, arcade.key.ENTER)
+    assert window.current_view is over  # 1.5 s at least
+    frames(over, 3)
+    assert "PLAY AGAIN" in over.hud.values["hint"]
     key(window, arcade.key.ENTER)
     assert isinstance(window.current_view, PlayView) and window.current_view is not play
     assert window.current_view.seed == play.seed + 1
@@ -155,8 +165,8 @@ def test_title_runs_the_bot_and_enter_starts_play(window, game):
 
 
 def test_letterbox_maps_world_corners_to_the_viewport(window, config_4_3):
-    game = Game(window, config_4_3, seed=1, sound=False)
-    cam = game.camera
+    game = open_shell(window, config_4_3, seed=1, sound=False)
+    cam = game.screen.camera
     # 800 x 600 world in a 640 x 360 window: 480 x 360 viewport, 80 px bars each side.
     assert cam.viewport.lrbt == pytest.approx((80, 560, 0, 360))
     assert tuple(cam.project((0.0, 0.0)))[:2] == pytest.approx((80.0, 0.0), abs=0.5)
@@ -173,7 +183,8 @@ def test_letterbox_maps_world_corners_to_the_viewport(window, config_4_3):
 
 def test_line_width_follows_the_camera_scale(window, game):
     # Half scale (1280-wide world in 640 px): 1.5 px is 3 world units.
-    assert game.line_width() == pytest.approx(game.config.display.line_width_px * 2.0)
+    display = game.config.display
+    assert game.screen.line_width(display) == pytest.approx(display.line_width_px * 2.0)
 
 
 def test_screenshot_writes_a_png_of_the_game(window, config, tmp_path):

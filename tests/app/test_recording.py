@@ -10,8 +10,10 @@ import arcade
 import pytest
 
 import asteroids.app.demos as demos
-from asteroids.app.game import Game
-from asteroids.app.views import PlayView, TitleView
+from asteroids.app.game_over_view import GameOverView
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
 from asteroids.core import InputFrame, new_world, state_hash, step
 from asteroids.paths import replays_dir
@@ -47,8 +49,8 @@ def play_until_over(view, limit=5000):
 
 
 def test_game_over_saves_a_verifiable_replay_with_a_sortable_name(window, one_life, data_dir):
-    game = Game(window, one_life, seed=2, sound=False, record=True)
-    view = PlayView(game, game.next_seed(), source=thrust_source)
+    game = open_shell(window, one_life, seed=2, sound=False, record=True)
+    view = PlayView(game, game.rules.next_seed(), source=thrust_source)
     window.show_view(view)
     play_until_over(view)
     [path] = (data_dir / "replays").iterdir()
@@ -58,11 +60,13 @@ def test_game_over_saves_a_verifiable_replay_with_a_sortable_name(window, one_li
     replay = load_replay(path)
     assert replay.masks == bytes(view.masks) and replay.final_hash == state_hash(view.world)
     assert verify_replay(replay).ok
-    view.on_update(1 / 60)
-    assert view.hud.values["note"] == f"REPLAY SAVED: {path.name}"
+    over = window.current_view
+    assert isinstance(over, GameOverView)
+    over.on_update(1 / 60)
+    assert over.hud.values["note"] == f"REPLAY SAVED: {path.name}"
     # The game-over screen keeps running; the recording stopped at game over.
-    view.on_update(0.6)
-    view.on_update(0.6)
+    for _ in range(3):
+        over.on_update(0.6)
     key(window, arcade.key.ENTER)                        # a new game: nothing saved twice
     assert isinstance(window.current_view, PlayView) and window.current_view is not view
     assert len(list((data_dir / "replays").iterdir())) == 1
@@ -71,8 +75,8 @@ def test_game_over_saves_a_verifiable_replay_with_a_sortable_name(window, one_li
 
 def test_keys_are_recorded_and_quitting_mid_game_saves_the_unfinished_game(window, config,
                                                                            data_dir):
-    game = Game(window, config, seed=8, sound=False, record=True)
-    view = PlayView(game, game.next_seed())
+    game = open_shell(window, config, seed=8, sound=False, record=True)
+    view = PlayView(game, game.rules.next_seed())
     window.show_view(view)
     key(window, arcade.key.LEFT)
     for _ in range(6):
@@ -97,8 +101,8 @@ def test_keys_are_recorded_and_quitting_mid_game_saves_the_unfinished_game(windo
 
 
 def test_closing_the_window_mid_game_saves(window, config, data_dir):
-    game = Game(window, config, seed=9, sound=False, record=True)
-    view = PlayView(game, game.next_seed(), source=lambda w: 4)
+    game = open_shell(window, config, seed=9, sound=False, record=True)
+    view = PlayView(game, game.rules.next_seed(), source=lambda w: 4)
     window.show_view(view)
     for _ in range(30):
         view.on_update(1 / 60)
@@ -109,9 +113,9 @@ def test_closing_the_window_mid_game_saves(window, config, data_dir):
 
 def test_record_to_a_chosen_file_then_beside_it(window, one_life, tmp_path, data_dir):
     target = tmp_path / "mine.replay"
-    game = Game(window, one_life, seed=2, sound=False, record_to=target)
+    game = open_shell(window, one_life, seed=2, sound=False, record_to=target)
     for expected in (target, tmp_path / "mine-2.replay"):
-        view = PlayView(game, game.next_seed(), source=thrust_source)
+        view = PlayView(game, game.rules.next_seed(), source=thrust_source)
         window.show_view(view)
         play_until_over(view)
         assert view.saved.path == expected and load_replay(expected).seed == view.seed
@@ -123,26 +127,27 @@ def test_a_failed_save_is_one_line_and_the_game_goes_on(window, one_life, tmp_pa
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
     monkeypatch.setenv("ASTEROIDS_DATA_DIR", str(blocker))   # replays dir cannot be made
-    game = Game(window, one_life, seed=2, sound=False, record=True)
-    view = PlayView(game, game.next_seed(), source=thrust_source)
+    game = open_shell(window, one_life, seed=2, sound=False, record=True)
+    view = PlayView(game, game.rules.next_seed(), source=thrust_source)
     window.show_view(view)
     play_until_over(view)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("asteroids: replay not saved: ")
     assert str(blocker) in err
-    view.on_update(1 / 60)
-    assert view.hud.values["note"].startswith("REPLAY NOT SAVED: ")
-    tick = view.world.tick
+    over = window.current_view
+    over.on_update(1 / 60)
+    assert over.hud.values["note"].startswith("REPLAY NOT SAVED: ")
+    tick = over.world.tick
     for _ in range(10):
-        view.on_update(1 / 60)
-    assert view.world.tick == tick + 10
-    view.on_draw()
+        over.on_update(1 / 60)
+    assert over.world.tick == tick + 10
+    over.on_draw()
     window.hide_view()                                   # no second attempt, no second line
     assert capsys.readouterr().err == ""
 
 
 def test_screenshot_and_test_games_do_not_record_unless_asked(window, config, data_dir):
-    game = Game(window, config, seed=1, sound=False)
+    game = open_shell(window, config, seed=1, sound=False)
     view = PlayView(game, 1, autopilot=True)
     window.show_view(view)
     for _ in range(20):
@@ -163,7 +168,7 @@ def test_title_plays_bundled_demos_in_turn(window, config, tmp_path, monkeypatch
     assert small.ticks == 10
     files = [tmp_path / n for n in ("a.replay", "b.replay", "c.replay", "d.replay")]
     monkeypatch.setattr(demos, "demo_files", lambda: files)
-    game = Game(window, config, seed=1, sound=False, record=True)
+    game = open_shell(window, config, seed=1, sound=False, record=True)
     title = TitleView(game)
     window.show_view(title)
     assert [d.seed for d in title.demos] == [5, 6]       # broken and other-sized ones skipped
@@ -186,7 +191,7 @@ def test_title_falls_back_to_the_live_bot_without_usable_demos(window, config, t
     broken = tmp_path / "x.replay"
     broken.write_bytes(b"\x00" * 10)
     monkeypatch.setattr(demos, "demo_files", lambda: [broken])
-    title = TitleView(Game(window, config, seed=1, sound=False))
+    title = TitleView(open_shell(window, config, seed=1, sound=False))
     window.show_view(title)
     for _ in range(60):
         title.on_update(1 / 60)

@@ -10,9 +10,9 @@ from pathlib import Path
 import arcade
 import pytest
 
-from asteroids.app.game import Game
 from asteroids.app.match_view import replay_view, shown_hash
 from asteroids.app.replay_view import ReplayView, clock_text
+from asteroids.app.router import open_shell
 from asteroids.core import state_hash
 from asteroids.replay import CHECKPOINT_EVERY, load_replay
 from tests.app.replays import hashes, random_masks, record
@@ -45,7 +45,7 @@ def recorded(config, tmp_path_factory):
 @pytest.fixture
 def watch(window, recorded):
     replay, _ = recorded
-    game = Game(window, replay.config, sound=False)
+    game = open_shell(window, replay.config, sound=False)
     view = ReplayView(game, replay)
     window.show_view(view)
     return view
@@ -163,7 +163,7 @@ def test_a_replay_that_no_longer_matches_says_so(window, recorded):
     first = next(t for t, _ in replay.checkpoints if t > 0)
     bad = dataclasses.replace(replay, checkpoints=tuple(
         (t, "0" * 32 if t == first else h) for t, h in replay.checkpoints))
-    view = ReplayView(Game(window, replay.config, sound=False), bad, speed=8)
+    view = ReplayView(open_shell(window, replay.config, sound=False), bad, speed=8)
     window.show_view(view)
     frames(view, first // 8 + 2)
     assert view.out_of_step == first
@@ -178,7 +178,7 @@ def test_clock_text():
 
 def test_a_bad_speed_is_refused(window, recorded):
     with pytest.raises(ValueError, match="speed"):
-        ReplayView(Game(window, recorded[0].config, sound=False), recorded[0], speed=3)
+        ReplayView(open_shell(window, recorded[0].config, sound=False), recorded[0], speed=3)
 
 
 @pytest.mark.skipif(not GOLDEN, reason="no golden replays in tests/replays/ yet")
@@ -187,7 +187,7 @@ def test_golden_replay_through_the_view_reaches_its_final_hash(window, path):
     """Issue 9 item 6, the View half: the window plays each golden game to the same end
     (issue 12: the two-player golden in the two-player viewer)."""
     replay = load_replay(path)
-    view = replay_view(Game(window, replay.config, sound=False), replay, speed=8)
+    view = replay_view(open_shell(window, replay.config, sound=False), replay, speed=8)
     window.show_view(view)
     frames_needed = replay.ticks // 8 + 2
     for i in range(frames_needed):

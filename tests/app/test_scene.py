@@ -139,7 +139,7 @@ def test_particles_use_their_own_generator(config):
 
 
 def test_the_ship_blinks_while_its_grace_lasts(config):
-    from asteroids.app.scene import GRACE_BLINK_TICKS
+    from asteroids.app.scene import GRACE_BLINK_TICKS, protected
     from asteroids.core.world import Draft
 
     def ship_edges(grace):
@@ -148,6 +148,7 @@ def test_the_ship_blinks_while_its_grace_lasts(config):
         world = d.freeze()
         return len(SceneBuilder(config).build(world, world, 0.0).arrays()[0])
 
+    assert protected(new_world(config, 5)) == (config.ship.grace_s > 0)
     steady = ship_edges(0)
     assert ship_edges(GRACE_BLINK_TICKS - 1) == steady  # shown
     assert ship_edges(GRACE_BLINK_TICKS) < steady  # hidden: the hull's edges are gone

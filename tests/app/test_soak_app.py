@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 import arcade
 import pytest
 
-from asteroids.app.game import Game
+from asteroids.app.game_over_view import GameOverView
 from asteroids.app.initials import InitialsView
-from asteroids.app.views import RESTART_DELAY_S, PlayView, TitleView, show_title
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
 
 pytestmark = pytest.mark.gl
@@ -68,10 +70,10 @@ def run_soak(window, preset: str, ticks: int, seed: int = 7) -> SoakResult:
     initials entry when the score makes the table (confirmed with Enter, typing nothing),
     the title's table, the next game."""
     config = load_config(preset)
-    game = Game(window, config, seed=seed, sound=False, record=True, profile=True)
+    game = open_shell(window, config, seed=seed, sound=False, record=True, profile=True)
     dt = 1.0 / config.world.tick_hz
     out = SoakResult()
-    show_title(game)
+    game.nav.title()
     gc.collect()
     start = time.perf_counter()
     frame = 0
@@ -86,6 +88,11 @@ def run_soak(window, preset: str, ticks: int, seed: int = 7) -> SoakResult:
             out.entries += 1
             key(window, arcade.key.ENTER)
             continue
+        if isinstance(view, GameOverView):
+            view.on_update(dt)
+            if view.ready and not view.finished.slots:
+                key(window, arcade.key.ENTER)
+            continue
         assert isinstance(view, PlayView)
         if not view.autopilot:
             view.autopilot = True
@@ -95,8 +102,6 @@ def run_soak(window, preset: str, ticks: int, seed: int = 7) -> SoakResult:
         out.ticks += view.world.tick - before if not view.world.game_over else 0
         if frame % DRAW_EVERY == 0:
             view.on_draw()
-        if view.world.game_over and view.over_s >= RESTART_DELAY_S and view.slot is None:
-            key(window, arcade.key.ENTER)
         if out.ticks >= next_sample:
             next_sample += SAMPLE_EVERY
             gc.collect()

@@ -86,13 +86,13 @@ def test_a_disabled_bank_says_nothing(config):
 
 @pytest.mark.gl
 def test_the_game_says_no_audio_device_once(window, config, capsys):
-    from asteroids.app.game import Game
-    from asteroids.app.views import TitleView
+    from asteroids.app.router import open_shell
+    from asteroids.app.title_view import TitleView
 
-    game = Game(window, config, seed=3, sound=True)
-    assert game.notices.count(NO_DEVICE) == 1
+    game = open_shell(window, config, seed=3, sound=True)
+    assert game.profile.notices.count(NO_DEVICE) == 1
     assert capsys.readouterr().err.count(f"asteroids: {NO_DEVICE}") == 1
-    assert not game.audio.available
+    assert not game.audio.bank.available
     title = TitleView(game)
     assert NO_DEVICE in title.notice
     assert NO_DEVICE not in TitleView(game).notice  # said once

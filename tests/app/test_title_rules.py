@@ -8,9 +8,10 @@ import arcade
 import pytest
 
 import asteroids.app.demos as demos
-from asteroids.app.game import Game
 from asteroids.app.input import open_gamepad
-from asteroids.app.views import PlayView, TitleView, show_title
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
 from asteroids.config.rulesets import ruleset_choices
 from asteroids.core import InputFrame, new_world, state_hash, step
@@ -59,7 +60,7 @@ def frames(view, n, dt=1 / 60):
 
 def make_game(window, choices, **kw):
     selected = choices.rulesets[choices.selected]
-    return Game(window, selected.config, seed=21, sound=False, rulesets=choices.rulesets,
+    return open_shell(window, selected.config, seed=21, sound=False, rulesets=choices.rulesets,
                 ruleset_index=choices.selected, **kw)
 
 
@@ -70,7 +71,7 @@ def game(window):
 
 @pytest.fixture
 def title(window, game):
-    show_title(game)
+    game.nav.title()
     return window.current_view
 
 
@@ -88,15 +89,15 @@ def test_right_switches_to_the_next_ruleset_and_the_title_shows_it(window, game,
     tap(window, arcade.key.RIGHT)
     view = window.current_view
     assert isinstance(view, TitleView) and view is not title
-    assert game.ruleset.label == "classic" and game.ruleset_index == 1
+    assert game.rules.ruleset.label == "classic" and game.rules.index == 1
     assert note(window) == "RULES: CLASSIC  < >"
     assert view.config.world.width_px == 1024.0 and view.config.world.tick_hz == 62.5
     assert view.stepper.tick_ns == CLASSIC_TICK_NS
     # The attract game runs in the classic world, 4:3 letterboxed into the 16:9 window.
-    assert (game.width, game.height) == (1024.0, 768.0)
-    assert game.camera.viewport.lrbt == pytest.approx((80, 560, 0, 360))
-    assert tuple(game.camera.unproject((80.0, 0.0)))[:2] == pytest.approx((0, 0), abs=0.5)
-    assert tuple(game.camera.unproject((560.0, 360.0)))[:2] == pytest.approx((1024, 768),
+    assert (game.rules.width, game.rules.height) == (1024.0, 768.0)
+    assert game.screen.camera.viewport.lrbt == pytest.approx((80, 560, 0, 360))
+    assert tuple(game.screen.camera.unproject((80.0, 0.0)))[:2] == pytest.approx((0, 0), abs=0.5)
+    assert tuple(game.screen.camera.unproject((560.0, 360.0)))[:2] == pytest.approx((1024, 768),
                                                                             abs=0.5)
     frames(view, 60)
     assert view.world.tick in (62, 63)          # 1 s at 62.5 Hz
@@ -110,7 +111,7 @@ def test_right_switches_to_the_next_ruleset_and_the_title_shows_it(window, game,
 def test_start_after_switching_to_classic_plays_and_records_classic(window, data_dir):
     choices = ruleset_choices()
     game = make_game(window, choices, record=True)
-    show_title(game)
+    game.nav.title()
     tap(window, arcade.key.RIGHT)
     key(window, arcade.key.ENTER)
     play = window.current_view
@@ -120,8 +121,10 @@ def test_start_after_switching_to_classic_plays_and_records_classic(window, data
     assert play.stepper.tick_ns == CLASSIC_TICK_NS
     assert (play.world.ship_x, play.world.ship_y) == (512.0, 384.0)   # centre of 1024x768
     assert state_hash(play.world) == state_hash(new_world(classic, play.seed))
-    # The HUD is laid out in the classic world's units.
-    assert play.hud.labels["score"].y == pytest.approx(768 * (1 - 0.03))
+    # The HUD is laid out in the classic world's units: the score's top at the margin.
+    play.on_draw()
+    score = next(line for line in play.drawn_lines if line.text == play.hud.values["score"])
+    assert score.box[3] == pytest.approx(768 * (1 - 0.03))
     key(window, arcade.key.UP)
     frames(play, 120)                             # 2 s: 125 ticks at 62.5 Hz
     assert len(play.masks) == 125 and InputFrame.THRUST in play.masks
@@ -147,12 +150,12 @@ def test_left_and_right_wrap_around(window, game, title):
     assert seen == ["RULES: ARENA  < >", "RULES: CLASSIC  < >", "RULES: DEFAULT  < >"]
     for _ in range(3):
         tap(window, arcade.key.RIGHT)
-    assert game.ruleset.label == "default" and game.config == load_config()
+    assert game.rules.ruleset.label == "default" and game.config == load_config()
     tap(window, arcade.key.D)                     # the turn-right key works too
-    assert game.ruleset.label == "classic"
+    assert game.rules.ruleset.label == "classic"
     tap(window, arcade.key.A)
     tap(window, arcade.key.NUM_LEFT)
-    assert game.ruleset.label == "arena"
+    assert game.rules.ruleset.label == "arena"
     assert len(game.config.obstacles) == 4
 
 
@@ -160,11 +163,11 @@ def test_a_given_config_file_is_listed_by_name_and_selected_first(window, tmp_pa
     mine = tmp_path / "mine.toml"
     mine.write_text("[world]\nwidth_px = 800.0\nheight_px = 600.0\ntick_hz = 50.0\n")
     game = make_game(window, ruleset_choices([mine]))
-    show_title(game)
+    game.nav.title()
     assert note(window) == "RULES: MINE.TOML  < >"
     assert window.current_view.stepper.tick_ns == 20_000_000
     labels = []
-    for _ in range(len(game.rulesets)):
+    for _ in range(len(game.rules.rulesets)):
         tap(window, arcade.key.RIGHT)
         labels.append(note(window))
     assert labels == ["RULES: DEFAULT  < >", "RULES: CLASSIC  < >", "RULES: ARENA  < >",
@@ -174,8 +177,8 @@ def test_a_given_config_file_is_listed_by_name_and_selected_first(window, tmp_pa
 
 
 def test_one_ruleset_shows_no_arrows_and_arrows_do_nothing(window, config):
-    game = Game(window, config, sound=False)
-    show_title(game)
+    game = open_shell(window, config, sound=False)
+    game.nav.title()
     title = window.current_view
     assert note(window) == "RULES: CUSTOM"
     assert "RULES" not in title.hud.values["hint"]
@@ -184,10 +187,14 @@ def test_one_ruleset_shows_no_arrows_and_arrows_do_nothing(window, config):
 
 
 def test_the_hint_fits_the_world_in_every_ruleset(window, game, title):
-    for _ in range(len(game.rulesets)):
+    for _ in range(len(game.rules.rulesets)):
         view = window.current_view
-        for name in ("hint", "note"):
-            assert view.hud.labels[name].content_width < game.width * 0.95, name
+        view.on_draw()
+        assert view.drawn_lines
+        for line in view.drawn_lines:
+            left, bottom, right, top = line.box
+            assert 0 <= left and right <= game.rules.width, line
+            assert 0 <= bottom and top <= game.rules.height, line
         tap(window, arcade.key.RIGHT)
 
 
@@ -196,19 +203,19 @@ def test_the_pads_dpad_and_stick_pick_the_rules_and_a_starts(window):
     choices = ruleset_choices()
     game = make_game(window, choices)
     game.gamepad = open_gamepad(pad)
-    show_title(game)
+    game.nav.title()
     title = window.current_view
     pad.dpright = True
     frames(title, 1)
     assert note(window) == "RULES: CLASSIC  < >"
     frames(window.current_view, 5)                # held: one move per push
-    assert game.ruleset.label == "classic"
+    assert game.rules.ruleset.label == "classic"
     pad.dpright = False
     frames(window.current_view, 1)
     pad.dpleft = True
     frames(window.current_view, 1)
     pad.dpleft = False
-    assert game.ruleset.label == "default"
+    assert game.rules.ruleset.label == "default"
     frames(window.current_view, 1)
     pad.leftx = -0.9                              # the stick, wrapping back to the last
     frames(window.current_view, 1)
@@ -217,7 +224,7 @@ def test_the_pads_dpad_and_stick_pick_the_rules_and_a_starts(window):
     frames(window.current_view, 1)
     pad.leftx = -0.9
     frames(window.current_view, 1)
-    assert game.ruleset.label == "arena"
+    assert game.rules.ruleset.label == "arena"
     pad.leftx = 0.0
     frames(window.current_view, 1)
     pad.a = True
@@ -241,7 +248,7 @@ def test_demos_follow_the_picked_rules(window, tmp_path, monkeypatch):
     record(arena, 6, random_masks(60, 2), files[1])
     monkeypatch.setattr(demos, "demo_files", lambda: files)
     game = make_game(window, ruleset_choices())
-    show_title(game)
+    game.nav.title()
     assert [d.seed for d in window.current_view.demos] == [5]     # default rules only
     tap(window, arcade.key.RIGHT)                                   # classic: 1024x768
     view = window.current_view
@@ -253,8 +260,8 @@ def test_demos_follow_the_picked_rules(window, tmp_path, monkeypatch):
     files.pop()                         # no arena demo: the default one plays, without pillars
     choices = ruleset_choices(["arena"])
     game = make_game(window, choices)
-    show_title(game)
+    game.nav.title()
     view = window.current_view
-    assert game.ruleset.label == "arena" and len(game.scene.params.obstacle_points)
+    assert game.rules.ruleset.label == "arena" and len(game.rules.scene.params.obstacle_points)
     assert [d.seed for d in view.demos] == [5]
-    assert view.scene is not game.scene and view.scene.params.obstacle_points.shape[0] == 0
+    assert view.scene is not game.rules.scene and view.scene.params.obstacle_points.shape[0] == 0

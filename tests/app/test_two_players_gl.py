@@ -9,11 +9,14 @@ from __future__ import annotations
 import arcade
 import pytest
 
-from asteroids.app.game import Game
-from asteroids.app.hud import SELECTED
+from asteroids.app.game_over_view import ENTRY_DELAY_S, GAME_OVER_MIN_S, GameOverView
+from asteroids.app.hud import DIM, SELECTED
 from asteroids.app.initials import InitialsView
-from asteroids.app.match_view import DIM, MatchReplayView, replay_view
-from asteroids.app.views import ENTRY_DELAY_S, MatchPlayView, PlayView, TitleView
+from asteroids.app.match_play import MatchPlayView
+from asteroids.app.match_view import MatchReplayView, replay_view
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
+from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
 from asteroids.core.match import banner_ticks, match_hash, new_match, step_match
 from asteroids.paths import replays_dir
@@ -45,7 +48,7 @@ def quick():
 
 
 def test_title_1_plays_alone_2_plays_two_and_the_pad_has_a_button_for_it(window, config):
-    game = Game(window, config, seed=3, sound=False)
+    game = open_shell(window, config, seed=3, sound=False)
     for symbol, players in ((arcade.key.KEY_2, 2), (arcade.key.KEY_1, 1),
                             (arcade.key.NUM_2, 2), (arcade.key.ENTER, 1)):
         window.show_view(TitleView(game))
@@ -55,7 +58,7 @@ def test_title_1_plays_alone_2_plays_two_and_the_pad_has_a_button_for_it(window,
         assert isinstance(view, PlayView)
         assert isinstance(view, MatchPlayView) == (players == 2), symbol
     pad = StubPad()
-    game = Game(window, config, seed=3, sound=False)
+    game = open_shell(window, config, seed=3, sound=False)
     game.gamepad = pad
     title = TitleView(game)
     window.show_view(title)
@@ -66,8 +69,8 @@ def test_title_1_plays_alone_2_plays_two_and_the_pad_has_a_button_for_it(window,
 
 def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_out(
         window, quick, tmp_path):
-    game = Game(window, quick, seed=5, sound=False, record_to=tmp_path / "two.replay")
-    view = MatchPlayView(game, game.next_seed(), source=lambda world: 0)  # sits still
+    game = open_shell(window, quick, seed=5, sound=False, record_to=tmp_path / "two.replay")
+    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: 0)  # sits still
     window.show_view(view)
     banner = banner_ticks(quick)
     assert banner == 30
@@ -109,24 +112,26 @@ def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_
     assert view.match.over and all(w.game_over for w in view.match.worlds)
     assert turns == [0, 1, 0, 1], "each lost ship passes the turn; the last ends the match"
     assert seen_banner == {0, 1}
-    assert view.hud.values["title"] == "GAME OVER"
-    assert "PLAY AGAIN" in view.hud.values["hint"]
+    over = window.current_view
+    assert isinstance(over, GameOverView) and over.hud.values["title"] == "GAME OVER"
     # Recorded as one replay, which verifies in the core.
     assert view.saved is not None and view.saved.ok
     replay = load_replay(view.saved.path)
     assert replay.players == 2 and replay.ticks == view.match.tick
     assert verify_replay(replay).ok
-    # Game over keeps working: Enter (after the delay) plays two players again.
-    for _ in range(70):
-        view.on_update(1 / 60)
+    # Both scores stay up; Enter (after the delay) plays two players again.
+    for _ in range(int(GAME_OVER_MIN_S * 60) + 2):
+        over.on_update(1 / 60)
+    assert "PLAY AGAIN" in over.hud.values["hint"]
+    assert over.match_hud.values["score2"] == f"{view.match.worlds[1].score:02d}"
     tap(window, arcade.key.ENTER)
     again = window.current_view
     assert isinstance(again, MatchPlayView) and again is not view
 
 
 def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick, tmp_path):
-    game = Game(window, quick, seed=5, sound=False, record_to=tmp_path / "left.replay")
-    view = MatchPlayView(game, game.next_seed(), source=lambda world: 0)
+    game = open_shell(window, quick, seed=5, sound=False, record_to=tmp_path / "left.replay")
+    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: 0)
     window.show_view(view)
     for _ in range(40):
         view.on_update(1 / 60)
@@ -146,9 +151,9 @@ def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick, tmp_pa
 def test_each_players_score_enters_the_table_with_their_own_initials(window, data_dir):
     """The golden's match, played in the window: the same replay, two table entries."""
     config = ENTRY.config()
-    game = Game(window, config, seed=ENTRY.seed, sound=False, record=True, profile=True)
+    game = open_shell(window, config, seed=ENTRY.seed, sound=False, record=True, profile=True)
     bot = get_bot(ENTRY.bot)
-    view = MatchPlayView(game, game.next_seed(), source=lambda world: bot(world, config))
+    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: bot(world, config))
     window.show_view(view)
     for _ in range(20_000):
         view.on_update(1 / 60)
@@ -166,12 +171,13 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
         ((s, "???") for s in golden.final_scores), reverse=True)
     assert {e.replay for e in table} == {view.saved.path.name}
     p1, p2 = golden.final_scores
-    assert "PLAYER 1: NUMBER" in view.hud.values["hint"]
+    over = window.current_view
+    assert "PLAYER 1: NUMBER" in over.hud.values["hint"]
     # The entry asks player 1, then player 2, each named on screen.
     for _ in range(int(ENTRY_DELAY_S * 60) + 2):
         if isinstance(window.current_view, InitialsView):
             break
-        view.on_update(1 / 60)
+        over.on_update(1 / 60)
     for player, letters in ((1, "ABC"), (2, "XYZ")):
         entry = window.current_view
         assert isinstance(entry, InitialsView)
@@ -195,7 +201,7 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
 
 def test_the_two_player_golden_plays_in_the_real_viewer(window):
     replay = load_replay(GOLDEN)
-    view = replay_view(Game(window, replay.config, sound=False), replay, speed=8)
+    view = replay_view(open_shell(window, replay.config, sound=False), replay, speed=8)
     assert isinstance(view, MatchReplayView)
     window.show_view(view)
     banners = set()
@@ -230,10 +236,10 @@ def test_live_rule_edits_wait_for_the_next_game_in_a_two_player_game(window, tmp
 
     toml = tmp_path / "my.toml"
     toml.write_text("[ship]\nthrust_px_per_s2 = 300\n")
-    game = Game(window, load_config(toml), seed=11, sound=False,
+    game = open_shell(window, load_config(toml), seed=11, sound=False,
                 record_to=tmp_path / "live.replay",
                 live=LiveSpec((str(toml),), interval_s=0.0))
-    view = MatchPlayView(game, game.next_seed())
+    view = MatchPlayView(game, game.rules.next_seed())
     window.show_view(view)
     for _ in range(5):
         view.on_update(1 / 60)
@@ -263,7 +269,7 @@ def test_options_changed_mid_match_leave_its_ticks_and_its_replay_alone(window, 
 
     n = 500
     script = scripted_masks(n, 9)
-    game = Game(window, quick, seed=5, sound=False, profile=True,
+    game = open_shell(window, quick, seed=5, sound=False, profile=True,
                 record_to=tmp_path / "opts.replay")
     view = MatchPlayView(game, 77, source=ScriptedSource(script))
     window.show_view(view)

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from asteroids.app.game import Game
-from asteroids.app.views import PlayView
+from asteroids.app.play_view import PlayView
+from asteroids.app.router import open_shell
 from asteroids.config import Config
 from asteroids.core import World, new_world, state_hash, step
 from asteroids.replay import load_replay, verify_replay
@@ -89,7 +89,7 @@ def expected(config, script) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("kind", ["30", "60", "144", "jitter", "hitch"])
 def test_view_tick_stream_equals_the_core_and_its_recording_verifies(
         window, config, script, expected, kind, tmp_path):
-    game = Game(window, config, seed=SEED, sound=False, record_to=tmp_path / "g.replay")
+    game = open_shell(window, config, seed=SEED, sound=False, record_to=tmp_path / "g.replay")
     source = ScriptedSource(script)
     view = PlayView(game, SEED, source=source)
     window.show_view(view)

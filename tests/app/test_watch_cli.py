@@ -44,3 +44,45 @@ def test_play_record_hands_the_file_to_run_game(monkeypatch, tmp_path, capsys):
     assert calls == [(3, str(target))]
     assert cli.main(["play", "--record", str(tmp_path / "no" / "such" / "x.replay")]) == 2
     assert "does not exist" in capsys.readouterr().err and len(calls) == 1
+
+
+WATCH_WINDOW_SCRIPT = """
+import json, sys
+from asteroids.app.main import watch_replay
+from asteroids.app.window import GameWindow
+from asteroids.replay import load_replay
+replay = load_replay(sys.argv[1])
+w = GameWindow(replay.config, replay=replay, pinned=set(sys.argv[2:]))
+d = w.game.config.display
+print(json.dumps([d.palette, d.monitor.strength, d.hud_scale, type(w.current_view).__name__]))
+w.on_resize(1000, 600)
+w.close()
+"""
+
+
+def test_watch_shows_the_replay_with_the_remembered_look_and_saves_nothing(config, tmp_path,
+                                                                           data_dir):
+    """``asteroids watch`` takes the palette, monitor look and HUD scale the player chose
+    (a --set still wins), and never writes the settings file."""
+    import json
+    import os
+    import subprocess
+
+    from asteroids.profile import Settings
+
+    path = tmp_path / "g.replay"
+    record(config, 1, random_masks(30, 1), path)
+    Settings(palette="amber", monitor_strength=0.5, hud_scale=1.5).save()
+    before = (data_dir / "settings.json").read_bytes()
+    env = {**os.environ, "ASTEROIDS_DATA_DIR": str(data_dir), "ARCADE_HEADLESS": "1",
+           "ARCADE_SOUND_BACKENDS": "silent"}
+
+    def run(*pinned: str) -> list:
+        out = subprocess.run([sys.executable, "-c", WATCH_WINDOW_SCRIPT, str(path), *pinned],
+                             env=env, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    assert run() == ["amber", 0.5, 1.5, "ReplayView"]
+    assert run("display.palette") == [config.display.palette, 0.5, 1.5, "ReplayView"]
+    assert (data_dir / "settings.json").read_bytes() == before

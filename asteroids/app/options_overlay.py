@@ -1,5 +1,5 @@
-"""The options screen: an overlay the title and the pause screen open (O, or the pad's
-Back / Select), over the demo or the paused game, which it never steps.
+"""The options screen: a modal overlay (an arcade Section) the title and the pause screen
+open (O, or the pad's Back / Select), over the demo or the paused game, which it never steps.
 
 Keyboard: Up / Down select, Left / Right change, Enter activates (toggles, starts a
 press-to-bind, resets), Escape goes back (or cancels a press-to-bind). The pad: d-pad or
@@ -17,16 +17,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import arcade
-import pyglet
 
-from asteroids.app.game import Game
-from asteroids.app.hud import FONT, SELECTED, load_fonts
-from asteroids.app.input import MenuPad, pad_button_down
+from asteroids.app.input import pad_button_down
+from asteroids.app.keymap import (
+    DOWN_KEYS,
+    LEFT_KEYS,
+    PAD_A,
+    PAD_B,
+    PAD_DOWN,
+    PAD_LEFT,
+    PAD_RIGHT,
+    PAD_UP,
+    PAD_Y,
+    RIGHT_KEYS,
+    START_KEYS,
+    UP_KEYS,
+    KeyRule,
+    run,
+)
+from asteroids.app.layout import menu_layout
 from asteroids.app.mixer import taper
+from asteroids.app.text import Frame, TextLine
+from asteroids.app.world_view import Overlay
 from asteroids.config.keys import KEY_NAMES, canonical_key
-from asteroids.config.schema import PALETTES
+from asteroids.config.schema import PALETTES, PLAYFIELD_BORDERS
 from asteroids.profile.options import (
     HUD_SCALES,
     ITEMS,
@@ -43,25 +60,25 @@ from asteroids.profile.options import (
 )
 from asteroids.profile.settings import PAD_BUTTONS
 
+if TYPE_CHECKING:
+    from asteroids.app.world_view import WorldView
+
 __all__ = ["OPEN_KEYS", "OptionsMenu", "key_name", "volume_text"]
 
 OPEN_KEYS = frozenset({arcade.key.O})
 """Keys that open the options screen from the title and from pause."""
 
-_UP = frozenset({arcade.key.UP, arcade.key.NUM_UP})
-_DOWN = frozenset({arcade.key.DOWN, arcade.key.NUM_DOWN})
-_LEFT = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT})
-_RIGHT = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT})
-_ENTER = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER,
-                    arcade.key.SPACE})
 _CLEAR = frozenset({arcade.key.DELETE, arcade.key.BACKSPACE, arcade.key.NUM_DELETE})
+
+_ANY = type("_AnyKey", (), {"__contains__": lambda self, key: True})()
+"""Every key (a press-to-bind takes whichever comes)."""
 
 _NAMES: dict[int, str] = {}
 for _name in reversed(KEY_NAMES):  # the first name of a code wins
     _NAMES[getattr(arcade.key, _name)] = canonical_key(_name)
 
-HELP = "UP / DOWN: PICK   LEFT / RIGHT: CHANGE   ENTER: SET   ESC: BACK"
-KEY_HELP = ("UP / DOWN: PICK   LEFT / RIGHT: PRIMARY OR ALTERNATE   ENTER: SET   "
+HELP = "\u2191 \u2193 PICK   \u2190 \u2192 CHANGE   ENTER: SET   ESC: BACK"
+KEY_HELP = ("\u2191 \u2193 PICK   \u2190 \u2192 PRIMARY OR ALTERNATE   ENTER: SET   "
             "DEL (PAD Y): CLEAR ALTERNATE   ESC: BACK")
 """The help line on a key item."""
 
@@ -82,20 +99,22 @@ def key_name(symbol: int) -> str | None:
     return _NAMES.get(symbol)
 
 
-class OptionsMenu:
+class OptionsMenu(Overlay):
     """The options overlay of one screen.
 
     Args:
-        game: the shared services (its settings are what the items change).
-        close: called when the player goes back.
+        view: the screen it is over (its game's settings are what the items change).
+        close: called when the player goes back (after the overlay is taken down).
         changed: called after every change (the screen behind takes the new settings).
     """
 
-    def __init__(self, game: Game, close: Callable[[], None],
+    covers = True
+    """It hides the HUD; the world around its panel shows the look's changes live."""
+
+    def __init__(self, view: WorldView, close: Callable[[], None] | None = None,
                  changed: Callable[[], None] | None = None) -> None:
-        load_fonts()
-        self.game = game
-        self.close = close
+        super().__init__(view, modal=True, name="options")
+        self.on_close = close
         self.changed = changed
         self.index = 0
         """The selected item (``ITEMS``)."""
@@ -106,31 +125,46 @@ class OptionsMenu:
         stays when the cursor moves between key items, like a column."""
         self.message = ""
         """The last binding's outcome, shown under the items."""
-        self.menu = MenuPad(game.gamepad)
         self._pad_held: set[str] = set()
-        self.batch = pyglet.graphics.Batch()
-        w, h = game.width, game.height
-        rows = len(ITEMS) + 4
-        self.row_h = h * 0.9 / rows
-        size = self.row_h * 0.55
-        top = h * 0.95
-
-        def text(x: float, y: float, anchor: str, scale: float = 1.0) -> arcade.Text:
-            return arcade.Text("", x, y, arcade.color.WHITE, size * scale, font_name=FONT,
-                               anchor_x=anchor, anchor_y="center", batch=self.batch)
-
-        self.title = text(w / 2, top, "center", 1.4)
-        self.title.text = "OPTIONS"
-        self.labels = [text(w * 0.30, top - (i + 1.6) * self.row_h, "left")
-                       for i in range(len(ITEMS))]
-        self.values = [text(w * 0.56, top - (i + 1.6) * self.row_h, "left")
-                       for i in range(len(ITEMS))]
-        self.alternates = [text(w * 0.76, top - (i + 1.6) * self.row_h, "left")
-                           for i in range(len(ITEMS))]
-        """A key item's alternate slot (the primary is in ``values``); empty on the others."""
-        self.note = text(w / 2, top - (len(ITEMS) + 2.0) * self.row_h, "center", 0.8)
-        self.help = text(w / 2, top - (len(ITEMS) + 2.9) * self.row_h, "center", 0.7)
+        self.labels: list[str] = [""] * len(ITEMS)
+        """Each item's label as shown."""
+        self.values: list[str] = [""] * len(ITEMS)
+        """Each item's value as shown (a key item's primary key)."""
+        self.alternates: list[str] = [""] * len(ITEMS)
+        """A key item's alternate slot as shown; empty on the others."""
+        self.help = ""
+        """The help line as shown."""
+        self.shown = (0, len(ITEMS))
+        """The first item and how many were on screen at the last layout (it scrolls)."""
         self.refresh()
+
+    def key_rules(self) -> list[KeyRule]:
+        """Binding takes the next key; else Escape / B back, Delete / Y clear, the arrows
+        (d-pad) move and change, Enter / Space / A activate."""
+        binding = lambda: self.listening is not None  # noqa: E731
+        return [
+            KeyRule({arcade.key.ESCAPE}, run(lambda: self._finish_binding("not changed")),
+                    when=binding, name="cancel"),
+            KeyRule(_ANY, self._listen_key, when=binding, name="bind"),
+            KeyRule({arcade.key.ESCAPE, PAD_B}, run(self.back), name="back"),
+            KeyRule(_CLEAR | {PAD_Y}, run(self.clear), name="clear"),
+            KeyRule(UP_KEYS | {PAD_UP}, lambda _: self.move(-1), name="up"),
+            KeyRule(DOWN_KEYS | {PAD_DOWN}, lambda _: self.move(1), name="down"),
+            KeyRule(LEFT_KEYS | {PAD_LEFT}, lambda _: self.change(-1), name="left"),
+            KeyRule(RIGHT_KEYS | {PAD_RIGHT}, lambda _: self.change(1), name="right"),
+            KeyRule(START_KEYS | {PAD_A}, run(self.activate), name="activate"),
+        ]
+
+    def _listen_key(self, symbol: int) -> None:
+        if self.listening is not None and self.listening.key.startswith("key:") \
+                and symbol >= 0:
+            self.bind_key(symbol)
+
+    def back(self) -> None:
+        """Go back: the overlay comes down and the screen behind takes over again."""
+        self.close()
+        if self.on_close is not None:
+            self.on_close()
 
     @property
     def item(self) -> Item:
@@ -156,13 +190,17 @@ class OptionsMenu:
             return "OFF" if strength <= 0 else f"{round(strength * 100)} %"
         if key == "hud_scale":
             return f"{config.display.hud_scale:g} X"
+        if key == "show_fps":
+            return "ON" if config.display.show_fps else "OFF"
+        if key == "border":
+            return config.display.border.upper()
         if key.startswith("key:"):
             return "   ".join(self.slot_text(item, slot) for slot in range(len(KEY_SLOTS)))
         if key.startswith("pad:"):
             if self.listening == item:
                 return ("PRESS A PAD BUTTON (START / ESC: CANCEL)" if game.gamepad is not None
                         else "NO GAMEPAD (ESC: CANCEL)")
-            return " / ".join(b.upper() for b in game.pad_buttons[key[4:]]) or "-"
+            return " / ".join(b.upper() for b in game.rules.pad_buttons[key[4:]]) or "-"
         return ""
 
     def slot_text(self, item: Item, slot: int) -> str:
@@ -178,26 +216,25 @@ class OptionsMenu:
         self.refresh()
 
     def refresh(self) -> None:
-        """Lay out every line's text and colour from the current settings."""
-        colour = tuple(self.game.palette().text)
+        """The texts of every line from the current settings."""
         for i, item in enumerate(ITEMS):
-            selected = i == self.index
-            self.labels[i].text = ("> " if selected else "  ") + item.label
-            self.labels[i].color = SELECTED if selected else colour  # type: ignore[assignment]
+            self.labels[i] = item.label
             if item.key.startswith("key:"):
-                for slot, label in enumerate((self.values[i], self.alternates[i])):
-                    here = selected and slot == self.slot
-                    label.text = ("> " if here else "  ") + self.slot_text(item, slot)
-                    label.color = SELECTED if here else colour  # type: ignore[assignment]
+                self.values[i] = self.slot_text(item, 0)
+                self.alternates[i] = self.slot_text(item, 1)
             else:
-                self.values[i].text = self.value_text(item)
-                self.values[i].color = (SELECTED if selected  # type: ignore[assignment]
-                                        else colour)
-                self.alternates[i].text = ""
-        self.title.color = colour  # type: ignore[assignment]
-        self.note.text = self.message
-        self.help.text = self._help()
-        self.help.color = colour  # type: ignore[assignment]
+                self.values[i] = self.value_text(item)
+                self.alternates[i] = ""
+        self.help = self._help()
+
+    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
+                                                                      float] | None]:
+        """The menu on its opaque panel (``asteroids.app.layout.menu_layout``)."""
+        rows = list(zip(self.labels, self.values, self.alternates, strict=True))
+        cell = 1 + self.slot if self.item.key.startswith("key:") else 1
+        out = menu_layout(frame, "OPTIONS", rows, self.index, cell, self.message, self.help)
+        self.shown = (out.first, out.shown)
+        return out.lines, out.panel
 
     def _help(self) -> str:
         item = self.listening
@@ -232,6 +269,10 @@ class OptionsMenu:
                 MONITOR_STRENGTHS, config.display.monitor.strength, step))
         elif key == "hud_scale":
             game.set_option(hud_scale=step_choice(HUD_SCALES, config.display.hud_scale, step))
+        elif key == "show_fps":
+            game.set_option(show_fps=not config.display.show_fps)
+        elif key == "border":
+            game.set_option(border=step_choice(PLAYFIELD_BORDERS, config.display.border, step))
         elif key.startswith("key:"):  # the primary (Left) or the alternate (Right) slot
             self.slot = 0 if step < 0 else 1
             self.message = ""
@@ -245,7 +286,7 @@ class OptionsMenu:
         """Enter / A on the selected item."""
         key = self.item.key
         if key == "back":
-            self.close()
+            self.back()
             return
         if key == "reset":
             self.game.reset_options()
@@ -266,7 +307,8 @@ class OptionsMenu:
         self.refresh()
 
     def _remember_keys(self, action: str, keys: list[str]) -> None:
-        table = dict(self.game.settings.keys or {}) if self.game.settings else {}
+        settings = self.game.profile.settings
+        table = dict(settings.keys or {}) if settings else {}
         table[action] = keys
         self.game.set_option(keys=table)
         self._changed()
@@ -305,36 +347,14 @@ class OptionsMenu:
         item = self.listening
         assert item is not None and item.key.startswith("pad:")
         action = item.key[4:]
-        out = bind_button(self.game.pad_buttons, action, button)
+        out = bind_button(self.game.rules.pad_buttons, action, button)
         if out.error is None:
-            pad = dict(self.game.settings.pad or {}) if self.game.settings else {}
+            settings = self.game.profile.settings
+            pad = dict(settings.pad or {}) if settings else {}
             pad[action] = out.table[action]
             self.game.set_option(pad=pad)
             self._changed()
         self._finish_binding(out.error or f"{action} is pad {button}")
-
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """The keyboard drives the menu (see the module's docstring)."""
-        if self.listening is not None:
-            if symbol == arcade.key.ESCAPE:
-                self._finish_binding("not changed")
-            elif self.listening.key.startswith("key:"):
-                self.bind_key(symbol)
-            return
-        if symbol == arcade.key.ESCAPE:
-            self.close()
-        elif symbol in _CLEAR:
-            self.clear()
-        elif symbol in _UP:
-            self.move(-1)
-        elif symbol in _DOWN:
-            self.move(1)
-        elif symbol in _LEFT:
-            self.change(-1)
-        elif symbol in _RIGHT:
-            self.change(1)
-        elif symbol in _ENTER:
-            self.activate()
 
     def _pad_buttons(self) -> set[str]:
         pad = self.game.gamepad
@@ -345,7 +365,7 @@ class OptionsMenu:
         except Exception:  # unplugged
             return set()
 
-    def poll_pad(self) -> None:
+    def on_update(self, delta_time: float) -> None:
         """Once a frame: the pad's menu moves, or the button of a pad press-to-bind."""
         if self.listening is not None and self.listening.key.startswith("pad:"):
             held = self._pad_buttons()
@@ -364,25 +384,5 @@ class OptionsMenu:
             if {"back", "start"} & set(self.menu.poll()):
                 self._finish_binding("not changed")
             return
-        for move in self.menu.poll():
-            if move == "up":
-                self.move(-1)
-            elif move == "down":
-                self.move(1)
-            elif move in ("left", "right"):
-                self.change(-1 if move == "left" else 1)
-            elif move == "fire":
-                self.activate()
-            elif move == "alt":
-                self.clear()
-            elif move == "back":
-                self.close()
-                return
+        super().on_update(delta_time)
 
-    def draw(self) -> None:
-        """Dim what is behind and draw the menu, in world units under the game's camera."""
-        game = self.game
-        game.window.ctx.scissor = None
-        game.camera.use()
-        arcade.draw_lrbt_rectangle_filled(0, game.width, 0, game.height, (0, 0, 0, 215))
-        self.batch.draw()
