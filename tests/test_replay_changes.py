@@ -257,3 +257,18 @@ def test_an_empty_change_list_and_a_plain_file_with_changes_are_refused(
     path.write_bytes(_reseal(as_2))
     with pytest.raises(ReplayError, match="lacks config_changes"):
         load_replay(path)
+
+
+def test_the_recorder_says_when_one_more_change_would_not_fit(monkeypatch) -> None:
+    from asteroids.replay import record
+    from asteroids.replay.changes import MAX_TOTAL_SETTINGS
+
+    config = load_config()
+    recorder = Recorder(config, 1)
+    assert recorder.has_room(MAX_TOTAL_SETTINGS) and not recorder.has_room(MAX_TOTAL_SETTINGS + 1)
+    world, _ = step(new_world(config, 1), 0, config)
+    recorder.add(0, world, apply_changes(config, ["ship.thrust_px_per_s2=420"]))
+    monkeypatch.setattr(record, "MAX_CHANGES", 2)
+    assert recorder.has_room(1)
+    monkeypatch.setattr(record, "MAX_CHANGES", 1)
+    assert not recorder.has_room(1)

@@ -29,6 +29,7 @@ from asteroids.config.live import Change, ReloadPlan, plan_reload
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core.bot import bot_input
 from asteroids.replay import Recorder
+from asteroids.replay.changes import MAX_CHANGES, MAX_TOTAL_SETTINGS
 
 __all__ = ["CARD_FADE_S", "CARD_TITLE", "PAUSE_HINT", "PauseOverlay", "PlayView"]
 
@@ -289,8 +290,15 @@ class PlayView(WorldView):
         self.game.nav.play(self.PLAYERS)
 
     def plan_reload(self, target: Config) -> ReloadPlan:
-        """What this game takes of the reloaded settings ``target`` now, and what waits."""
-        return plan_reload(self.config, target, carry=self.carry)
+        """What this game takes of the reloaded settings ``target`` now, and what waits
+        (everything, when the game's replay could hold no more rule changes)."""
+        plan = plan_reload(self.config, target, carry=self.carry)
+        rules = sum(1 for c in plan.live if c.rule)
+        if rules and self.recorder is not None and not self.recorder.has_room(rules):
+            return ReloadPlan(self.config, (), plan.live + plan.deferred,
+                              f"this game's replay holds no more rule changes (at most "
+                              f"{MAX_CHANGES} changes, {MAX_TOTAL_SETTINGS} settings)")
+        return plan
 
     # --- frames ---------------------------------------------------------------------------
 

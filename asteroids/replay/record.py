@@ -175,6 +175,13 @@ class Recorder:
             self._note_config(tick - 1, config)
         self._log.append(mask, state_hash(world_after), lambda: field_digests(world_after))
 
+    def has_room(self, settings: int) -> bool:
+        """Whether one more change setting ``settings`` rule settings fits in the replay
+        (``MAX_CHANGES`` changes, ``MAX_TOTAL_SETTINGS`` settings in all): a game that would
+        go past that keeps its rules until the next game instead of failing to record."""
+        return (len(self._changes) < MAX_CHANGES
+                and self._settings + settings <= MAX_TOTAL_SETTINGS)
+
     def _note_config(self, tick: int, config: Config) -> None:
         """Record the settings of the step from ``tick`` on, if their rules changed."""
         settings = rule_settings(self._step_config, config)

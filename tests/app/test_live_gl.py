@@ -392,3 +392,23 @@ def test_without_live_losing_focus_pauses(window, config) -> None:
     window.show_view(view)
     view.on_deactivate()
     assert view.paused
+
+
+def test_a_game_whose_replay_is_full_of_changes_keeps_its_rules(window, play, toml,
+                                                                 monkeypatch) -> None:
+    """Past the most changes a replay holds, an edit waits for the next game (the game goes
+    on and its replay stays one the reader takes) instead of failing to record."""
+    from asteroids.replay import record
+
+    frames(play, 2)
+    monkeypatch.setattr(record, "MAX_CHANGES", len(play.recorder.changes))  # full now
+    write(toml, "[ship]\nthrust_px_per_s2 = 420\n")
+    frames(play, 3)
+    assert play.config.ship.thrust_px_per_s2 == 300.0 and play.recorder.changes == ()
+    assert [c.key for c in play.pending] == ["ship.thrust_px_per_s2"]
+    assert any("holds no more rule changes" in line
+               for line in play.game.live.panel.notice_lines)
+    monkeypatch.setattr(record, "MAX_CHANGES", 10_000)
+    write(toml, "[ship]\nthrust_px_per_s2 = 380\n")
+    frames(play, 3)
+    assert play.config.ship.thrust_px_per_s2 == 380.0 and len(play.recorder.changes) == 1
