@@ -44,8 +44,9 @@ def uniform(keys: np.ndarray, tick: np.ndarray | int, slot: int,
             sub: np.ndarray | int = 0) -> np.ndarray:
     """Uniform numbers in [0, 1): one per key (a ``uint64`` array), for this tick and slot
     (``sub``, 0 to 3, numbers further draws of one slot)."""
-    counter = ((np.atleast_1d(np.asarray(tick, dtype=np.uint64)) * np.uint64(SLOTS) + np.uint64(slot))
-               * np.uint64(4) + np.asarray(sub, dtype=np.uint64))
+    ticks = np.atleast_1d(np.asarray(tick, dtype=np.uint64))
+    counter = ((ticks * np.uint64(SLOTS) + np.uint64(slot)) * np.uint64(4)
+               + np.asarray(sub, dtype=np.uint64))
     z = _mix(keys + (counter + np.uint64(1)) * _GOLDEN)
     return (z >> np.uint64(11)).astype(np.float64) * _TO_UNIT
 

@@ -45,7 +45,7 @@ from asteroids.core import World
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import Params, params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
-from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
+from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
 from asteroids.pilots import noise
 from asteroids.pilots.persona import Persona
 
