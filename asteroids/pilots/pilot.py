@@ -79,6 +79,8 @@ _STEP_DEG = 360.0 / HEADING_STEPS
 _MEAN_ABS_NORMAL = 0.80829
 """E|z| of ``noise.normal`` (Irwin-Hall of four, scaled): ``|z| / this`` has mean 1."""
 _SAUCER_ID = -1
+_NEVER = -1_000_000_000
+"""The tick of a press that never happened (long before any game's first tick)."""
 
 # Draw slots (``noise.SLOTS``): one purpose each, so no two decisions share a number.
 _SLOT_DELAY, _SLOT_AIM, _SLOT_OVERSHOOT, _SLOT_SPRAY, _SLOT_THRUST, _SLOT_PANIC = range(6)
@@ -160,7 +162,7 @@ class PersonaPilot:
         self._overshoot_left = 0
         self._overshoot_done = False
         self._thrusting = False
-        self._last_press = -(10**9)
+        self._last_press = _NEVER
         self._shield_left = 0
         self._panicked = np.zeros(0, dtype=np.int64)
 
@@ -180,7 +182,7 @@ class PersonaPilot:
         self._turn = 0
         self._overshoot_left = 0
         self._thrusting = False
-        self._last_press = -(10**9)
+        self._last_press = _NEVER
         self._shield_left = 0
         self._panicked = np.zeros(0, dtype=np.int64)
 
