@@ -34,7 +34,7 @@ EXIT_BAD_INPUT = 2
 (``asteroids.replay.batch`` has the same codes for ``verify``.)"""
 
 COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
-            "balance")
+            "balance", "persona")
 """Sub-commands; a command line with none (only options, or nothing) means ``play``."""
 
 EXIT_MISMATCH = 1
@@ -241,6 +241,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from asteroids.lab.cli import add_parser as add_balance_parser
 
     add_balance_parser(sub)
+    from asteroids.pilots.cli import add_parser as add_persona_parser
+
+    add_persona_parser(sub)
     from asteroids.app.sounds_cli import add_parser as add_sounds_parser
 
     add_sounds_parser(sub)
@@ -526,6 +529,10 @@ def _run(args: argparse.Namespace) -> int:
             from asteroids.lab.cli import run as run_balance
 
             return run_balance(args)
+        if args.command == "persona":
+            from asteroids.pilots.cli import run as run_persona
+
+            return run_persona(args)
         if args.command == "sounds":
             from asteroids.app.sounds_cli import run as run_sounds
 

@@ -15,7 +15,7 @@ from asteroids.config import Config, load_config, render_default_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = ("play", "config", "bench", "watch", "verify", "record", "screenshot", "scores",
-            "balance")
+            "balance", "persona")
 
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

@@ -18,6 +18,7 @@ from asteroids.config import ConfigError, load_config
 from asteroids.config.errors import OVERRIDE_SOURCE
 from asteroids.lab.engines import ENGINES, EngineUnavailable, import_ray
 from asteroids.lab.plot import PlotUnavailable, require_matplotlib
+from asteroids.lab.survival import SurvivalUnavailable
 from asteroids.storage import atomic_write
 
 if TYPE_CHECKING:
@@ -39,10 +40,14 @@ Play the same seeds with a bot on two or more configs and compare them side by s
 lives; for each side after the first, the mean difference against the first with a paired
 bootstrap 95 % interval, and a verdict (harder / easier when the survival and score
 intervals both exclude zero on the same side; no clear change when both contain it; mixed
-otherwise; when every game reached the tick cap, deaths per game stand in for survival).
-Game i of every side uses seed SEED+i and runs to game over or the tick cap; survival time
-is that length in seconds of game time. Sides: --config (the first, A), then each --against
-file, or one side per --sweep value on top of A. --set applies to every side."""
+otherwise; whenever games ended, survival is judged by the log-rank test of the survival
+curves; when every game reached the tick cap, deaths per game stand in for survival). With
+scipy (the [lab] extra) each side also gets its Kaplan-Meier survival curve to game over with
+a 95 % band and the hazard (ships lost per minute) by game time and by wave. --persona
+novice,average,expert compares pilots with human limits on one config. Game i of every side
+uses seed SEED+i and runs to game over or the tick cap; survival time is that length in
+seconds of game time. Sides: --config (the first, A), then each --against file, or one side
+per --sweep value on top of A. --set applies to every side."""
 
 
 class _BadInput(Exception):
@@ -65,8 +70,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sides.add_argument("--sweep", metavar="KEY=V1,V2,...", default=None,
                        help="one side per value of KEY, each on top of side A's settings "
                        "(the first value is the side the others are compared with)")
-    p.add_argument("--bot", default="aimer", metavar="NAME",
-                   help="which bot plays (default aimer; an unknown name lists the known ones)")
+    pilots = p.add_mutually_exclusive_group()
+    pilots.add_argument("--bot", default=None, metavar="NAME",
+                        help="which bot plays (default aimer; an unknown name lists the known "
+                        "ones)")
+    pilots.add_argument("--persona", default=None, metavar="NAME[,NAME...]",
+                        help="personas play instead of a bot: novice, average, expert, perfect "
+                        "(the aimer) or a persona file (asteroids persona fit); several names: "
+                        "one side per persona on side A's settings (not with --against or "
+                        "--sweep); the report adds survival curves and the hazard (needs "
+                        "scipy: the [lab] extra)")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
                    help=f"games per side (default {DEFAULT_GAMES})")
     p.add_argument("--seed", type=int, default=1, metavar="S",
@@ -196,10 +209,14 @@ def _check(args: argparse.Namespace) -> None:
     if not (-(2**63) <= args.seed and last < 2**64):
         raise _BadInput(f"balance: seeds {args.seed}..{last} (--seed S, then S+1, ... for "
                         "each game) must lie in [-2**63, 2**64)")
-    try:
-        get_bot(args.bot)
-    except KeyError as exc:
-        raise _BadInput(f"balance: {exc.args[0]}") from None
+    if args.persona is None:
+        args.bot = args.bot or "aimer"
+        try:
+            get_bot(args.bot)
+        except KeyError as exc:
+            raise _BadInput(f"balance: {exc.args[0]}") from None
+    else:
+        _check_personas(args)
     if args.address is not None and args.engine != "ray":
         raise _BadInput("balance: --address names a Ray cluster; it needs --engine ray")
     for flag, path in (("--json", args.json), ("--plot", args.plot)):
@@ -209,6 +226,58 @@ def _check(args: argparse.Namespace) -> None:
         import_ray()
     if args.plot is not None:
         require_matplotlib()
+
+
+def _check_personas(args: argparse.Namespace) -> None:
+    """Read every ``--persona`` (files once, here) into ``args.pilots``: (name, pilot)."""
+    from asteroids.lab.survival import require_scipy
+    from asteroids.pilots import PersonaError, load_persona
+
+    names = [n.strip() for n in split_values(args.persona)]
+    if not all(names):
+        raise _BadInput(f"balance: --persona {args.persona!r}: expected one or more persona "
+                        "names or files, separated by commas, e.g. --persona "
+                        "novice,average,expert")
+    if len(set(names)) != len(names):
+        raise _BadInput(f"balance: --persona {args.persona!r} names a persona twice")
+    if len(names) > 1 and (args.against or args.sweep is not None):
+        raise _BadInput("balance: several --persona names make one side per persona; "
+                        "--against and --sweep make one side per config: give one of the two "
+                        "(one persona with --against or --sweep is fine)")
+    pilots = []
+    for name in names:
+        try:
+            persona = load_persona(name)
+        except KeyError as exc:
+            raise _BadInput(f"balance: {exc.args[0]}") from None
+        except PersonaError as exc:
+            raise _BadInput("balance: --persona: " + "; ".join(exc.problems)) from None
+        if persona is None or persona.name == name:
+            pilots.append((name, name))  # bundled, or perfect: workers look it up by name
+        else:
+            pilots.append((persona.name, persona))
+    args.pilots = pilots
+    args.bot = "persona " + ", ".join(n for n, _ in pilots) if len(pilots) > 1 else \
+        f"persona {pilots[0][0]}"
+    require_scipy()
+
+
+def _with_pilots(args: argparse.Namespace, sides: list[Side]) -> list[Side]:
+    """The sides with their pilots: one persona for every side, or one side per persona."""
+    import dataclasses
+
+    from asteroids.lab.run import side_name
+
+    pilots = getattr(args, "pilots", None)
+    if not pilots:
+        return sides
+    if len(pilots) == 1:
+        name, pilot = pilots[0]
+        return [dataclasses.replace(s, pilot=pilot, pilot_name=name) for s in sides]
+    base = sides[0]
+    return [dataclasses.replace(base, name=side_name(i), label=f"persona {name}, {base.label}",
+                                pilot=pilot, pilot_name=name)
+            for i, (name, pilot) in enumerate(pilots)]
 
 
 def _progress(total: int) -> Any:
@@ -228,13 +297,13 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         _check(args)
-        sides = _sides(args)
+        sides = _with_pilots(args, _sides(args))
         if args.keep_replays is not None:
             Path(args.keep_replays).mkdir(parents=True, exist_ok=True)
         for path in (args.json, args.plot):
             if path is not None:
                 Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
-    except (_BadInput, EngineUnavailable, PlotUnavailable) as exc:
+    except (_BadInput, EngineUnavailable, PlotUnavailable, SurvivalUnavailable) as exc:
         print(f"asteroids: {exc}" if isinstance(exc, _BadInput) else f"asteroids: balance: {exc}",
               file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -12,12 +12,15 @@ results. Definitions, as the balance report uses them:
   hyperspace (a failed jump);
 * **kills**: asteroids and saucers destroyed by the ship's shots (ramming is not a kill);
   **shots per kill** is the ship's shots fired over its kills;
-* **extra lives**: the ships ``ExtraLife`` events award (their ``count``).
+* **extra lives**: the ships ``ExtraLife`` events award (their ``count``);
+* **death ticks** and **wave ticks**: when each ship was lost, and when each wave after the
+  first began (for survival curves and the hazard by time and by wave: ``lab.survival``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from asteroids.config import Config
 from asteroids.core import new_world, step
@@ -31,6 +34,9 @@ from asteroids.core.events import (
 )
 from asteroids.replay.format import Replay
 from asteroids.replay.record import Recorder, get_bot
+
+if TYPE_CHECKING:
+    from asteroids.pilots import Persona
 
 __all__ = ["DEATH_CAUSES", "GameResult", "GameTask", "play_game", "run_task"]
 
@@ -59,6 +65,10 @@ class GameResult:
     """Asteroids and saucers destroyed by the ship's shots."""
     extra_lives: int
     lives_left: int
+    death_ticks: tuple[int, ...] = ()
+    """The tick of each ship lost, in order."""
+    wave_ticks: tuple[int, ...] = ()
+    """The tick at which each wave after the first began, in order."""
 
     @property
     def survival_s(self) -> float:
@@ -78,17 +88,19 @@ class GameResult:
             "final_wave": self.final_wave, "waves_cleared": self.waves_cleared,
             "deaths": dict(self.deaths), "shots_fired": self.shots_fired, "kills": self.kills,
             "extra_lives": self.extra_lives, "lives_left": self.lives_left,
+            "death_ticks": list(self.death_ticks), "wave_ticks": list(self.wave_ticks),
         }
 
 
-def play_game(config: Config, seed: int, bot: str, max_ticks: int, *,
+def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
               record: bool = False) -> tuple[GameResult, Replay | None]:
     """Play one game with the named bot until game over or ``max_ticks`` ticks.
 
     Args:
         config: the settings the game runs under.
         seed: the seed given to ``new_world``.
-        bot: a name ``asteroids.replay.get_bot`` knows (``aimer``, ``spinner``, ...).
+        bot: a name ``asteroids.replay.get_bot`` knows (``aimer``, ``spinner``, ``novice``,
+            ...), a persona file, or a ``Persona``.
         max_ticks: the tick cap, 1 or more.
         record: also record the game as a replay (hashes every tick: slower).
 
@@ -107,6 +119,9 @@ def play_game(config: Config, seed: int, bot: str, max_ticks: int, *,
     world = new_world(config, seed)
     deaths = dict.fromkeys(DEATH_CAUSES, 0)
     shots = kills = waves = extra = 0
+    death_ticks: list[int] = []
+    wave_ticks: list[int] = []
+    wave = world.wave
     while world.tick < max_ticks and not world.game_over:
         mask = pilot(world, config)
         world, events = step(world, mask, config)
@@ -119,15 +134,20 @@ def play_game(config: Config, seed: int, bot: str, max_ticks: int, *,
                 kills += event.by == "ship-shot"
             elif isinstance(event, ShipDestroyed):
                 deaths[event.cause] = deaths.get(event.cause, 0) + 1
+                death_ticks.append(int(world.tick))
             elif isinstance(event, WaveCleared):
                 waves += 1
             elif isinstance(event, ExtraLife):
                 extra += event.count
+        if world.wave != wave:
+            wave = world.wave
+            wave_ticks.append(int(world.tick))
     result = GameResult(
         seed=seed, ticks=int(world.tick), tick_hz=float(config.world.tick_hz),
         game_over=bool(world.game_over), score=int(world.score), final_wave=int(world.wave),
         waves_cleared=waves, deaths=deaths, shots_fired=shots, kills=kills,
-        extra_lives=extra, lives_left=int(world.lives),
+        extra_lives=extra, lives_left=int(world.lives), death_ticks=tuple(death_ticks),
+        wave_ticks=tuple(wave_ticks),
     )
     replay = recorder.finish(world) if recorder is not None else None
     return result, replay
@@ -144,7 +164,8 @@ class GameTask:
     """The game's number within its side (0-based); its seed is the run's seed plus this."""
     seed: int
     config: Config
-    bot: str
+    bot: str | Persona
+    """A bot or persona name, or a ``Persona`` (a persona file, read once by the caller)."""
     max_ticks: int
     record: bool = False
 

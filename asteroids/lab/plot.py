@@ -2,7 +2,9 @@
 
 One PNG with four panels, a column per side: score and survival time as box plots with
 every game drawn as a dot, waves cleared as a box plot, and deaths per game by cause as
-stacked bars. The file is written atomically.
+stacked bars; with survival curves in the document (scipy), two more: each side's
+Kaplan-Meier curve with its 95 % band, and its hazard (ships lost per minute) by game time.
+The file is written atomically.
 """
 
 from __future__ import annotations
@@ -54,8 +56,12 @@ def save_plot(doc: dict[str, Any], path: str | os.PathLike[str]) -> Path:
 
     sides = doc["sides"]
     names = [s["name"] for s in sides]
-    fig = Figure(figsize=(4.0 + 1.2 * len(sides), 8.0), layout="constrained")
-    axes = fig.subplots(2, 2)
+    survival = all("survival" in s for s in sides)
+    rows = 3 if survival else 2
+    fig = Figure(figsize=(4.0 + 1.2 * len(sides), 4.0 * rows), layout="constrained")
+    axes = fig.subplots(rows, 2)
+    if survival:
+        _survival_panels(axes[2][0], axes[2][1], sides)
     panels = ((axes[0][0], "score", "score"), (axes[0][1], "survival_s", "survival time (s)"),
               (axes[1][0], "waves_cleared", "waves cleared"))
     for ax, key, title in panels:
@@ -82,3 +88,28 @@ def save_plot(doc: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)
     return atomic_write(path, buffer.getvalue())
+
+
+def _survival_panels(curves: Any, hazard: Any, sides: list[dict[str, Any]]) -> None:
+    """Each side's survival curve with its band, and its hazard by game time."""
+    for side in sides:
+        km = side["survival"]["kaplan_meier"]
+        cap = side["max_ticks"] / side["tick_hz"]
+        times = [0.0, *km["times"], cap]
+        surv = [1.0, *km["survival"], km["survival"][-1] if km["survival"] else 1.0]
+        low = [1.0, *km["low"], km["low"][-1] if km["low"] else 1.0]
+        high = [1.0, *km["high"], km["high"][-1] if km["high"] else 1.0]
+        line = curves.step(times, surv, where="post", label=f"{side['name']}: "
+                           f"{side.get('pilot') or side['label']}")[0]
+        curves.fill_between(times, low, high, step="post", alpha=0.2, color=line.get_color())
+        bins = side["survival"]["hazard_by_time"]
+        xs = [0.5 * (b["from_s"] + b["to_s"]) for b in bins if b["per_min"] is not None]
+        ys = [b["per_min"] for b in bins if b["per_min"] is not None]
+        hazard.plot(xs, ys, "o-", color=line.get_color(), label=side["name"])
+    curves.set_title("survival (Kaplan-Meier, 95% band)")
+    curves.set_xlabel("game time (s)")
+    curves.set_ylim(0.0, 1.02)
+    curves.legend(fontsize="small")
+    hazard.set_title("hazard: ships lost per minute")
+    hazard.set_xlabel("game time (s)")
+    hazard.legend(fontsize="small")

@@ -11,11 +11,15 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from asteroids.config import Config
 from asteroids.lab.engines import ordered_map
 from asteroids.lab.game import GameResult, GameTask, run_task
 from asteroids.replay.files import save_replay
+
+if TYPE_CHECKING:
+    from asteroids.pilots import Persona
 
 __all__ = ["BalanceRun", "Side", "plan", "run_balance", "side_name"]
 
@@ -40,6 +44,10 @@ class Side:
     """The ``--config`` files or presets, in order (empty: the built-in defaults)."""
     overrides: tuple[str, ...] = ()
     """The ``KEY=VALUE`` overrides applied on top, in order."""
+    pilot: str | Persona | None = None
+    """Who plays this side's games (``balance --persona``); None: the run's bot."""
+    pilot_name: str = ""
+    """The pilot's name for the report (a persona file's persona name)."""
 
 
 @dataclass
@@ -60,7 +68,8 @@ def plan(sides: Sequence[Side], *, bot: str, games: int, seed: int,
          record: bool = False) -> list[GameTask]:
     """Every game of the run, interleaved by seed (game 0 of each side, then game 1, ...), so
     a run stopped early has compared as many seeds as possible."""
-    return [GameTask(side=s, index=i, seed=seed + i, config=side.config, bot=bot,
+    return [GameTask(side=s, index=i, seed=seed + i, config=side.config,
+                     bot=side.pilot if side.pilot is not None else bot,
                      max_ticks=side.max_ticks, record=record)
             for i in range(games) for s, side in enumerate(sides)]
 
@@ -73,7 +82,7 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
 
     Args:
         sides: the configs; the first is what the others are compared with.
-        bot: the bot's name.
+        bot: the bot's name (for the sides without a pilot of their own).
         games: games per side.
         seed: game i of every side uses seed ``seed + i``.
         engine: ``pool`` (this machine) or ``ray``.

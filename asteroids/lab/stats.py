@@ -13,6 +13,10 @@ The verdict of a side against the first (``verdict``):
 * **no clear change**: both contain zero;
 * **mixed**: anything else (one moved, or they moved apart); the reason is spelled out.
 
+Whenever games ended (game over before the cap) and scipy is there, survival is judged by
+the log-rank test of the two survival curves instead of the survival-time interval:
+longer or shorter when its p-value is under 0.05 (``lab.survival``).
+
 When every game of both sides reached the tick cap, survival time says nothing (it is the
 cap everywhere); the deaths-per-game interval then stands in for it, turned around (fewer
 deaths counts as longer survival), and the reason says so.
@@ -192,12 +196,19 @@ def _moved(sign: int, up: str, down: str) -> str:
     return up if sign > 0 else down if sign < 0 else "no clear change"
 
 
-def verdict(intervals: dict[str, Interval], *, all_at_cap: bool = False) -> tuple[str, str]:
+def verdict(intervals: dict[str, Interval], *, all_at_cap: bool = False,
+            logrank: dict[str, float] | None = None) -> tuple[str, str]:
     """The one-word verdict and the reason, from the survival and score intervals (the rule
     is in the module docstring); ``all_at_cap``: every game of both sides reached the tick
-    cap, so deaths per game stand in for survival."""
+    cap, so deaths per game stand in for survival; ``logrank``: the log-rank test of the
+    survival curves (``lab.survival.compare_survival``), which decides survival whenever
+    games ended (the mean of survival times cut at the cap understates a difference)."""
     score = intervals["score"].sign
-    if all_at_cap:
+    if logrank is not None and not all_at_cap:
+        survival = int(logrank["sign"])
+        why = (f"survival {_moved(survival, 'longer', 'shorter')} (log-rank p = "
+               f"{logrank['p']:.3g}), score {_moved(score, 'higher', 'lower')}")
+    elif all_at_cap:
         survival = -intervals["deaths"].sign
         deaths = {1: "fewer deaths", -1: "more deaths", 0: "deaths no clear change"}[survival]
         why = (f"every game reached the tick cap, so deaths stand in for survival: {deaths}, "

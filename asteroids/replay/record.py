@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asteroids import __version__
 from asteroids.config import Config
@@ -31,6 +31,9 @@ from asteroids.replay.format import (
     field_digests,
     rules_fingerprint,
 )
+
+if TYPE_CHECKING:
+    from asteroids.pilots import Persona
 
 __all__ = ["Bot", "Recorder", "TickLog", "bot_names", "get_bot", "record_bot_game", "utc_now"]
 
@@ -216,27 +219,41 @@ class Recorder:
 
 
 def bot_names() -> list[str]:
-    """Names ``get_bot`` accepts: the core's ``BOTS`` (when present) and the original bot's
-    styles ("classic", "classic-hyper", "classic-shield")."""
+    """Names ``get_bot`` accepts: the core's ``BOTS`` (when present), the original bot's
+    styles ("classic", "classic-hyper", "classic-shield") and the personas
+    (``asteroids.pilots``: "novice", "average", "expert", "perfect"); persona files too."""
     from asteroids.core import bot as bot_module
+    from asteroids.pilots import PERSONA_NAMES
 
     names = list(getattr(bot_module, "BOTS", {}))
     if hasattr(bot_module, "bot_input"):
         names += [n for n in _LEGACY_STYLES if n not in names]
+    names += [n for n in PERSONA_NAMES if n not in names]
     return sorted(names)
 
 
-def get_bot(name: str) -> Bot:
-    """The pilot called ``name``.
+def get_bot(name: str | Persona) -> Bot:
+    """The pilot called ``name``: a core bot, a persona (a fresh pilot on every call:
+    personas remember what they saw), a persona file (``me.toml``) or a ``Persona``.
 
     Raises:
-        KeyError: for an unknown name; the message lists the known ones.
+        KeyError: for an unknown name, or a persona file that cannot be used; the message
+            lists the known names, or every problem of the file.
     """
     from asteroids.core import bot as bot_module
+    from asteroids.pilots import Persona, PersonaError, pilot_for
+    from asteroids.pilots.registry import PERSONA_NAMES, is_persona_file
 
+    if isinstance(name, Persona):
+        return pilot_for(name)
     bots = getattr(bot_module, "BOTS", {})
     if name in bots:
         return bots[name]
+    if name in PERSONA_NAMES or is_persona_file(name):
+        try:
+            return pilot_for(name)
+        except PersonaError as exc:
+            raise KeyError(str(exc)) from None
     if name in _LEGACY_STYLES and hasattr(bot_module, "bot_input"):
         style = _LEGACY_STYLES[name]
         legacy = bot_module.bot_input
@@ -245,7 +262,8 @@ def get_bot(name: str) -> Bot:
             return legacy(world, config.world.width_px, config.world.height_px, style)
 
         return pilot
-    raise KeyError(f"no bot named {name!r}; known bots: {', '.join(bot_names())}")
+    raise KeyError(f"no bot named {name!r}; known bots: {', '.join(bot_names())} "
+                   "(or a persona file, NAME.toml)")
 
 
 def record_bot_game(config: Config, seed: int, bot: Bot, ticks: int, *,

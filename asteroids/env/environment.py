@@ -1,0 +1,155 @@
+"""``AsteroidsEnv``: one game as a Gymnasium environment (the ``[rl]`` extra).
+
+Each ``step`` is one tick of the game (or ``frame_skip`` ticks with the same buttons). The
+reward is the score the tick(s) earned; ``terminated`` is game over; ``truncated`` comes
+after ``max_ticks`` ticks. ``reset(seed=S)`` starts the game of a seed drawn from S, so the
+same seed gives the same episode; the game's seed is in ``info["game_seed"]``. Observation
+and actions: ``asteroids.env.observation``.
+
+Every episode can be kept as a replay that ``asteroids watch`` plays and ``asteroids
+verify`` checks: ``record=True`` keeps the current one (``save_replay(path)``), and
+``replay_dir=FOLDER`` saves each episode there as it ends.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from asteroids.config import Config, load_config
+from asteroids.core import World, new_world, step
+from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
+
+__all__ = ["DEFAULT_MAX_MINUTES", "AsteroidsEnv"]
+
+DEFAULT_MAX_MINUTES = 5.0
+"""Without ``max_ticks``, an episode is truncated after this much game time."""
+
+
+class AsteroidsEnv(gym.Env):
+    """The game as a Gymnasium environment.
+
+    Args:
+        config: the rules: a ``Config``, a bundled preset's name (``classic``) or a TOML file
+            (None: the built-in defaults).
+        max_ticks: truncate an episode after this many ticks (default: 5 minutes of game
+            time at the config's tick rate).
+        rocks: how many of the nearest rocks the observation holds.
+        frame_skip: ticks per step, the same buttons held.
+        render_mode: None or ``"rgb_array"`` (the game's own renderer, offscreen).
+        record: keep each episode as a replay (``replay()``, ``save_replay``).
+        replay_dir: save each episode there as it ends (implies ``record``).
+        render_size: the rgb_array frame's (width, height) in px.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
+
+    def __init__(self, config: Config | str | os.PathLike[str] | None = None, *,
+                 max_ticks: int | None = None, rocks: int = DEFAULT_ROCKS,
+                 frame_skip: int = 1, render_mode: str | None = None, record: bool = False,
+                 replay_dir: str | os.PathLike[str] | None = None,
+                 render_size: tuple[int, int] = (320, 240)) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array'; got {render_mode!r}")
+        if frame_skip < 1 or rocks < 1:
+            raise ValueError("frame_skip and rocks must be 1 or more")
+        self.config = config if isinstance(config, Config) else (
+            load_config() if config is None else load_config(os.fspath(config)))
+        hz = float(self.config.world.tick_hz)
+        self.max_ticks = max_ticks if max_ticks is not None else round(
+            DEFAULT_MAX_MINUTES * 60.0 * hz)
+        if self.max_ticks < 1:
+            raise ValueError(f"max_ticks must be 1 or more; got {self.max_ticks}")
+        self.frame_skip = frame_skip
+        self.observer = Observer(self.config, rocks)
+        self.observation_space = spaces.Box(-1.0, 1.0, (self.observer.size,), np.float32)
+        self.action_space = spaces.Discrete(len(ACTIONS))
+        self.action_names = ACTION_NAMES
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "render_fps": hz / frame_skip}
+        self.render_size = render_size
+        self.replay_dir = Path(replay_dir) if replay_dir is not None else None
+        self.record = record or replay_dir is not None
+        self.world: World | None = None
+        self.prev: World | None = None
+        self.game_seed = 0
+        self.episodes = 0
+        self._recorder: Any = None
+        self._renderer: Any = None
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game; its seed is drawn from ``seed`` (``info["game_seed"]``), or
+        given outright as ``options={"game_seed": S}``."""
+        super().reset(seed=seed)
+        if options and "game_seed" in options:
+            self.game_seed = int(options["game_seed"])
+        else:
+            self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.world = self.prev = new_world(self.config, self.game_seed)
+        self.episodes += 1
+        if self.record:
+            from asteroids.replay import Recorder
+
+            self._recorder = Recorder(self.config, self.game_seed)
+        return self.observer.observe(self.world), self._info()
+
+    def _info(self) -> dict[str, Any]:
+        w = self.world
+        assert w is not None
+        return {"game_seed": self.game_seed, "tick": w.tick, "score": w.score,
+                "lives": w.lives, "wave": w.wave}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Press the buttons of ``action`` for ``frame_skip`` ticks (fewer at game over)."""
+        if self.world is None:
+            raise RuntimeError("call reset() before step()")
+        mask = ACTIONS[int(action)]
+        start = self.world.score
+        for _ in range(self.frame_skip):
+            if self.world.game_over or self.world.tick >= self.max_ticks:
+                break
+            self.prev = self.world
+            self.world, _ = step(self.world, mask, self.config)
+            if self._recorder is not None:
+                self._recorder.add(mask, self.world)
+        terminated = bool(self.world.game_over)
+        truncated = not terminated and self.world.tick >= self.max_ticks
+        if (terminated or truncated) and self.replay_dir is not None:
+            self.save_replay(self.replay_dir / f"episode{self.episodes:05d}-seed"
+                             f"{self.game_seed}.replay")
+        reward = float(self.world.score - start)
+        return self.observer.observe(self.world), reward, terminated, truncated, self._info()
+
+    def replay(self) -> Any:
+        """The episode so far as a ``Replay`` (needs ``record=True`` or ``replay_dir``)."""
+        if self._recorder is None or self.world is None:
+            raise RuntimeError("this environment does not record: make it with record=True")
+        return self._recorder.finish(self.world)
+
+    def save_replay(self, path: str | os.PathLike[str]) -> Path:
+        """Save the episode so far as a replay file (``asteroids watch PATH`` plays it)."""
+        from asteroids.replay import save_replay
+
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return save_replay(self.replay(), path)
+
+    def render(self) -> np.ndarray | None:  # type: ignore[override]
+        """With ``render_mode="rgb_array"``: the game as it looks now, (height, width, 3)."""
+        if self.render_mode != "rgb_array" or self.world is None:
+            return None
+        if self._renderer is None:
+            from asteroids.app.frames import FrameRenderer
+
+            self._renderer = FrameRenderer(self.config, *self.render_size)
+        return self._renderer.frame(self.prev or self.world, self.world)
+
+    def close(self) -> None:
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
