@@ -19,7 +19,7 @@ __all__ = ["FrameRenderer"]
 
 
 class FrameRenderer:
-    """Draws Worlds of one config into ``width`` x ``height`` RGB arrays.
+    """Draws Worlds of one config into ``width`` x ``height`` RGB arrays, with the HUD.
 
     Args:
         config: the settings (the display section picks the palette and the look).
@@ -33,25 +33,39 @@ class FrameRenderer:
             os.environ.setdefault("ARCADE_SOUND_BACKENDS", "silent")
         import arcade
 
-        from asteroids.app.game import Game
         from asteroids.app.hud import Hud
+        from asteroids.app.scene import SceneBuilder
+        from asteroids.app.screen import Screen
 
         self._arcade = arcade
+        self.config = config
         self.window = arcade.Window(width, height, "asteroids frames", visible=False,
                                     vsync=False, antialiasing=False)
-        self.game = Game(self.window, config, 0, sound=False)
-        self.game.frame_time_s = 1.0 / config.world.tick_hz
-        self.hud = Hud(self.game.width, self.game.height, False,
-                       scale=self.game.display.hud_scale)
+        w, h = config.world.width_px, config.world.height_px
+        self.screen = Screen(self.window, w, h)
+        self.screen.frame_time_s = 1.0 / config.world.tick_hz
+        self.scene = SceneBuilder(config)
+        self.hud = Hud(w, h, False, scale=config.display.hud_scale)
 
     def frame(self, prev: World, world: World) -> np.ndarray:
         """``world`` drawn (``prev``: the tick before, for the afterglow's motion), as a
         (height, width, 3) uint8 array."""
+        from asteroids.app.hud import role_colors
+        from asteroids.app.scene import Segments
+        from asteroids.app.text import rgba, text_ink
+
         self.window.switch_to()
         self._arcade.set_window(self.window)  # another window may have been the active one
+        display, screen = self.config.display, self.screen
+        palette = screen.palette(display)
         self.hud.show_world(world)
-        segs = self.game.scene.build(prev, world, 1.0, palette=self.game.palette())
-        self.game.draw_frame(segs, self.hud)
+        frame = screen.frame(display.hud_scale)
+        lines = self.hud.layout(frame).lines
+        colors = {role: rgba(c) for role, c in role_colors(palette.text, palette.mono).items()}
+        text = Segments()
+        text_ink(lines, colors, screen.px_per_unit, display.line_width_px, text)
+        segs = self.scene.build(prev, world, 1.0, palette=palette)
+        screen.draw_frame(display, segs, text)
         image = self._arcade.get_image(0, 0, self.window.width, self.window.height)
         return np.asarray(image.convert("RGB"), dtype=np.uint8)
 
