@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.geometry import wrap_delta
+from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import Params, params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from asteroids.core.geometry import F64Array, I64Array
+from asteroids.core.geometry.checks import F64Array, I64Array
 
 __all__ = [
     "DIRECT_MAX_PAIRS",

@@ -26,20 +26,21 @@ from asteroids.core.broadphase import (
     check_method,
     stable_order,
 )
-from asteroids.core.geometry import (
+from asteroids.core.geometry.checks import (
     BoolArray,
     F64Array,
     I64Array,
     as_vec2,
     as_world_size,
-    inside_rows,
     offsets_counts,
+    vec2_scale,
+)
+from asteroids.core.geometry.polygon import (
     orientation_ccw,
     point_segment_distance2,
-    vec2_scale,
-    wrap_delta,
-    wrap_positions,
+    points_in_polygons,
 )
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 
 __all__ = [
     "CircleContacts",
@@ -367,7 +368,7 @@ def circle_segment_contacts(
         assert kx is not None and ky is not None
         qx = qx - kx * world[0]
         qy = qy - ky * world[1]
-    inside = inside_rows(qx, qy, pts, offs, ib)
+    inside = points_in_polygons(qx, qy, pts, offs, ib)
     counts = offs[1:] - offs[:-1]
     n = counts[ib]
     cand = np.repeat(np.arange(ic.shape[0], dtype=np.int64), n)

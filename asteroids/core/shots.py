@@ -24,18 +24,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from asteroids.core.broadphase import PAD_REL, body_boxes, box_pairs, check_method
-from asteroids.core.geometry import (
-    EPS,
+from asteroids.core.geometry.checks import (
     BoolArray,
     F64Array,
     I64Array,
     as_world_size,
-    candidate_rows,
     offsets_counts,
-    point_segment_distance2,
-    resolve_rows,
     vec2,
 )
+from asteroids.core.geometry.polygon import point_segment_distance2
+from asteroids.core.geometry.segment import EPS, candidate_rows, resolve_rows
 
 __all__ = [
     "Hits",
@@ -83,8 +81,8 @@ def first_hits(
     """For each shot segment, the hit closest to its start over every edge of every body.
 
     Edges are tested with the parametric segment test of
-    :func:`asteroids.core.geometry.segment_intersections` (inclusive bounds widened by ``EPS``,
-    colinear grazing hits at the first overlap point, zero-length shots as points, endpoint
+    :func:`asteroids.core.geometry.segment.segment_intersections` (inclusive bounds widened by
+    ``EPS``, colinear grazing hits at the first overlap point, zero-length shots as points, endpoint
     snapping so a shot through a shared vertex is found once with one ``t``). A shot whose start
     lies inside a body's polygon hits that body at ``t = 0``. The winner per shot is the
     smallest ``t``, then the lowest body index, then the lowest edge index.
@@ -687,6 +685,6 @@ def _broad_hits(
 
 
 def _wrap1(x: F64Array, w: float) -> F64Array:
-    """One axis of :func:`asteroids.core.geometry.wrap_positions` (no validation)."""
+    """One axis of :func:`asteroids.core.geometry.wrap.wrap_positions`."""
     y = x % w
     return np.where(y >= w, 0.0, y) + 0.0

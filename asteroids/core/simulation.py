@@ -27,17 +27,14 @@ import numpy as np
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.contacts import circle_pairs, circle_segment_contacts
-from asteroids.core.geometry import (
+from asteroids.core.geometry.bounce import (
     bounce_positions,
-    edge_normals,
-    min_image,
     reflect,
     remaining_travel,
     segment_wall_bounce,
-    transform_points,
-    wrap_delta,
-    wrap_positions,
 )
+from asteroids.core.geometry.polygon import edge_normals, transform_outlines
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.inputs import InputFrame, as_mask
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params, params_for
@@ -53,7 +50,7 @@ from asteroids.core.ship import (
 )
 from asteroids.core.shots import first_hits
 from asteroids.core.spawn import append_rocks, spawn_wave, split_rocks, wave_size
-from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.tables import COS_SIN, HEADING_STEPS
 from asteroids.core.world import (
     SHIP_FLYING,
     SHOOTER_SAUCER,
@@ -168,34 +165,10 @@ class _Claims:
 # --- geometry of the current state ---------------------------------------------------------
 
 
-def _cos_sin(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rotation (cos, sin) of integer headings, from the committed table."""
-    angle = angle % HEADING_STEPS
-    return COS[angle], SIN[angle]
-
-
-_point_body_cache: tuple[np.ndarray, np.ndarray] = (np.zeros(1, dtype=np.int64), empty_i64())
-
-
-def _point_body(offsets: np.ndarray) -> np.ndarray:
-    """(V,) asteroid index of every packed outline point. Offsets change only when rocks are
-    added or removed, and a World's arrays are never written, so the answer for the last
-    offsets array (held here, so its identity cannot be reused) is kept."""
-    global _point_body_cache
-    cached_offsets, body = _point_body_cache  # one tuple: consistent even across threads
-    if cached_offsets is offsets:
-        return body
-    counts = offsets[1:] - offsets[:-1]
-    body = np.repeat(np.arange(counts.shape[0]), counts)
-    _point_body_cache = (offsets, body)
-    return body
-
-
 def _asteroid_outlines(d: Draft) -> np.ndarray:
-    """World outlines of every asteroid (packed like ``ast_local``): ``transform_outlines``
-    without re-validating a World's own arrays."""
-    cos, sin = _cos_sin(d.ast_angle)
-    return transform_points(d.ast_pos, cos, sin, d.ast_local, _point_body(d.ast_offsets))
+    """World outlines of every asteroid (packed like ``ast_local``)."""
+    return transform_outlines(d.ast_pos, COS_SIN[d.ast_angle % HEADING_STEPS], d.ast_local,
+                              d.ast_offsets)
 
 
 def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -203,9 +176,8 @@ def _outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    cos, sin = _cos_sin(d.ast_angle[index])
-    body = np.repeat(np.arange(index.shape[0]), counts)
-    return transform_points(d.ast_pos[index], cos, sin, d.ast_local[rows], body), offsets
+    cos_sin = COS_SIN[d.ast_angle[index] % HEADING_STEPS]
+    return transform_outlines(d.ast_pos[index], cos_sin, d.ast_local[rows], offsets), offsets
 
 
 def _world_size(p: Params) -> tuple[float, float] | None:
@@ -837,7 +809,7 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
     its boundary (circles touching exactly, across the seam) is tested directly."""
     delta = d.ast_pos - np.array(center)
     if p.wrap_any:
-        delta = min_image(delta, p.size)  # wrap_delta: ast_pos was checked when it was made
+        delta = wrap_delta(delta, p.size)
     dx, dy = delta[:, 0], delta[:, 1]
     reach = d.ast_radius + radius
     return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
