@@ -39,6 +39,9 @@ class Params:
     """(2,) world width and height."""
     wrap_any: bool
     """True when any kind of object wraps: collision queries must then be wrap-aware."""
+    wrap_size: tuple[float, float] | None
+    """``(width, height)`` for the collision queries' ``world_size`` when anything wraps,
+    else None."""
     wrap_asteroids: bool
     wrap_ship: bool
     wrap_shots: bool
@@ -206,6 +209,7 @@ def compile_params(config: Config) -> Params:
         height=h,
         size=_frozen(np.array([w, h], dtype=np.float64)),
         wrap_any="wrap" in (b.asteroids, b.ship, b.shots, b.saucers),
+        wrap_size=(w, h) if "wrap" in (b.asteroids, b.ship, b.shots, b.saucers) else None,
         wrap_asteroids=b.asteroids == "wrap",
         wrap_ship=b.ship == "wrap",
         wrap_shots=b.shots == "wrap",

@@ -8,6 +8,7 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.inputs import InputFrame
+from asteroids.core.kinds import Cause
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -171,13 +172,14 @@ def hyperspace_death_chance(asteroids: int) -> float:
     return len(fails) / 32
 
 
-def kill_ship(d: Draft, p: Params, cause: str, events: list[ev.Event]) -> None:
-    """Explode the ship: one life gone, the respawn timer set, or the game over."""
+def kill_ship(d: Draft, p: Params, cause: Cause, events: list[ev.Event]) -> None:
+    """Explode the ship (by ``cause``): one life gone, the respawn timer set, or the game
+    over."""
     d.ship_state = SHIP_DEAD
     d.lives -= 1
     d.ship_timer = p.respawn_ticks
     _power_down(d, p, events)
-    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause, d.lives))
+    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause.label, d.lives))
     if d.lives <= 0:
         d.lives = 0
         d.game_over = True
@@ -227,4 +229,4 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
             d.ship_doomed = False
             events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
             if not survived:
-                kill_ship(d, p, "hyperspace", events)
+                kill_ship(d, p, Cause.HYPERSPACE, events)

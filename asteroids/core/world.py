@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from asteroids.core.kinds import ShipState, Shooter
+
 __all__ = [
     "Draft",
     "FIELD_NAMES",
@@ -32,15 +34,11 @@ __all__ = [
     "empty_i64",
 ]
 
-SHIP_FLYING = 0
-"""The ship is in play and can be hit."""
-SHIP_DEAD = 1
-"""The ship exploded; ``ship_timer`` counts down to a (safe) respawn."""
-SHIP_HYPERSPACE = 2
-"""The ship is in hyperspace; ``ship_timer`` counts down to re-entry."""
-
-SHOOTER_SHIP = 0
-SHOOTER_SAUCER = 1
+SHIP_FLYING = ShipState.FLYING
+SHIP_DEAD = ShipState.DEAD
+SHIP_HYPERSPACE = ShipState.HYPERSPACE
+SHOOTER_SHIP = Shooter.SHIP
+SHOOTER_SAUCER = Shooter.SAUCER
 
 
 def empty_f64(*shape: int) -> np.ndarray:

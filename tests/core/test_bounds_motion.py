@@ -26,9 +26,9 @@ from asteroids.core import events as ev
 from asteroids.core.params import params_for
 from asteroids.core.rng import seed_state
 from asteroids.core.ship import START_HEADING
-from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
+from asteroids.core.touch import rocks_near
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHIP_HYPERSPACE, SHOOTER_SHIP, Draft
 from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
