@@ -314,3 +314,91 @@ def test_cycle_check_sees_lazy_and_type_checking_imports() -> None:
         ["asteroids.app.a", "asteroids.app.b", "asteroids.app.c"]]
     one_way = {"asteroids.app.a": "from asteroids.app.b import x\n", "asteroids.app.b": ""}
     assert import_cycles(app_import_graph(one_way)) == []
+
+
+# --- no process-wide state in the core ------------------------------------------------------
+
+
+def _immutable(value: object, seen: set[int] | None = None) -> bool:
+    """Whether a module-level value can never change: plain values, read-only arrays and
+    mappings, frozen tuples of them, functions, classes, modules and enum members."""
+    import enum
+    import types
+
+    import numpy as np
+
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return True
+    seen.add(id(value))
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, range,
+                                           enum.Enum, np.dtype, np.generic)):
+        return True
+    if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                          types.WrapperDescriptorType, types.MethodWrapperType, type,
+                          types.GenericAlias, types.UnionType)):
+        return True
+    if isinstance(value, np.ndarray):
+        return not value.flags.writeable
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v, seen) for v in value)
+    if isinstance(value, types.MappingProxyType):
+        return all(_immutable(v, seen) for v in value.values())
+    return type(value).__module__ in ("__future__", "typing")
+
+
+def core_module_names() -> list[str]:
+    return sorted(
+        "asteroids.core" + ("." + ".".join(p.relative_to(CORE).with_suffix("").parts)
+                            if p.stem != "__init__" else
+                            ("." + ".".join(p.parent.relative_to(CORE).parts)
+                             if p.parent != CORE else ""))
+        for p in core_files())
+
+
+@pytest.mark.parametrize("name", core_module_names())
+def test_core_module_holds_no_state_between_calls(name: str) -> None:
+    """Nothing at module level in the core can change after import: no caches (``global``,
+    ``functools`` caches, lists or dicts filled as games run), only constants and tables built
+    once at import (read-only arrays, tuples, read-only mappings). So no game can see another's
+    leftovers, and nothing needs a test that it invalidates."""
+    import importlib
+
+    module = importlib.import_module(name)
+    source = Path(module.__file__).read_text()
+    tree = ast.parse(source)
+    assert not [n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal))]
+    cached = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute | ast.Name)
+              and (n.attr if isinstance(n, ast.Attribute) else n.id)
+              in ("lru_cache", "cache", "cached_property")]
+    assert cached == [], f"{name}: functools caches at lines {cached}"
+    own = {k: v for k, v in vars(module).items() if not k.startswith("__")
+           and not (callable(v) and getattr(v, "__module__", name) != name)}  # imported
+    mutable = sorted(k for k, v in own.items() if not _immutable(v))
+    assert mutable == [], f"{name}: module-level state {mutable}"
+
+
+@pytest.mark.parametrize("source", [
+    "import functools\n@functools.lru_cache\ndef f(x):\n    return x\n",
+    "_last = []\ndef f(x):\n    global _last\n    _last = [x]\n",
+])
+def test_state_checker_sees_caches_in_the_source(source: str) -> None:
+    tree = ast.parse(source)
+    found = [n for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal))
+             or (isinstance(n, ast.Attribute) and n.attr == "lru_cache")]
+    assert found
+
+
+def test_state_checker_sees_mutable_module_values() -> None:
+    import types
+
+    import numpy as np
+
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    assert _immutable((1, "a", frozen, types.MappingProxyType({"k": (2.0,)})))
+    assert not _immutable([])
+    assert not _immutable({"k": 1})
+    assert not _immutable(np.zeros(3))
+    assert not _immutable((frozen, [1]))
+    assert not _immutable(types.MappingProxyType({"k": []}))

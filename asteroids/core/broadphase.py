@@ -24,8 +24,6 @@ result never depends on the strategy chosen.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from asteroids.core.geometry.checks import F64Array, I64Array
@@ -210,13 +208,10 @@ def _small(ea: F64Array, eb: F64Array, world: F64Array) -> bool:
     return float(ea.max()) + float(eb.max()) < 0.45 * min(float(world[0]), float(world[1]))
 
 
-@lru_cache(maxsize=256)
 def _grid_index(na: int, nb: int) -> tuple[I64Array, I64Array]:
-    """Flat (a, b) index arrays of every pair (broadcasting is slower for small arrays)."""
-    ia = np.repeat(np.arange(na, dtype=np.int64), nb)
-    ib = np.tile(np.arange(nb, dtype=np.int64), na)
-    ia.flags.writeable = False
-    ib.flags.writeable = False
+    """Flat (a, b) index arrays of every pair, a-major (broadcasting is slower for small
+    arrays)."""
+    ia, ib = np.divmod(np.arange(na * nb, dtype=np.int64), nb)
     return ia, ib
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -99,14 +98,10 @@ _SMALL_PAIRS_N = 64
 """Up to this many circles, ``circle_pairs`` tests every pair directly (fewest numpy calls)."""
 
 
-@lru_cache(maxsize=64)
 def _triu(n: int) -> tuple[I64Array, I64Array]:
+    """Every pair i < j of ``n``, row-major."""
     i, j = np.triu_indices(n, 1)
-    i = i.astype(np.int64)
-    j = j.astype(np.int64)
-    i.flags.writeable = False
-    j.flags.writeable = False
-    return i, j
+    return i.astype(np.int64, copy=False), j.astype(np.int64, copy=False)
 
 
 def _small_circle_pairs(

@@ -22,8 +22,8 @@ from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
 __all__ = ["aim_direction", "saucer_outline", "update_saucer"]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
 _OUTLINE = SAUCER_OUTLINE
 
 

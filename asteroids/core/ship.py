@@ -30,9 +30,9 @@ __all__ = [
     "update_ship_timers",
 ]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
-_OUTLINE = SHIP_OUTLINE.tolist()
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
+_OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)

@@ -31,7 +31,7 @@ from asteroids.core.frame import Frame
 from asteroids.core.inputs import InputFrame, as_mask
 from asteroids.core.kinds import ShipState
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_bodies
-from asteroids.core.params import params_for
+from asteroids.core.params import Params, compile_params, params_for
 from asteroids.core.resolve import resolve
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import update_saucer
@@ -41,14 +41,27 @@ from asteroids.core.touch import touch
 from asteroids.core.waves import heartbeat, run_waves, start_wave
 from asteroids.core.world import Draft, World, empty_f64, empty_i64
 
-__all__ = ["MAX_SHOT_PIECES", "new_world", "step"]
+__all__ = ["MAX_SHOT_PIECES", "new_world", "rules_of", "step"]
 
 
-def new_world(config: Config, seed: int) -> World:
+def rules_of(world: World, config: Config | Params) -> Params:
+    """The Params to step ``world`` under ``config``: ``config`` itself when it is Params, the
+    ones the World carries when they were compiled from this very Config, else compiled now
+    (once: the next World carries them)."""
+    if isinstance(config, Params):
+        return config
+    held = world.params
+    if held is not None and held.config is config:
+        return held
+    return compile_params(config)
+
+
+def new_world(config: Config | Params, seed: int) -> World:
     """A new game: the ship at the centre and the first wave on the edges.
 
     Args:
-        config: the resolved settings.
+        config: the resolved settings (or their compiled ``Params``); the World carries
+            the compiled form, so stepping it with the same Config compiles nothing.
         seed: any integer; the same seed and inputs give the same game everywhere.
     """
     p = params_for(config)
@@ -76,11 +89,11 @@ def new_world(config: Config, seed: int) -> World:
     rng = Pcg32(state, inc)
     start_wave(d, p, rng, [])
     d.rng_state = rng.state
-    return d.freeze()
+    return d.freeze(p)
 
 
 def step(
-    world: World, inputs: InputFrame | int, config: Config
+    world: World, inputs: InputFrame | int, config: Config | Params
 ) -> tuple[World, tuple[ev.Event, ...]]:
     """Advance the game by one tick.
 
@@ -88,12 +101,13 @@ def step(
         world: the current state (never modified).
         inputs: this tick's buttons, an InputFrame or a plain int bit mask (bit 0 thrust,
             1 left, 2 right, 3 fire, 4 hyperspace, 5 shield).
-        config: the settings the game runs under (the same object every tick is fastest).
+        config: the settings the game runs under, or their compiled ``Params`` (the same
+            Config object every tick, or Params, is fastest: see ``rules_of``).
 
     Returns:
         The next World and what happened during the tick, in the order it happened.
     """
-    p = params_for(config)
+    p = rules_of(world, config)
     mask = as_mask(inputs)
     d = Draft(world)
     rng = Pcg32(world.rng_state, world.rng_inc)
@@ -116,4 +130,4 @@ def step(
     d.tick += 1
     d.since_break += 1
     d.rng_state = rng.state
-    return d.freeze(), tuple(events)
+    return d.freeze(p), tuple(events)

@@ -31,9 +31,13 @@ __all__ = [
     "wave_size",
 ]
 
-_CLASSIC = tuple(
-    rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist()) for rock in CLASSIC_ROCKS
-)
+def _unit_outline(rock: np.ndarray) -> np.ndarray:
+    out = rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist())
+    out.flags.writeable = False
+    return out
+
+
+_CLASSIC = tuple(_unit_outline(rock) for rock in CLASSIC_ROCKS)
 """Classic outlines scaled so their farthest point is at radius 1."""
 
 _TWO32 = 4294967296.0
@@ -190,6 +194,7 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
 
 _FLIPS = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
 """The headings a new rock may take instead of its drawn one: its own, then mirrored."""
+_FLIPS.flags.writeable = False
 
 
 def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], reach: float,

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.params import Params
 
 __all__ = [
     "Draft",
@@ -160,6 +161,10 @@ class World:
     ship_grace: int = 0
     """Ticks left in which rocks, saucers and saucer shots pass through the ship
     (``ship.grace_s``, from a new game and each return; new in 0.2.0, so in ``NEUTRAL``)."""
+    params: Params | None = field(default=None, repr=False, compare=False)
+    """Not part of the state: the compiled rules this World was made or last stepped under
+    (never hashed, recorded or compared; not in ``FIELD_NAMES``), so that ``step`` given the
+    same Config again does not compile it again. None for a World built by hand."""
 
     def __post_init__(self) -> None:
         for name in _ARRAY_FIELDS:
@@ -181,7 +186,9 @@ class World:
         return self.ship_state == SHIP_FLYING and not self.game_over
 
 
-FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World) if f.name != "params")
+"""The fields that make the game's state, in declaration order: what ``state_hash`` hashes,
+a replay's checkpoints digest and ``Draft`` copies."""
 
 NEUTRAL: Mapping[str, Any] = MappingProxyType({"ship_grace": 0})
 """World fields added after the first release, each with its neutral value: what it holds
@@ -211,13 +218,14 @@ class Draft:
                            strict=True))
         # The old World's arrays, already read-only.
         self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
+        self._params = world.params
 
-    def freeze(self) -> World:
-        """The new World.
+    def freeze(self, params: Params | None = None) -> World:
+        """The new World, carrying ``params`` (by default the old World's).
 
-        Equivalent to ``World(**fields)``: arrays the step replaced are made read-only
-        (those still shared with the old World already are), and the fields are stored
-        without going through the dataclass ``__init__`` (a frozen dataclass pays an
+        Equivalent to ``World(**fields, params=...)``: arrays the step replaced are made
+        read-only (those still shared with the old World already are), and the fields are
+        stored without going through the dataclass ``__init__`` (a frozen dataclass pays an
         ``object.__setattr__`` lookup per field there).
         """
         fields_ = self.__dict__
@@ -227,6 +235,7 @@ class Draft:
         world = _new_object(World)
         deque(map(_set_field, [world] * _N_FIELDS, FIELD_NAMES,
                   map(fields_.__getitem__, FIELD_NAMES)), 0)
+        _set_field(world, "params", self._params if params is None else params)
         return world
 
     if TYPE_CHECKING:  # every World field, readable and writable
