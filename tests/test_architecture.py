@@ -344,6 +344,10 @@ def _immutable(value: object, seen: set[int] | None = None) -> bool:
         return all(_immutable(v, seen) for v in value)
     if isinstance(value, types.MappingProxyType):
         return all(_immutable(v, seen) for v in value.values())
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and not isinstance(value, type):
+        return params.frozen and all(_immutable(getattr(value, f), seen)
+                                     for f in type(value).__dataclass_fields__)
     return type(value).__module__ in ("__future__", "typing")
 
 
@@ -402,3 +406,9 @@ def test_state_checker_sees_mutable_module_values() -> None:
     assert not _immutable(np.zeros(3))
     assert not _immutable((frozen, [1]))
     assert not _immutable(types.MappingProxyType({"k": []}))
+    from asteroids.core.bodies import Contact
+    from asteroids.core.craft import Craft
+    from asteroids.core.kinds import Cause, Kind
+
+    assert _immutable(Contact(Kind.SHIP, Kind.ROCK, Cause.ROCK, Cause.SHIP))
+    assert not _immutable(Craft(Kind.SHIP, 0.0, 0.0, 0.0, 0.0, 1.0, lambda: frozen))

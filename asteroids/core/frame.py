@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from asteroids.core.kinds import Cause
+from asteroids.core.kinds import Cause, Kind
 
 __all__ = ["NO_CLAIM", "Frame"]
 
@@ -19,44 +19,35 @@ NO_CLAIM = -1
 
 
 class Frame:
-    """Claims on this tick's targets: each rock, the saucer and the ship, by what
-    (a ``Cause``), or ``NO_CLAIM``.
+    """Claims on this tick's targets: each rock, and each kind of craft, by what (a
+    ``Cause``), or ``NO_CLAIM``.
 
     Args:
         rocks: the number of rocks at the start of the tick.
     """
 
-    __slots__ = ("rock_by", "saucer_by", "ship_by")
+    __slots__ = ("craft_by", "rock_by")
 
     def __init__(self, rocks: int) -> None:
         self.rock_by = np.full(rocks, NO_CLAIM, dtype=np.int64)
         """(N,) int64: the cause that claimed each rock, or ``NO_CLAIM``."""
-        self.saucer_by = NO_CLAIM
-        """The cause that claimed the saucer, or ``NO_CLAIM``."""
-        self.ship_by = NO_CLAIM
-        """The cause that claimed the ship, or ``NO_CLAIM``."""
+        self.craft_by = [NO_CLAIM] * len(Kind)
+        """By ``Kind`` value: the cause that claimed that craft, or ``NO_CLAIM``."""
 
     def claim_rock(self, index: int, cause: Cause) -> None:
         """Claim rock ``index`` for ``cause`` unless something claimed it first."""
         if self.rock_by[index] < 0:
             self.rock_by[index] = cause
 
-    def claim_saucer(self, cause: Cause) -> None:
-        """Claim the saucer for ``cause`` unless something claimed it first."""
-        if self.saucer_by < 0:
-            self.saucer_by = cause
+    def claim(self, kind: Kind, cause: Cause) -> None:
+        """Claim the craft of ``kind`` for ``cause`` unless something claimed it first."""
+        if self.craft_by[kind] < 0:
+            self.craft_by[kind] = cause
 
-    def claim_ship(self, cause: Cause) -> None:
-        """Claim the ship for ``cause`` unless something claimed it first."""
-        if self.ship_by < 0:
-            self.ship_by = cause
+    def claimed(self, kind: Kind) -> bool:
+        """Whether something claimed the craft of ``kind`` this tick."""
+        return self.craft_by[kind] >= 0
 
-    @property
-    def saucer_claimed(self) -> bool:
-        """Whether something claimed the saucer this tick."""
-        return self.saucer_by >= 0
-
-    @property
-    def ship_claimed(self) -> bool:
-        """Whether something claimed the ship this tick."""
-        return self.ship_by >= 0
+    def cause(self, kind: Kind) -> Cause:
+        """What claimed the craft of ``kind`` (it must be claimed)."""
+        return Cause(self.craft_by[kind])

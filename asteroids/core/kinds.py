@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-__all__ = ["Cause", "Hit", "ShipState", "Shooter"]
+__all__ = ["Cause", "Hit", "Kind", "ShipState", "Shooter"]
+
+
+class Kind(IntEnum):
+    """The kinds of body in a World: many rocks, and craft (one body each)."""
+
+    ROCK = 0
+    SHIP = 1
+    SAUCER = 2
 
 
 class ShipState(IntEnum):

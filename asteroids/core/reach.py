@@ -11,16 +11,13 @@ import math
 
 import numpy as np
 
-from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.bodies import CRAFT, SHOT_TARGETS
+from asteroids.core.craft import SAFE, Craft
+from asteroids.core.kinds import Shooter
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
-__all__ = ["REACH_MAX_PAIRS", "SAFE", "shots_may_hit"]
-
-
-SAFE = 1.0 + 1e-6
-"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
-above the rounding of the outlines and the overlap test's EPS tolerance."""
+__all__ = ["REACH_MAX_PAIRS", "shots_may_hit"]
 
 
 REACH_MAX_PAIRS = 512
@@ -63,32 +60,37 @@ def shots_may_hit(d: Draft, p: Params) -> bool:
         limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
         if not bool((gap > limit[:, None]).any(axis=2).all()):
             return True
-    craft = []  # (whose shots can hit it, x, y, bounding radius, vx, vy)
-    if d.saucer_alive:
-        craft.append((Shooter.SHIP, d.saucer_x, d.saucer_y,
-                      p.saucer_radius[1 if d.saucer_small else 0], d.saucer_vx, d.saucer_vy))
-    if d.ship_state == ShipState.FLYING and not d.game_over and not d.ship_grace:
-        craft.append((Shooter.SAUCER, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy))
-    if not craft:
-        return False
     owners = d.shot_owner.tolist()
     starts = None
     w, h = p.width, p.height
-    for shooter, cx, cy, r, vx, vy in craft:
+    for shooter, kinds in SHOT_TARGETS.items():  # the craft each side's shots can hit
         if shooter not in owners:
             continue
-        if starts is None:
-            starts = d.shot_pos.tolist()
-        limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * SAFE + margin
-        for (x, y), owner in zip(starts, owners, strict=True):
-            if owner != shooter:
+        for kind in kinds:
+            craft = CRAFT[kind](d, p)
+            if craft is None:
                 continue
-            dx = cx - x
-            dy = cy - y
-            dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
-            dy -= h * round(dy / h, 0)
-            if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+            if starts is None:
+                starts = d.shot_pos.tolist()
+            if _craft_in_reach(craft, shooter, starts, owners, margin, w, h):
                 return True
+    return False
+
+
+def _craft_in_reach(craft: Craft, shooter: Shooter, starts: list[list[float]],
+                    owners: list[int], margin: float, w: float, h: float) -> bool:
+    """Whether a shot of ``shooter`` may reach ``craft`` this tick (see ``shots_may_hit``)."""
+    cx, cy, r, vx, vy = craft.x, craft.y, craft.radius, craft.vx, craft.vy
+    limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * SAFE + margin
+    for (x, y), owner in zip(starts, owners, strict=True):
+        if owner != shooter:
+            continue
+        dx = cx - x
+        dy = cy - y
+        dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
+        dy -= h * round(dy / h, 0)
+        if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+            return True
     return False
 
 

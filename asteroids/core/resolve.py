@@ -9,9 +9,10 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.frame import Frame
-from asteroids.core.kinds import Cause
+from asteroids.core.kinds import Cause, Kind
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
+from asteroids.core.saucer import destroy_saucer
 from asteroids.core.ship import kill_ship
 from asteroids.core.spawn import append_rocks, split_rocks
 from asteroids.core.world import Draft
@@ -40,19 +41,13 @@ def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event
             events.append(ev.AsteroidDestroyed(size, x, y, children, Cause(cause).label,
                                                points))
         _keep_asteroids(d, frame.rock_by < 0)
-    if frame.saucer_claimed and d.saucer_alive:
-        by_player = frame.saucer_by == Cause.SHIP_SHOT or (
-            frame.saucer_by == Cause.SHIP and p.ramming_scores)
-        points = p.saucer_points[1 if d.saucer_small else 0] if by_player and scoring else 0
-        d.score += points
-        d.saucer_alive = False
-        events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y,
-                                         Cause(frame.saucer_by).label, points))
+    if frame.claimed(Kind.SAUCER) and d.saucer_alive:
+        destroy_saucer(d, p, frame.cause(Kind.SAUCER), scoring, events)
     # The points of this tick earn their extra life before the ship's loss is counted, so a
     # life earned on the tick the last ship dies keeps the game going.
     _award_extra_lives(d, p, events)
-    if frame.ship_claimed:
-        kill_ship(d, p, Cause(frame.ship_by), events)
+    if frame.claimed(Kind.SHIP):
+        kill_ship(d, p, frame.cause(Kind.SHIP), events)
     if kids is not None:
         append_rocks(d, kids)
 

@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
-from asteroids.core.kinds import Cause
+from asteroids.core.kinds import Cause, Kind
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -26,6 +27,7 @@ __all__ = [
     "control_ship",
     "hyperspace_death_chance",
     "kill_ship",
+    "ship_craft",
     "ship_outline",
     "update_ship_timers",
 ]
@@ -47,6 +49,17 @@ def ship_outline(p: Params, x: float, y: float, heading: int) -> np.ndarray:
     length = p.ship_length
     return np.array([(x + (c * u - s * v) * length, y + (s * u + c * v) * length)
                      for u, v in _OUTLINE])
+
+
+def ship_craft(d: Draft, p: Params) -> Craft | None:
+    """The ship as the contact and shot phases see it, or None while nothing can touch it:
+    exploded, in hyperspace, after game over, or in its grace."""
+    if d.ship_state != SHIP_FLYING or d.game_over or d.ship_grace:
+        return None
+    x, y, heading = d.ship_x, d.ship_y, d.ship_heading
+    return Craft(Kind.SHIP, x, y, d.ship_vx, d.ship_vy, p.ship_radius,
+                 lambda: ship_outline(p, x, y, heading),
+                 p.shield_radius if d.shield_on else None, p.shield_restitution)
 
 
 def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:

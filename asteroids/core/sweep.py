@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from asteroids.core.bodies import CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
 from asteroids.core.frame import Frame
 from asteroids.core.geometry.bounce import bounce_positions, remaining_travel, segment_wall_bounce
 from asteroids.core.geometry.polygon import edge_normals
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import Cause, Hit, ShipState, Shooter
+from asteroids.core.kinds import Hit, Kind, Shooter
 from asteroids.core.outlines import rock_outlines
 from asteroids.core.params import Params
 from asteroids.core.reach import shots_may_hit
-from asteroids.core.saucer import saucer_outline
-from asteroids.core.ship import ship_outline
 from asteroids.core.shots import first_hits
 from asteroids.core.world import Draft, empty_f64
 
@@ -40,51 +39,45 @@ piece is a chord when a move crosses more walls than it has pieces for; with one
 piece tested is a true piece of the path, never that chord."""
 
 
-def _targets(d: Draft, p: Params, owner: int,
-             rocks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """What ``owner``'s shots can hit, packed: asteroids, the other side's craft, obstacles.
+def _targets(d: Draft, p: Params, owner: Shooter,
+             rocks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[Kind, ...]]:
+    """What ``owner``'s shots can hit, packed: asteroids, the craft of ``SHOT_TARGETS`` that
+    are in play, obstacles.
 
-    Returns (points, offsets, per-body motion this tick, number of craft bodies: 0 or 1).
-    A shooter never hits itself.
+    Returns (points, offsets, per-body motion this tick, the kinds of the craft bodies).
     """
-    if owner == Shooter.SHIP and d.saucer_alive:
-        craft = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
-        craft_motion = [(d.saucer_vx, d.saucer_vy)]
-    elif (owner == Shooter.SAUCER and d.ship_state == ShipState.FLYING and not d.game_over
-          and not d.ship_grace):
-        craft = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
-        craft_motion = [(d.ship_vx, d.ship_vy)]
-    else:
-        craft, craft_motion = None, []
+    crafts = [c for c in (CRAFT[kind](d, p) for kind in SHOT_TARGETS[owner]) if c is not None]
     n_obstacles = p.obstacle_offsets.shape[0] - 1
-    if craft is None and n_obstacles == 0:
-        return rocks, d.ast_offsets, d.ast_vel, 0
+    if not crafts and n_obstacles == 0:
+        return rocks, d.ast_offsets, d.ast_vel, ()
     parts, offsets, motion = [rocks], [d.ast_offsets], [d.ast_vel]
     end = d.ast_offsets[-1]
-    if craft is not None:
-        parts.append(craft)
-        end = end + craft.shape[0]
+    for craft in crafts:
+        outline = craft.outline()
+        parts.append(outline)
+        end = end + outline.shape[0]
         offsets.append(np.array([end], dtype=np.int64))
-        motion.append(np.array(craft_motion, dtype=np.float64))
+        motion.append(np.array([(craft.vx, craft.vy)], dtype=np.float64))
     if n_obstacles:
         parts.append(p.obstacle_points)
         offsets.append(end + p.obstacle_offsets[1:])
         motion.append(np.zeros((n_obstacles, 2)))
     return (np.concatenate(parts), np.concatenate(offsets), np.concatenate(motion),
-            len(craft_motion))
+            tuple(c.kind for c in crafts))
 
 
 class _Targets:
     """What one shooter's shots can hit, packed (see :func:`_targets`): rocks first (so a
-    rock's body index is its asteroid index), then the other side's craft, then obstacles."""
+    rock's body index is its asteroid index), then the craft (of kinds ``craft``), then
+    obstacles."""
 
-    __slots__ = ("body", "motion", "n_craft", "n_rocks", "offsets", "owner", "points")
+    __slots__ = ("body", "craft", "motion", "n_rocks", "offsets", "owner", "points")
 
     def __init__(self, points: np.ndarray, offsets: np.ndarray, motion: np.ndarray,
-                 n_rocks: int, n_craft: int, owner: int,
+                 n_rocks: int, craft: tuple[Kind, ...], owner: Shooter,
                  body: np.ndarray | None = None) -> None:
         self.points, self.offsets, self.motion = points, offsets, motion
-        self.n_rocks, self.n_craft, self.owner = n_rocks, n_craft, owner
+        self.n_rocks, self.craft, self.owner = n_rocks, craft, owner
         self.body = body
         """Packed index -> index among all the shooter's targets (None: the same)."""
 
@@ -99,7 +92,7 @@ class _Targets:
         rows = np.flatnonzero(np.repeat(others, counts))
         offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
         return _Targets(self.points.take(rows, axis=0), offsets, self.motion.take(keep, axis=0),
-                        self.n_rocks, self.n_craft, self.owner,
+                        self.n_rocks, self.craft, self.owner,
                         keep if self.body is None else self.body[keep])
 
 
@@ -144,10 +137,10 @@ class _ShotHits:
         better = t < self.t[r]
         got, r, t = got[better], r[better], t[better]
         b = hits.body[got]
-        n_rocks, n_craft = tg.n_rocks, tg.n_craft
-        kind = np.where(b < n_rocks, Hit.ROCK, np.where(
-            b < n_rocks + n_craft, Hit.SAUCER if tg.owner == Shooter.SHIP else Hit.SHIP,
-            Hit.OBSTACLE))
+        n_rocks = tg.n_rocks
+        kind = np.where(b < n_rocks, Hit.ROCK, Hit.OBSTACLE)
+        for j, craft in enumerate(tg.craft):
+            kind[b == n_rocks + j] = HIT_OF[craft]
         self.t[r] = t
         self.point[r] = hits.point[got]
         self.kind[r] = kind
@@ -253,10 +246,10 @@ def sweep_shots(d: Draft, p: Params, frame: Frame) -> None:
         rows = np.flatnonzero(d.shot_owner == owner)
         if rows.shape[0] == 0:
             continue
-        points, offsets, motion, n_craft = _targets(d, p, owner, rocks)
+        points, offsets, motion, craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
-        tg = _Targets(points, offsets, motion, n, n_craft, owner)
+        tg = _Targets(points, offsets, motion, n, craft, owner)
         hits.record(rows, starts[rows], ends[rows], tg, p)
         if walls is not None:
             # Hits beyond the first wall are not real: the shot ricocheted first.
@@ -298,7 +291,7 @@ def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: P
         at = tg.without(leg.skip) if piece == 0 and leg.skip >= 0 else tg
         counts = at.offsets[1:] - at.offsets[:-1]
         moved = _Targets(at.points + np.repeat(at.motion * t0, counts, axis=0), at.offsets,
-                         at.motion * (t1 - t0), at.n_rocks, at.n_craft, at.owner, at.body)
+                         at.motion * (t1 - t0), at.n_rocks, at.craft, at.owner, at.body)
         hits.record(one, leg.starts[piece][None, :], leg.ends[piece][None, :], moved, p,
                     t0=np.array([t0]), t1=np.array([t1]))
         used += 1
@@ -336,13 +329,14 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: _ShotHits) -> None
     order = struck[np.lexsort((struck, hit_t[struck]))]
     for row in order.tolist():
         kind = int(hit_kind[row])
+        cause = SHOT_CAUSE[d.shot_owner[row]]
         if kind == Hit.ROCK:
-            cause = Cause.SHIP_SHOT if d.shot_owner[row] == Shooter.SHIP else Cause.SAUCER_SHOT
             frame.claim_rock(int(hit_index[row]), cause)
-        elif kind == Hit.SAUCER:
-            frame.claim_saucer(Cause.SHIP_SHOT)
-        elif kind == Hit.SHIP and not d.shield_on:
-            frame.claim_ship(Cause.SAUCER_SHOT)
+        elif kind in KIND_HIT:  # a craft; one with its shield up is not claimed
+            craft = KIND_HIT[kind]
+            shown = CRAFT[craft](d, p)
+            if shown is not None and shown.shield is None:
+                frame.claim(craft, cause)
 
     pos = d.shot_pos + d.shot_vel
     vel = d.shot_vel

@@ -1,68 +1,67 @@
-"""Contacts (phase 5 of a tick): the ship, its shield and the saucer against the rocks and each
-other. What touches is claimed in the tick's frame, as the shot sweep's hits are.
+"""Contacts (phase 5 of a tick): craft against the rocks and each other, pair by pair as
+``asteroids.core.bodies.CONTACTS`` declares them. What touches is claimed in the tick's frame,
+as the shot sweep's hits are; a raised shield pushes rocks away instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
+from asteroids.core.bodies import CONTACTS, CRAFT
 from asteroids.core.contacts import circle_segment_contacts
+from asteroids.core.craft import SAFE, Craft
 from asteroids.core.frame import Frame
 from asteroids.core.geometry.wrap import wrap_delta
-from asteroids.core.kinds import Cause, ShipState
+from asteroids.core.kinds import Kind
 from asteroids.core.motion import keep_inside, push_and_reflect
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
-from asteroids.core.reach import SAFE
-from asteroids.core.saucer import saucer_outline
-from asteroids.core.ship import ship_outline
 from asteroids.core.world import Draft
 
 __all__ = ["circles_touch", "rocks_near", "touch"]
 
 
 def touch(d: Draft, p: Params, frame: Frame) -> None:
-    """Ship, shield and saucer against asteroids and each other."""
-    n = d.ast_id.shape[0]
-    ws = p.wrap_size
-    ship_in_play = (d.ship_state == ShipState.FLYING and not d.game_over
-                    and not frame.ship_claimed and not d.ship_grace)
-    if ship_in_play and n:
-        if d.shield_on:
-            _shield_bounce(d, p)
-        else:
-            hit = _first_overlap(lambda: ship_outline(p, d.ship_x, d.ship_y, d.ship_heading),
-                                 (d.ship_x, d.ship_y), p.ship_radius, d, p, frame)
+    """Every pair of ``CONTACTS`` in order: a craft against the rocks (the lowest unclaimed
+    rock its outline overlaps, or its shield bounces the rocks it touches) or against
+    another craft (outlines, or its shield's circle)."""
+    present = {kind: view(d, p) for kind, view in CRAFT.items()}
+    rocks = d.ast_id.shape[0]
+    for contact in CONTACTS:
+        craft = present[contact.craft]
+        if craft is None or frame.claimed(contact.craft):
+            continue
+        if contact.other == Kind.ROCK:
+            if not rocks:
+                continue
+            if craft.shield is not None:
+                _shield_bounce(d, p, craft, craft.shield)
+                continue
+            hit = _first_overlap(craft, d, p, frame)
             if hit >= 0:
-                frame.claim_rock(hit, Cause.SHIP)
-                frame.claim_ship(Cause.ROCK)
-    if d.saucer_alive and not frame.saucer_claimed:
-        saucer = saucer_outline(p, d.saucer_x, d.saucer_y, d.saucer_small)
-        r = p.saucer_radius[1 if d.saucer_small else 0]
-        if n:
-            hit = _first_overlap(lambda: saucer, (d.saucer_x, d.saucer_y), r, d, p, frame)
-            if hit >= 0:
-                frame.claim_rock(hit, Cause.SAUCER)
-                frame.claim_saucer(Cause.ROCK)
-        if ship_in_play and not frame.saucer_claimed and not frame.ship_claimed:
-            if d.shield_on:
-                touching = circles_touch((d.ship_x, d.ship_y), p.shield_radius,
-                                          (d.saucer_x, d.saucer_y), r, p)
-            elif not circles_touch((d.ship_x, d.ship_y), SAFE * p.ship_radius + 1.0,
-                                    (d.saucer_x, d.saucer_y), SAFE * r, p):
-                touching = False  # out of each other's bounding circles: the outlines cannot
-            else:
-                ship = ship_outline(p, d.ship_x, d.ship_y, d.ship_heading)
-                touching = bool(polygons_overlap(
-                    ship, np.array([0, ship.shape[0]]), saucer, np.array([0, saucer.shape[0]]),
-                    np.array([0]), np.array([0]), world_size=ws)[0])
-            if touching:
-                frame.claim_saucer(Cause.SHIP)
-                if not d.shield_on:
-                    frame.claim_ship(Cause.SAUCER)
+                frame.claim_rock(hit, contact.other_by)
+                frame.claim(contact.craft, contact.craft_by)
+            continue
+        other = present[contact.other]
+        if other is None or frame.claimed(contact.other):
+            continue
+        if _crafts_touch(craft, other, p):
+            frame.claim(contact.other, contact.other_by)
+            if craft.shield is None:
+                frame.claim(contact.craft, contact.craft_by)
+
+
+def _crafts_touch(a: Craft, b: Craft, p: Params) -> bool:
+    """Whether craft ``a`` (its shield's circle while it is up) touches craft ``b``."""
+    if a.shield is not None:
+        return circles_touch((a.x, a.y), a.shield, (b.x, b.y), b.radius, p)
+    if not circles_touch((a.x, a.y), SAFE * a.radius + 1.0, (b.x, b.y), SAFE * b.radius, p):
+        return False  # out of each other's bounding circles: the outlines cannot touch
+    oa = a.outline()
+    ob = b.outline()
+    return bool(polygons_overlap(oa, np.array([0, oa.shape[0]]), ob, np.array([0, ob.shape[0]]),
+                                 np.array([0]), np.array([0]), world_size=p.wrap_size)[0])
 
 
 def circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
@@ -87,18 +86,17 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
     return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
 
 
-def _first_overlap(make_outline: Callable[[], np.ndarray], center: tuple[float, float],
-                   radius: float, d: Draft, p: Params, frame: Frame) -> int:
-    """Index of the lowest unclaimed asteroid whose outline overlaps ``make_outline()``, or -1
-    (the outline is made only when a rock is near)."""
-    cand = rocks_near(d, p, center, radius)
+def _first_overlap(craft: Craft, d: Draft, p: Params, frame: Frame) -> int:
+    """Index of the lowest unclaimed asteroid whose outline overlaps the craft's, or -1 (the
+    outline is made only when a rock is near)."""
+    cand = rocks_near(d, p, (craft.x, craft.y), craft.radius)
     if cand.shape[0] == 0:
         return -1
     cand = cand[frame.rock_by[cand] < 0]
     if cand.shape[0] == 0:
         return -1
     rocks, offsets = rock_outlines_of(d, cand)
-    outline = make_outline()
+    outline = craft.outline()
     hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
                            np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
                            world_size=p.wrap_size)
@@ -106,22 +104,23 @@ def _first_overlap(make_outline: Callable[[], np.ndarray], center: tuple[float, 
     return int(found[0]) if found.shape[0] else -1
 
 
-def _shield_bounce(d: Draft, p: Params) -> None:
-    """Asteroids touching the shield circle bounce off it, reflected off their own edge."""
-    center = np.array([[d.ship_x, d.ship_y]])
-    near = rocks_near(d, p, (d.ship_x, d.ship_y), p.shield_radius)
+def _shield_bounce(d: Draft, p: Params, craft: Craft, radius: float) -> None:
+    """Asteroids touching the craft's shield circle bounce off it, reflected off their own
+    edge, relative to the craft's motion."""
+    center = np.array([[craft.x, craft.y]])
+    near = rocks_near(d, p, (craft.x, craft.y), radius)
     if near.shape[0] == 0:
         return
     rocks, offsets = rock_outlines_of(d, near)
-    c = circle_segment_contacts(center, np.array([p.shield_radius]), rocks, offsets,
+    c = circle_segment_contacts(center, np.array([radius]), rocks, offsets,
                                 world_size=p.wrap_size)
     if c.body.shape[0] == 0:
         return
     i = near[c.body]
-    ship_v = np.array([d.ship_vx, d.ship_vy])
-    away = -c.normal  # the contact normal points from the rock's edge to the ship
+    craft_v = np.array([craft.vx, craft.vy])
+    away = -c.normal  # the contact normal points from the rock's edge to the craft
     pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
-    rel = vel[i] - ship_v
-    new_pos, new_rel = push_and_reflect(pos[i], rel, away, c.depth, p.shield_restitution)
-    pos[i], vel[i] = new_pos, new_rel + ship_v
+    rel = vel[i] - craft_v
+    new_pos, new_rel = push_and_reflect(pos[i], rel, away, c.depth, craft.bounce)
+    pos[i], vel[i] = new_pos, new_rel + craft_v
     d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)

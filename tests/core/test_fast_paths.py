@@ -13,7 +13,9 @@ import pytest
 
 from asteroids.core import new_world, reach, state_hash, step, sweep, touch
 from asteroids.core.bot import bot_input
+from asteroids.core.craft import SAFE
 from asteroids.core.frame import Frame
+from asteroids.core.kinds import Kind
 from asteroids.core.outlines import rock_outlines, rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import params_for
@@ -149,7 +151,7 @@ def test_ship_saucer_circle_precheck_never_hides_an_overlap(name: str) -> None:
         overlap = bool(polygons_overlap(ship, [0, ship.shape[0]], saucer, [0, saucer.shape[0]],
                                         [0], [0], world_size=(p.width, p.height))[0])
         far = not touch.circles_touch(
-            (x, y), reach.SAFE * p.ship_radius + 1.0, (sx, sy), reach.SAFE * r, p)
+            (x, y), SAFE * p.ship_radius + 1.0, (sx, sy), SAFE * r, p)
         assert not (far and overlap)
         far_count += far
         close_calls += (not far) and not overlap
@@ -183,7 +185,7 @@ def test_unhit_shots_fly_as_apply_shot_hits_moves_them(name: str) -> None:
         sweep._apply_shot_hits(slow, p, claims, sweep._ShotHits(k))
         sweep._fly_unhit_shots(fast, p)
         assert claims.rock_by.tolist() == [-1] * world.ast_id.shape[0]
-        assert not claims.saucer_claimed and not claims.ship_claimed
+        assert not claims.claimed(Kind.SAUCER) and not claims.claimed(Kind.SHIP)
         for n in ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"):
             a, b = getattr(fast, n), getattr(slow, n)
             assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), n
