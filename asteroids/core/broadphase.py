@@ -492,7 +492,8 @@ def _sweep_pairs(
     ib = np.concatenate(out_b) if out_b else np.zeros(0, dtype=np.int64)
     if world is None:
         return a.owner[ia], b.owner[ib], None, None
-    return a.owner[ia], b.owner[ib], b.kx[ib] - a.kx[ia], b.ky[ib] - a.ky[ia]  # type: ignore[operator]
+    assert a.kx is not None and a.ky is not None and b.kx is not None and b.ky is not None
+    return a.owner[ia], b.owner[ib], b.kx[ib] - a.kx[ia], b.ky[ib] - a.ky[ia]
 
 
 def _sweep_self(
@@ -524,6 +525,7 @@ def _sweep_self(
         return np.minimum(oi, oj), np.maximum(oi, oj), None, None
     swap = oi > oj
     # Image of the second body relative to the first (sign flips with the swap).
-    dkx = np.where(swap, a.kx[i] - a.kx[j], a.kx[j] - a.kx[i])  # type: ignore[index]
-    dky = np.where(swap, a.ky[i] - a.ky[j], a.ky[j] - a.ky[i])  # type: ignore[index]
+    assert a.kx is not None and a.ky is not None
+    dkx: I64Array = np.where(swap, a.kx[i] - a.kx[j], a.kx[j] - a.kx[i])
+    dky: I64Array = np.where(swap, a.ky[i] - a.ky[j], a.ky[j] - a.ky[i])
     return np.minimum(oi, oj), np.maximum(oi, oj), dkx, dky

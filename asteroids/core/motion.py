@@ -34,17 +34,17 @@ def move_bodies(d: Draft, p: Params) -> None:
         if p.wrap_ship:
             d.ship_x, d.ship_y = wrap1(x, p.width), wrap1(y, p.height)
         else:
-            r = p.ship_radius
-            d.ship_x, d.ship_vx = bounce1(x, d.ship_vx, r, p.width - r)
-            d.ship_y, d.ship_vy = bounce1(y, d.ship_vy, r, p.height - r)
+            rad = p.ship_radius
+            d.ship_x, d.ship_vx = bounce1(x, d.ship_vx, rad, p.width - rad)
+            d.ship_y, d.ship_vy = bounce1(y, d.ship_vy, rad, p.height - rad)
     if d.saucer_alive:
         x = d.saucer_x + d.saucer_vx
         y = d.saucer_y + d.saucer_vy
-        r = p.saucer_radius[1 if d.saucer_small else 0]
+        rad = p.saucer_radius[1 if d.saucer_small else 0]
         if p.wrap_saucers:
             y = wrap1(y, p.height)
         else:
-            y, d.saucer_vy = bounce1(y, d.saucer_vy, r, p.height - r)
+            y, d.saucer_vy = bounce1(y, d.saucer_vy, rad, p.height - rad)
         d.saucer_x = min(max(x, 0.0), p.width)
         d.saucer_y = y
 

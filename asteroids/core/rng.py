@@ -61,15 +61,15 @@ class Pcg32:
         if count <= 0:
             return np.zeros(0, dtype=np.uint64)
         inc = self.inc
-        parts = []
-        left = count
-        while left:  # blocks of at most _JUMP draws, each jumped to from the block's start
-            k = min(left, _JUMP)
+        parts: list[np.ndarray] = []
+        todo = count
+        while todo:  # blocks of at most _JUMP draws, each jumped to from the block's start
+            k = min(todo, _JUMP)
             with np.errstate(over="ignore"):
                 parts.append(_A_NP[:k] * np.uint64(self.state) + _B_NP[:k] * np.uint64(inc))
             self.state = (_A[k] * self.state + _B[k] * inc) & _MASK64
-            left -= k
-        old = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            todo -= k
+        old: np.ndarray = parts[0] if len(parts) == 1 else np.concatenate(parts)
         xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
         rot = old >> np.uint64(59)
         left = (np.uint64(32) - rot) & np.uint64(31)

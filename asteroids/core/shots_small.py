@@ -96,7 +96,7 @@ def first_hits_small(
     m = n_v // nb
     wrap = world_size is not None
     w = h = 0.0
-    if wrap:
+    if world_size is not None:
         size = _world_floats(world_size)
         if size is None:
             return None  # the general path reports it, after checking the other inputs

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -212,6 +212,66 @@ class Draft:
     fields instead of a ``getattr``/``setattr`` per field.
     """
 
+    # Every World field, readable and writable (the same names and types as ``World``'s, in
+    # the same order; tests/core/test_world.py keeps the two lists equal).
+    tick: int
+    rng_state: int
+    rng_inc: int
+    next_id: int
+    ast_id: np.ndarray
+    ast_size: np.ndarray
+    ast_pos: np.ndarray
+    ast_vel: np.ndarray
+    ast_angle: np.ndarray
+    ast_spin: np.ndarray
+    ast_radius: np.ndarray
+    ast_local: np.ndarray
+    ast_offsets: np.ndarray
+    shot_id: np.ndarray
+    shot_owner: np.ndarray
+    shot_pos: np.ndarray
+    shot_vel: np.ndarray
+    shot_ttl: np.ndarray
+    ship_state: int
+    ship_x: float
+    ship_y: float
+    ship_vx: float
+    ship_vy: float
+    ship_heading: int
+    ship_timer: int
+    ship_doomed: bool
+    thrusting: bool
+    shield_on: bool
+    shield_energy: int
+    fire_held: bool
+    hyper_held: bool
+    autofire_timer: int
+    saucer_alive: bool
+    saucer_small: bool
+    saucer_x: float
+    saucer_y: float
+    saucer_vx: float
+    saucer_vy: float
+    saucer_ticks_left: int
+    saucer_fire_timer: int
+    saucer_zig_timer: int
+    score: int
+    lives: int
+    next_extra_life: int
+    wave: int
+    wave_timer: int
+    wave_weight: int
+    saucer_timer: int
+    saucer_interval: int
+    saucers_this_game: int
+    since_break: int
+    beat_timer: int
+    beat_interval: int
+    beat_quicken_timer: int
+    beat_tone: int
+    game_over: bool
+    ship_grace: int
+
     def __init__(self, world: World) -> None:
         fields_ = self.__dict__
         fields_.update(zip(FIELD_NAMES, map(getattr, [world] * _N_FIELDS, FIELD_NAMES),
@@ -237,9 +297,3 @@ class Draft:
                   map(fields_.__getitem__, FIELD_NAMES)), 0)
         _set_field(world, "params", self._params if params is None else params)
         return world
-
-    if TYPE_CHECKING:  # every World field, readable and writable
-
-        def __getattr__(self, name: str) -> Any: ...
-
-        def __setattr__(self, name: str, value: Any) -> None: ...
