@@ -37,7 +37,6 @@ from asteroids.core import state_hash
 from asteroids.core.match import Match, MatchEvent, match_hash, new_match, step_match
 from asteroids.profile import MAX_ENTRIES
 from asteroids.replay import Recorder, Replay
-from asteroids.replay.matches import MatchRecorder
 
 if TYPE_CHECKING:
     from asteroids.app.world_view import WorldView
@@ -201,7 +200,7 @@ class MatchPlay(MatchStepping):
     """The two-player half of ``views.MatchPlayView`` (``MatchPlayView(MatchPlay,
     PlayView)``): what differs from a one-player game.
 
-    The match is recorded into one replay (``MatchRecorder``), saved when the match is over
+    The match is recorded into one replay (a two-player ``Recorder``), saved when the match is over
     or left. At the end every player's score goes to the rules' high-score table on its own
     (initials "???" at once, so nothing is lost), then the initials entry asks each player
     who made the table in turn, ``PLAYER N`` on screen, and the title shows the table.
@@ -214,8 +213,9 @@ class MatchPlay(MatchStepping):
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.recorder = None  # PlayView's one-player recorder: a match has its own
-        self.match_recorder: MatchRecorder | None = (
-            MatchRecorder(self.config, self.seed) if self.game.saver is not None else None)
+        self.match_recorder: Recorder | None = (
+            Recorder(self.config, self.seed, players=2) if self.game.saver is not None
+            else None)
         """Records the match (None when games are not recorded)."""
         self.slots: list[tuple[int, ScoreSlot]] = []
         """(player, place) of each player who made the high-score table."""
