@@ -12,6 +12,8 @@ import pytest
 from asteroids.config.schema import Config, Obstacle
 from asteroids.core import events as ev
 from asteroids.core import step
+from asteroids.core.bodies import CONTACTS, CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
+from asteroids.core.kinds import Kind, Shooter
 from asteroids.core.params import params_for
 from asteroids.core.ship import ship_outline
 from asteroids.core.spawn import NewRock
@@ -224,3 +226,25 @@ def test_ship_and_saucer_do_not_touch_across_a_border_that_does_not_wrap() -> No
                       saucer_fire_timer=100, saucer_zig_timer=100)
     _, events = step(near, 0, cfg)
     assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
+
+
+# --- the tables of who meets whom ------------------------------------------------------------
+
+
+def test_every_kind_of_craft_is_in_the_tables() -> None:
+    """``bodies.py`` is where a kind of body is declared: every kind but the rocks is a craft
+    with a view, meets something, can be hit and is named in a shot-sweep record."""
+    craft = set(Kind) - {Kind.ROCK}
+    assert set(CRAFT) == craft == set(HIT_OF)
+    assert {KIND_HIT[HIT_OF[k]] for k in craft} == craft
+    assert craft <= {c.craft for c in CONTACTS} | {c.other for c in CONTACTS}
+    assert set(SHOT_TARGETS) == set(SHOT_CAUSE) == set(Shooter)
+    assert set().union(*SHOT_TARGETS.values()) == craft
+    assert all(c.craft != Kind.ROCK and c.craft != c.other for c in CONTACTS)
+
+
+def test_contacts_are_decided_in_table_order() -> None:
+    """The ship is decided against the rocks before the saucer is, and the ship and the saucer
+    meet last: a ship that rams a rock cannot also ram the saucer in the same tick."""
+    assert [(c.craft, c.other) for c in CONTACTS] == [
+        (Kind.SHIP, Kind.ROCK), (Kind.SAUCER, Kind.ROCK), (Kind.SHIP, Kind.SAUCER)]
