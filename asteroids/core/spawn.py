@@ -31,14 +31,13 @@ __all__ = [
     "wave_size",
 ]
 
-def _unit_outline(rock: np.ndarray) -> np.ndarray:
-    out = rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist())
-    out.flags.writeable = False
-    return out
-
-
-_CLASSIC = tuple(_unit_outline(rock) for rock in CLASSIC_ROCKS)
+_CLASSIC = tuple(
+    rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist()) for rock in CLASSIC_ROCKS
+)
 """Classic outlines scaled so their farthest point is at radius 1."""
+for _outline in _CLASSIC:
+    _outline.flags.writeable = False
+del _outline
 
 _TWO32 = 4294967296.0
 

@@ -71,13 +71,13 @@ class _Targets:
     rock's body index is its asteroid index), then the craft (of kinds ``craft``), then
     obstacles."""
 
-    __slots__ = ("body", "craft", "motion", "n_rocks", "offsets", "owner", "points")
+    __slots__ = ("body", "craft", "motion", "n_rocks", "offsets", "points")
 
     def __init__(self, points: np.ndarray, offsets: np.ndarray, motion: np.ndarray,
-                 n_rocks: int, craft: tuple[Kind, ...], owner: Shooter,
+                 n_rocks: int, craft: tuple[Kind, ...],
                  body: np.ndarray | None = None) -> None:
         self.points, self.offsets, self.motion = points, offsets, motion
-        self.n_rocks, self.craft, self.owner = n_rocks, craft, owner
+        self.n_rocks, self.craft = n_rocks, craft
         self.body = body
         """Packed index -> index among all the shooter's targets (None: the same)."""
 
@@ -92,8 +92,7 @@ class _Targets:
         rows = np.flatnonzero(np.repeat(others, counts))
         offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
         return _Targets(self.points.take(rows, axis=0), offsets, self.motion.take(keep, axis=0),
-                        self.n_rocks, self.craft, self.owner,
-                        keep if self.body is None else self.body[keep])
+                        self.n_rocks, self.craft, keep if self.body is None else self.body[keep])
 
 
 class _ShotHits:
@@ -249,7 +248,7 @@ def sweep_shots(d: Draft, p: Params, frame: Frame) -> None:
         points, offsets, motion, craft = _targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
-        tg = _Targets(points, offsets, motion, n, craft, owner)
+        tg = _Targets(points, offsets, motion, n, craft)
         hits.record(rows, starts[rows], ends[rows], tg, p)
         if walls is not None:
             # Hits beyond the first wall are not real: the shot ricocheted first.
@@ -291,7 +290,7 @@ def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: P
         at = tg.without(leg.skip) if piece == 0 and leg.skip >= 0 else tg
         counts = at.offsets[1:] - at.offsets[:-1]
         moved = _Targets(at.points + np.repeat(at.motion * t0, counts, axis=0), at.offsets,
-                         at.motion * (t1 - t0), at.n_rocks, at.craft, at.owner, at.body)
+                         at.motion * (t1 - t0), at.n_rocks, at.craft, at.body)
         hits.record(one, leg.starts[piece][None, :], leg.ends[piece][None, :], moved, p,
                     t0=np.array([t0]), t1=np.array([t1]))
         used += 1
