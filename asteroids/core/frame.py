@@ -26,18 +26,28 @@ class Frame:
         rocks: the number of rocks at the start of the tick.
     """
 
-    __slots__ = ("craft_by", "rock_by")
+    __slots__ = ("craft_by", "rock_by", "rocks")
 
     def __init__(self, rocks: int) -> None:
-        self.rock_by = np.full(rocks, NO_CLAIM, dtype=np.int64)
-        """(N,) int64: the cause that claimed each rock, or ``NO_CLAIM``."""
+        self.rocks = rocks
+        self.rock_by: np.ndarray | None = None
+        """(N,) int64: the cause that claimed each rock, or ``NO_CLAIM``; None while no rock is
+        claimed (most ticks: nothing to break)."""
         self.craft_by = [NO_CLAIM] * len(Kind)
         """By ``Kind`` value: the cause that claimed that craft, or ``NO_CLAIM``."""
 
     def claim_rock(self, index: int, cause: Cause) -> None:
         """Claim rock ``index`` for ``cause`` unless something claimed it first."""
-        if self.rock_by[index] < 0:
-            self.rock_by[index] = cause
+        by = self.rock_by
+        if by is None:
+            by = self.rock_by = np.full(self.rocks, NO_CLAIM, dtype=np.int64)
+        if by[index] < 0:
+            by[index] = cause
+
+    def unclaimed(self, index: np.ndarray) -> np.ndarray:
+        """The rocks of ``index`` that nothing has claimed yet."""
+        by = self.rock_by
+        return index if by is None else index[by[index] < 0]
 
     def claim(self, kind: Kind, cause: Cause) -> None:
         """Claim the craft of ``kind`` for ``cause`` unless something claimed it first."""

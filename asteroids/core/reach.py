@@ -55,10 +55,10 @@ def shots_may_hit(d: Draft, p: Params) -> bool:
     if d.ast_id.shape[0]:
         # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v|
         # of its centre on each axis, a shot's within its travel of its start.
-        gap = np.abs(d.ast_pos[None, :, :] - d.shot_pos[:, None, :])
-        gap = np.minimum(gap, p.size - gap)  # nearest image per axis (never more: conservative)
-        limit = _rock_reach(d.ast_radius, d.ast_vel) + margin
-        if not bool((gap > limit[:, None]).any(axis=2).all()):
+        gap = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
+        np.abs(gap, out=gap)
+        np.minimum(gap, p.size - gap, out=gap)  # nearest image per axis (conservative)
+        if not bool(_apart(gap, _rock_reach(d.ast_radius, d.ast_vel, margin)).all()):
             return True
     owners = d.shot_owner.tolist()
     starts = None
@@ -94,7 +94,20 @@ def _craft_in_reach(craft: Craft, shooter: Shooter, starts: list[list[float]],
     return False
 
 
-def _rock_reach(radius: np.ndarray, vel: np.ndarray) -> np.ndarray:
-    """(N,) how far each rock's swept box reaches from its centre on either axis this tick,
-    with the safety factor: ``(r + |v|) * SAFE``."""
-    return (radius + np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])) * SAFE
+def _rock_reach(radius: np.ndarray, vel: np.ndarray, margin: float) -> np.ndarray:
+    """(N,) how far each rock's swept box may reach from its centre on either axis this tick,
+    with the safety factor and the shot's ``margin``: ``(r + |v|) * SAFE + margin``."""
+    sq = vel * vel
+    reach = sq[:, 0] + sq[:, 1]
+    np.sqrt(reach, out=reach)
+    reach += radius
+    reach *= SAFE
+    reach += margin
+    return reach
+
+
+def _apart(gap: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """(K, N) whether shot k and rock n are farther apart than the rock's reach on an axis."""
+    far = gap[:, :, 0] > reach
+    far |= gap[:, :, 1] > reach
+    return far

@@ -19,14 +19,17 @@ from asteroids.core.world import Draft
 
 __all__ = ["resolve"]
 
+_SAUCER, _SHIP = Kind.SAUCER, Kind.SHIP
+
 
 def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event]) -> None:
     """Destroy what was claimed this tick: score it, split it, award extra lives."""
-    broken = (frame.rock_by >= 0).nonzero()[0]
     kids = None
     scoring = not d.game_over  # a shot still in flight after game over scores nothing
-    if broken.shape[0]:
-        causes = frame.rock_by[broken]
+    by = frame.rock_by
+    if by is not None:  # a rock was claimed
+        broken = (by >= 0).nonzero()[0]
+        causes = by[broken]
         sizes = d.ast_size[broken]
         room = p.ast_max - (d.ast_id.shape[0] - broken.shape[0])
         kids, got = split_rocks(rng, p, sizes, d.ast_pos[broken], d.ast_vel[broken], room)
@@ -40,14 +43,14 @@ def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event
             d.score += points
             events.append(ev.AsteroidDestroyed(size, x, y, children, Cause(cause).label,
                                                points))
-        _keep_asteroids(d, frame.rock_by < 0)
-    if frame.claimed(Kind.SAUCER) and d.saucer_alive:
-        destroy_saucer(d, p, frame.cause(Kind.SAUCER), scoring, events)
+        _keep_asteroids(d, by < 0)
+    if frame.claimed(_SAUCER) and d.saucer_alive:
+        destroy_saucer(d, p, frame.cause(_SAUCER), scoring, events)
     # The points of this tick earn their extra life before the ship's loss is counted, so a
     # life earned on the tick the last ship dies keeps the game going.
     _award_extra_lives(d, p, events)
-    if frame.claimed(Kind.SHIP):
-        kill_ship(d, p, frame.cause(Kind.SHIP), events)
+    if frame.claimed(_SHIP):
+        kill_ship(d, p, frame.cause(_SHIP), events)
     if kids is not None:
         append_rocks(d, kids)
 

@@ -21,18 +21,24 @@ from asteroids.core.world import Draft
 
 __all__ = ["circles_touch", "rocks_near", "touch"]
 
+_ROCK = Kind.ROCK
+
 
 def touch(d: Draft, p: Params, frame: Frame) -> None:
     """Every pair of ``CONTACTS`` in order: a craft against the rocks (the lowest unclaimed
     rock its outline overlaps, or its shield bounces the rocks it touches) or against
     another craft (outlines, or its shield's circle)."""
-    present = {kind: view(d, p) for kind, view in CRAFT.items()}
+    present: dict[Kind, Craft | None] = {}  # each craft as its rules module shows it
+    claimed = frame.craft_by
     rocks = d.ast_id.shape[0]
     for contact in CONTACTS:
-        craft = present[contact.craft]
-        if craft is None or frame.claimed(contact.craft):
+        kind = contact.craft
+        if claimed[kind] >= 0:
             continue
-        if contact.other == Kind.ROCK:
+        craft = present[kind] if kind in present else present.setdefault(kind, CRAFT[kind](d, p))
+        if craft is None:
+            continue
+        if contact.other == _ROCK:
             if not rocks:
                 continue
             if craft.shield is not None:
@@ -41,15 +47,19 @@ def touch(d: Draft, p: Params, frame: Frame) -> None:
             hit = _first_overlap(craft, d, p, frame)
             if hit >= 0:
                 frame.claim_rock(hit, contact.other_by)
-                frame.claim(contact.craft, contact.craft_by)
+                frame.claim(kind, contact.craft_by)
             continue
-        other = present[contact.other]
-        if other is None or frame.claimed(contact.other):
+        other_kind = contact.other
+        if claimed[other_kind] >= 0:
             continue
-        if _crafts_touch(craft, other, p):
-            frame.claim(contact.other, contact.other_by)
+        if other_kind in present:
+            other = present[other_kind]
+        else:
+            other = present.setdefault(other_kind, CRAFT[other_kind](d, p))
+        if other is not None and _crafts_touch(craft, other, p):
+            frame.claim(other_kind, contact.other_by)
             if craft.shield is None:
-                frame.claim(contact.craft, contact.craft_by)
+                frame.claim(kind, contact.craft_by)
 
 
 def _crafts_touch(a: Craft, b: Craft, p: Params) -> bool:
@@ -92,7 +102,7 @@ def _first_overlap(craft: Craft, d: Draft, p: Params, frame: Frame) -> int:
     cand = rocks_near(d, p, (craft.x, craft.y), craft.radius)
     if cand.shape[0] == 0:
         return -1
-    cand = cand[frame.rock_by[cand] < 0]
+    cand = frame.unclaimed(cand)
     if cand.shape[0] == 0:
         return -1
     rocks, offsets = rock_outlines_of(d, cand)
