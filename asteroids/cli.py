@@ -439,13 +439,10 @@ def _cmd_record(args: argparse.Namespace) -> int:
         return _error(f"record: --ticks must be in [0, {MAX_TICKS}]; got {args.ticks}")
     if not -(2**63) <= args.seed < 2**64:
         return _error(f"record: --seed must be in [-2**63, 2**64); got {args.seed}")
+    replay = record_bot_game(config, args.seed, bot, args.ticks, players=args.players)
     if args.players == 2:
-        from asteroids.replay.matches import record_bot_match
-
-        replay = record_bot_match(config, args.seed, bot, args.ticks)
         score = "scores " + " / ".join(str(s) for s in replay.final_scores)
     else:
-        replay = record_bot_game(config, args.seed, bot, args.ticks)
         score = f"score {replay.final_score}"
     path = save_replay(replay, args.out)
     why = "game over" if replay.ticks < args.ticks else "tick limit"

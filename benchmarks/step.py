@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from asteroids.config import Config, load_config
-from asteroids.core import new_world, simulation, step
+from asteroids.core import new_world, step, sweep
 from asteroids.core.bot import bot_input
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
@@ -180,7 +180,7 @@ def classic_first_hits(cfg: Config, games: Recording) -> tuple[float, int, str]:
     Returns the median µs per call, the number of calls, and the most bodies and the most
     shots in one query.
     """
-    real = simulation.first_hits
+    real = sweep.first_hits
     calls: list[int] = []
     most_bodies = most_shots = 0
 
@@ -193,11 +193,11 @@ def classic_first_hits(cfg: Config, games: Recording) -> tuple[float, int, str]:
         most_shots = max(most_shots, len(starts))
         return out
 
-    simulation.first_hits = timed
+    sweep.first_hits = timed
     try:
         resimulate(cfg, games)
     finally:
-        simulation.first_hits = real
+        sweep.first_hits = real
     if not calls:
         return math.nan, 0, "-"
     scene = f"up to {most_bodies} bodies and {most_shots} shots"

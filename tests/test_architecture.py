@@ -228,10 +228,17 @@ def test_ruff_bans_arcade_in_core(tmp_path: Path) -> None:
 APP = ROOT / "asteroids" / "app"
 
 
-def app_import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
     """Module -> the package's modules it imports, counting every import anywhere in the file
-    (top level, inside functions, under ``if TYPE_CHECKING``), relative ones included."""
+    (top level, inside functions, under ``if TYPE_CHECKING``), relative ones included.
+
+    ``from pkg import name`` imports the module ``pkg.name`` when there is one, else ``pkg``
+    itself (for a name its ``__init__`` defines). The parent packages Python runs first are
+    not counted: every module of a package has them, and a package's ``__init__`` that
+    gathers its modules' names would otherwise be in a cycle with each of them."""
     graph: dict[str, set[str]] = {name: set() for name in sources}
+    is_package = {name: any(other.startswith(name + ".") for other in sources)
+                  for name in sources}
     for name, source in sources.items():
         for node in ast.walk(ast.parse(source)):
             targets: list[str] = []
@@ -240,10 +247,11 @@ def app_import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    parent = name.rsplit(".", node.level)[0]
+                    package = name if is_package.get(name) else name.rsplit(".", 1)[0]
+                    parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                     base = f"{parent}.{base}" if base else parent
-                # ``from pkg import mod`` imports the module pkg.mod when there is one.
-                targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in sources
+                           else base for alias in node.names]
             for target in targets:
                 if target in sources and target != name:
                     graph[name].add(target)
@@ -285,6 +293,50 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
+def package_sources(root: Path = ROOT / "asteroids") -> dict[str, str]:
+    """Every module of the package by dotted name (a package by its ``__init__``)."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path.read_text()
+    return out
+
+
+def test_no_import_cycle_anywhere_in_the_package() -> None:
+    """No two modules of the package import each other, directly or round a loop, counting
+    imports inside functions and under ``TYPE_CHECKING``: every package (core, replay, config,
+    profile, lab, app) reads one way."""
+    sources = package_sources()
+    graph = import_graph(sources)
+    assert graph["asteroids.replay.verify"] and graph["asteroids.core.simulation"]
+    assert "asteroids.core.play" in graph["asteroids.replay.verify"]
+    assert import_cycles(graph) == []
+
+
+def test_cycle_check_follows_imports_of_modules_and_of_package_names() -> None:
+    """``from pkg import mod`` is an import of the module; ``from pkg import name`` (a name
+    the package's ``__init__`` defines) one of the package; relative imports in a package's
+    ``__init__`` start from the package itself."""
+    sources = {
+        "asteroids.core": "from asteroids.core.sim import step\n",
+        "asteroids.core.sim": "from asteroids.core import events\n",
+        "asteroids.core.events": "",
+        "asteroids.replay": "from .verify import check\n",
+        "asteroids.replay.verify": "from asteroids.core import step\n",
+    }
+    graph = import_graph(sources)
+    assert graph["asteroids.core.sim"] == {"asteroids.core.events"}
+    assert graph["asteroids.replay"] == {"asteroids.replay.verify"}
+    assert graph["asteroids.replay.verify"] == {"asteroids.core"}
+    assert import_cycles(graph) == []
+    sources["asteroids.core.events"] = "def f():\n    from asteroids.replay import verify\n"
+    assert import_cycles(import_graph(sources)) == [[
+        "asteroids.core", "asteroids.core.events", "asteroids.core.sim",
+        "asteroids.replay.verify"]]
+
+
 def app_sources() -> dict[str, str]:
     return {f"asteroids.app.{p.stem}" if p.stem != "__init__" else "asteroids.app":
             p.read_text() for p in sorted(APP.glob("*.py"))}
@@ -292,7 +344,7 @@ def app_sources() -> dict[str, str]:
 
 def test_app_modules_import_each_other_one_way_only() -> None:
     """No cycle among asteroids/app modules, even through lazy or TYPE_CHECKING imports."""
-    graph = app_import_graph(app_sources())
+    graph = import_graph(app_sources())
     assert "asteroids.app.game" in graph and graph["asteroids.app.router"]  # the scan sees them
     assert import_cycles(graph) == []
 
@@ -335,11 +387,109 @@ def test_cycle_check_sees_lazy_and_type_checking_imports() -> None:
                                "    from asteroids.app.window import Game\n",
         "asteroids.app.hud": "import arcade\n",
     }
-    assert import_cycles(app_import_graph(old)) == [["asteroids.app.views",
+    assert import_cycles(import_graph(old)) == [["asteroids.app.views",
                                                      "asteroids.app.window"]]
     relative = {"asteroids.app.a": "from . import b\n", "asteroids.app.b": "from .c import x\n",
                 "asteroids.app.c": "from asteroids.app import a\n"}
-    assert import_cycles(app_import_graph(relative)) == [
+    assert import_cycles(import_graph(relative)) == [
         ["asteroids.app.a", "asteroids.app.b", "asteroids.app.c"]]
     one_way = {"asteroids.app.a": "from asteroids.app.b import x\n", "asteroids.app.b": ""}
-    assert import_cycles(app_import_graph(one_way)) == []
+    assert import_cycles(import_graph(one_way)) == []
+
+
+# --- no process-wide state in the core ------------------------------------------------------
+
+
+def _immutable(value: object, seen: set[int] | None = None) -> bool:
+    """Whether a module-level value can never change: plain values, read-only arrays and
+    mappings, frozen tuples of them, functions, classes, modules and enum members."""
+    import enum
+    import types
+
+    import numpy as np
+
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return True
+    seen.add(id(value))
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, range,
+                                           enum.Enum, np.dtype, np.generic)):
+        return True
+    if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                          types.WrapperDescriptorType, types.MethodWrapperType, type,
+                          types.GenericAlias, types.UnionType)):
+        return True
+    if isinstance(value, np.ndarray):
+        return not value.flags.writeable
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v, seen) for v in value)
+    if isinstance(value, types.MappingProxyType):
+        return all(_immutable(v, seen) for v in value.values())
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and not isinstance(value, type):
+        return params.frozen and all(_immutable(getattr(value, f), seen)
+                                     for f in type(value).__dataclass_fields__)
+    return type(value).__module__ in ("__future__", "typing")
+
+
+def core_module_names() -> list[str]:
+    return sorted(
+        "asteroids.core" + ("." + ".".join(p.relative_to(CORE).with_suffix("").parts)
+                            if p.stem != "__init__" else
+                            ("." + ".".join(p.parent.relative_to(CORE).parts)
+                             if p.parent != CORE else ""))
+        for p in core_files())
+
+
+@pytest.mark.parametrize("name", core_module_names())
+def test_core_module_holds_no_state_between_calls(name: str) -> None:
+    """Nothing at module level in the core can change after import: no caches (``global``,
+    ``functools`` caches, lists or dicts filled as games run), only constants and tables built
+    once at import (read-only arrays, tuples, read-only mappings). So no game can see another's
+    leftovers, and nothing needs a test that it invalidates."""
+    import importlib
+
+    module = importlib.import_module(name)
+    source = Path(module.__file__).read_text()
+    tree = ast.parse(source)
+    assert not [n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal))]
+    cached = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute | ast.Name)
+              and (n.attr if isinstance(n, ast.Attribute) else n.id)
+              in ("lru_cache", "cache", "cached_property")]
+    assert cached == [], f"{name}: functools caches at lines {cached}"
+    own = {k: v for k, v in vars(module).items() if not k.startswith("__")
+           and not (callable(v) and getattr(v, "__module__", name) != name)}  # imported
+    mutable = sorted(k for k, v in own.items() if not _immutable(v))
+    assert mutable == [], f"{name}: module-level state {mutable}"
+
+
+@pytest.mark.parametrize("source", [
+    "import functools\n@functools.lru_cache\ndef f(x):\n    return x\n",
+    "_last = []\ndef f(x):\n    global _last\n    _last = [x]\n",
+])
+def test_state_checker_sees_caches_in_the_source(source: str) -> None:
+    tree = ast.parse(source)
+    found = [n for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal))
+             or (isinstance(n, ast.Attribute) and n.attr == "lru_cache")]
+    assert found
+
+
+def test_state_checker_sees_mutable_module_values() -> None:
+    import types
+
+    import numpy as np
+
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    assert _immutable((1, "a", frozen, types.MappingProxyType({"k": (2.0,)})))
+    assert not _immutable([])
+    assert not _immutable({"k": 1})
+    assert not _immutable(np.zeros(3))
+    assert not _immutable((frozen, [1]))
+    assert not _immutable(types.MappingProxyType({"k": []}))
+    from asteroids.core.bodies import Contact
+    from asteroids.core.craft import Craft
+    from asteroids.core.kinds import Cause, Kind
+
+    assert _immutable(Contact(Kind.SHIP, Kind.ROCK, Cause.ROCK, Cause.SHIP))
+    assert not _immutable(Craft(Kind.SHIP, 0.0, 0.0, 0.0, 0.0, 1.0, lambda: frozen))

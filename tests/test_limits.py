@@ -30,12 +30,11 @@ from asteroids.config.budget import (
 )
 from asteroids.config.live import apply_changes, plan_reload
 from asteroids.config.loader import load_preset
-from asteroids.core import events as ev
 from asteroids.core import new_world, step
 from asteroids.core.bot import aimer_bot
 from asteroids.core.simulation import MAX_SHOT_PIECES
 from asteroids.core.tables import CLASSIC_ROCKS
-from asteroids.core.world import FIELD_NAMES, SHOOTER_SHIP
+from asteroids.core.world import FIELD_NAMES
 from asteroids.replay.changes import MAX_CHANGES, MAX_TOTAL_SETTINGS, ConfigChange
 from asteroids.replay.format import (
     MAX_CHECKPOINT_EVERY,
@@ -53,7 +52,6 @@ from benchmarks.limits import (
     largest_accepted,
     worst_world,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
 
 ROOT = Path(__file__).resolve().parents[1]
 bound_of = functools.cache(largest_accepted)
@@ -246,49 +244,6 @@ def test_a_live_reload_over_the_budget_with_the_rocks_still_flying_waits() -> No
 
 
 # --------------------------------------------------------------------------- extra lives
-
-
-def _kill(points: int, every: int, *, score: int, next_life: int, lives: int = 3,
-          max_lives: int = 0, game_over: bool = False) -> tuple:
-    """One tick where a ship's shot, already inside a rock worth ``points``, breaks it."""
-    cfg = quiet(config_with(scoring={"asteroid": (points, points, points),
-                                     "extra_life_every": every},
-                            game={"max_lives": max_lives}))
-    w = world_with(cfg, [rock(2, 300.0, 200.0, round_radius=15.0, cfg=cfg)], score=score,
-                   next_extra_life=next_life, lives=lives, game_over=game_over)
-    return step(with_shots(w, [(SHOOTER_SHIP, 300.0, 200.0, 10.0, 0.0, 30)]), 0, cfg)
-
-
-def test_a_million_extra_ships_from_one_kill_come_in_one_event() -> None:
-    world, events = _kill(1_000_000, 1, score=0, next_life=1)
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(3 + 1_000_000, count=1_000_000)]
-    assert len(events) < 10
-    assert (world.lives, world.next_extra_life) == (3 + 1_000_000, 1_000_001)
-
-
-@settings(max_examples=60, deadline=None)
-@given(points=st.integers(0, 5000), every=st.integers(0, 700), score=st.integers(0, 3000),
-       ahead=st.integers(1, 700), lives=st.integers(0, 12), max_lives=st.integers(0, 12),
-       game_over=st.booleans())
-def test_extra_ships_at_once_are_the_ships_one_by_one(points: int, every: int, score: int,
-                                                      ahead: int, lives: int, max_lives: int,
-                                                      game_over: bool) -> None:
-    """The ships and the next threshold are those of the one-ship-at-a-time rule."""
-    next_life = score + ahead if every else 0
-    world, events = _kill(points, every, score=score, next_life=next_life, lives=lives,
-                          max_lives=max_lives, game_over=game_over)
-    # The rule as it was: each threshold the score reaches gives a ship, if one may be given.
-    want_lives, want_next, given_lives = lives, next_life, []
-    total = score + (0 if game_over else points)
-    while every > 0 and total >= want_next:
-        want_next += every
-        if not game_over and not (max_lives and want_lives >= max_lives):
-            want_lives += 1
-            given_lives.append(want_lives)
-    assert (world.lives, world.next_extra_life) == (want_lives, want_next)
-    extra = of(events, ev.ExtraLife)
-    assert sum(e.count for e in extra) == len(given_lives)
-    assert [e.lives for e in extra] == given_lives[-1:]
 
 
 # --------------------------------------------------------------------------- measured

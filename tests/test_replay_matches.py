@@ -1,4 +1,5 @@
-"""Two-player replays (asteroids.replay.matches): one input stream records a whole match in
+"""Two-player replays (``Recorder(players=2)``, ``asteroids.core.play``): one input stream
+records a whole match in
 the ordinary file format, verifies through the core, names the first bad tick and field, and
 leaves one-player files exactly as they were."""
 
@@ -12,7 +13,7 @@ import pytest
 
 from asteroids import cli
 from asteroids.config import Config, load_config
-from asteroids.core.match import new_match, step_match
+from asteroids.core.match import MATCH_FIELD_NAMES, new_match, step_match
 from asteroids.replay import (
     Recorder,
     ReplayError,
@@ -29,12 +30,6 @@ from asteroids.replay.format import (
     decode_replay,
     encode_replay,
 )
-from asteroids.replay.matches import (
-    MATCH_FIELD_NAMES,
-    MatchRecorder,
-    record_bot_match,
-    verify_match,
-)
 
 CONFIG = load_config(overrides=["game.lives=1", "match.turn_banner_s=0.5"])
 ARCHIVE = Path(__file__).parent / "replays" / "archive" / "0.1.0" / "bots"
@@ -45,7 +40,7 @@ ARCHIVE = Path(__file__).parent / "replays" / "archive" / "0.1.0" / "bots"
 @pytest.fixture(scope="module")
 def match_replay():  # noqa: ANN201
     """A whole two-player match: each player's one ship rammed, the turn passing once."""
-    replay = record_bot_match(CONFIG, 4, get_bot("idle"), 6000, every=400)
+    replay = record_bot_game(CONFIG, 4, get_bot("idle"), 6000, players=2, every=400)
     assert replay.ticks < 6000, "the match should have ended"
     return replay
 
@@ -104,7 +99,7 @@ def test_a_changed_input_is_named_by_tick_and_player_field(match_replay) -> None
     banner = 30  # 0.5 s at 60 Hz: masks before this are ignored
     masks = bytearray(r.masks)
     masks[banner - 1] = 0b1000  # a press during the banner changes nothing
-    assert verify_match(dataclasses.replace(r, masks=bytes(masks))).ok
+    assert verify_replay(dataclasses.replace(r, masks=bytes(masks))).ok
     masks[banner + 10] = 0b0010  # player 1 turns left once
     bad = verify_replay(dataclasses.replace(r, masks=bytes(masks)))
     assert not bad.ok
@@ -157,7 +152,7 @@ def test_a_players_line_in_a_format_1_file_is_refused() -> None:
 
 
 def test_match_recorder_refuses_a_skipped_tick() -> None:
-    rec = MatchRecorder(CONFIG, 1)
+    rec = Recorder(CONFIG, 1, players=2)
     m = new_match(CONFIG, 1)
     m, _ = step_match(m, 0, CONFIG)
     m, _ = step_match(m, 0, CONFIG)
@@ -177,16 +172,23 @@ def test_cli_records_and_verifies_a_two_player_match(tmp_path: Path,
     assert line.startswith(f"{out}: ok: ") and "2 players, scores " in line
 
 
-@pytest.mark.parametrize("make", [Recorder, MatchRecorder])
-def test_both_recorders_take_the_seed_range_and_refuse_one_past_it(make) -> None:
-    """A replay holds a seed in [-2**63, 2**64) and a checkpoint interval in [1, 1e6]."""
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_recorder_takes_the_seed_range_and_refuses_one_past_it(players: int) -> None:
+    """A replay holds a seed in [-2**63, 2**64) and a checkpoint interval in [1, 1e6], one
+    player or two."""
     cfg = Config()
-    make(cfg, 2**64 - 1)
-    make(cfg, -(2**63))
+    Recorder(cfg, 2**64 - 1, players=players)
+    Recorder(cfg, -(2**63), players=players)
     for seed in (2**64, -(2**63) - 1, True, 1.0):
         with pytest.raises(ValueError, match=r"^a replay's seed must be an int"):
-            make(cfg, seed)
-    make(cfg, 1, every=MAX_CHECKPOINT_EVERY)
+            Recorder(cfg, seed, players=players)
+    Recorder(cfg, 1, players=players, every=MAX_CHECKPOINT_EVERY)
     for every in (0, MAX_CHECKPOINT_EVERY + 1):
         with pytest.raises(ValueError, match=r"^checkpoint interval must be in \[1, "):
-            make(cfg, 1, every=every)
+            Recorder(cfg, 1, players=players, every=every)
+
+
+def test_the_recorder_takes_one_or_two_players_only() -> None:
+    for players in (0, 3):
+        with pytest.raises(ValueError, match="1 to 2 players"):
+            Recorder(Config(), 1, players=players)

@@ -1,7 +1,7 @@
 """A two-player game in progress: the players take turns, as on the 1979 cabinet
 (``asteroids.core.match``); everything else as in a one-player ``PlayView``.
 
-The match is recorded into one replay (``MatchRecorder``), saved when the match is over or
+The match is recorded into one replay (a two-player ``Recorder``), saved when the match is over or
 left. At the end every player's score goes to the rules' high-score table on its own
 (initials "???" at once, so nothing is lost); the game-over screen then asks each player who
 made the table for initials in turn, ``PLAYER N`` on screen. No game rule lives here.
@@ -19,7 +19,7 @@ from asteroids.app.world_view import TickSource
 from asteroids.config import Config
 from asteroids.config.live import ReloadPlan, apply_changes, plan_reload
 from asteroids.profile import MAX_ENTRIES
-from asteroids.replay.matches import MatchRecorder
+from asteroids.replay import Recorder
 
 __all__ = ["MatchPlayView"]
 
@@ -41,8 +41,8 @@ class MatchPlayView(MatchStepping, PlayView):
                  source: TickSource | None = None) -> None:
         super().__init__(game, seed, autopilot=autopilot, source=source)
         self.recorder = None  # PlayView's one-player recorder: a match has its own
-        self.match_recorder: MatchRecorder | None = (
-            MatchRecorder(self.config, self.seed) if game.saver is not None else None)
+        self.match_recorder: Recorder | None = (
+            Recorder(self.config, self.seed, players=2) if game.saver is not None else None)
         """Records the match (None when games are not recorded)."""
         self.start_match(self.seed)
 

@@ -7,22 +7,23 @@ trigonometry), so a bot game is as reproducible as a recorded one.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
-from functools import lru_cache
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.geometry import wrap_delta
+from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
-from asteroids.core.params import Params, params_for
+from asteroids.core.params import Params
+from asteroids.core.simulation import rules_of
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP, World
 
 __all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "spinner_bot"]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
 
 
 def bot_input(world: World, width: float, height: float, style: int = 0) -> int:
@@ -150,14 +151,22 @@ def _closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
     return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
 
 
+_NO_THREAT = np.full(_MAX_PLAIN, np.inf)
+_NO_THREAT.flags.writeable = False
+_STEPS = np.arange(1, _DANGER_TICKS + 1, dtype=np.int64)
+_STEPS.flags.writeable = False
+_IMAGE_STEPS = np.array([(i, j) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
+"""The nearest image and its eight neighbours, in world sizes."""
+_IMAGE_STEPS.flags.writeable = False
+
+
 class _Kit:
-    """Per-config numbers the aimer needs every tick (built once per Config)."""
+    """The numbers the aimer needs this tick that follow from the rules alone."""
 
     __slots__ = ("all_wrap", "coast", "half", "half_col", "images", "no_threat", "p", "size",
                  "size_col", "steps", "turn_half_cos")
 
-    def __init__(self, config: Config) -> None:
-        p = params_for(config)
+    def __init__(self, p: Params) -> None:
         self.p = p
         # Distances are wrap-aware whenever anything wraps, as in the core's collision tests.
         self.size = p.size if p.wrap_any else None
@@ -166,19 +175,11 @@ class _Kit:
         self.size_col = p.size[:, None]
         self.all_wrap = p.wrap_asteroids and p.wrap_saucers
         """Every target wraps (nothing to fold off a wall)."""
-        self.no_threat = np.full(_MAX_PLAIN, np.inf)
-        self.no_threat.flags.writeable = False
-        if p.wrap_any:
-            self.images = np.array([(i * p.width, j * p.height)
-                                    for i in (0, -1, 1) for j in (0, -1, 1)])
-        else:
-            self.images = np.zeros((1, 2))
-        powers = [p.drag_keep]
-        for _ in range(_DANGER_TICKS - 1):
-            powers.append(powers[-1] * p.drag_keep)
-        self.coast = np.array(powers)
-        """Drag factors keep**k for k = 1.._DANGER_TICKS."""
-        self.steps = np.arange(1, _DANGER_TICKS + 1, dtype=np.int64)
+        self.no_threat = _NO_THREAT
+        self.images = _IMAGE_STEPS * p.size if p.wrap_any else np.zeros((1, 2))
+        self.coast = np.multiply.accumulate(np.full(_DANGER_TICKS, p.drag_keep))
+        """Drag factors keep**k for k = 1.._DANGER_TICKS (one product after another)."""
+        self.steps = _STEPS
         self.turn_half_cos = np.zeros(0)
         """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``.
         Empty when a turn rate under half a heading step per tick rounds to no turn at all:
@@ -186,24 +187,6 @@ class _Kit:
         if p.turn_steps > 0:
             half_steps = np.arange(p.turn_steps // 2, _HALF_TURN + p.turn_steps, p.turn_steps)
             self.turn_half_cos = -COS[np.minimum(half_steps, _HALF_TURN)]
-
-
-@lru_cache(maxsize=8)
-def _build_kit(config: Config) -> _Kit:
-    return _Kit(config)
-
-
-_last_kit: list[tuple[Config, _Kit]] = []
-"""The last (config, kit) pair: hashing a whole Config costs more than the lookup saves."""
-
-
-def _kit(config: Config) -> _Kit:
-    """The kit of ``config`` (an identity check first, then the cache keyed on its value)."""
-    if _last_kit and _last_kit[0][0] is config:
-        return _last_kit[0][1]
-    kit = _build_kit(config)
-    _last_kit[:] = [(config, kit)]
-    return kit
 
 
 def _nearest(d: np.ndarray, kit: _Kit) -> np.ndarray:
@@ -336,7 +319,7 @@ def aimer_bot(world: World, config: Config) -> int:
     """
     if world.ship_state != SHIP_FLYING or world.game_over:
         return 0
-    kit = _kit(config)
+    kit = _Kit(rules_of(world, config))
     p = kit.p
     sc = _Scene(world, p)
     m = sc.pos.shape[0]
@@ -483,11 +466,11 @@ def aimer_bot(world: World, config: Config) -> int:
     return mask
 
 
-BOTS: dict[str, Bot] = {
+BOTS: Mapping[str, Bot] = MappingProxyType({
     "idle": idle_bot,
     "spinner": spinner_bot,
     "aimer": aimer_bot,
-}
+})
 """The named bots, for ``asteroids record --bot NAME``, golden replays and benchmarks."""
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,20 +25,21 @@ from asteroids.core.broadphase import (
     check_method,
     stable_order,
 )
-from asteroids.core.geometry import (
+from asteroids.core.geometry.checks import (
     BoolArray,
     F64Array,
     I64Array,
     as_vec2,
     as_world_size,
-    inside_rows,
     offsets_counts,
+    vec2_scale,
+)
+from asteroids.core.geometry.polygon import (
     orientation_ccw,
     point_segment_distance2,
-    vec2_scale,
-    wrap_delta,
-    wrap_positions,
+    points_in_polygons,
 )
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 
 __all__ = [
     "CircleContacts",
@@ -98,14 +98,10 @@ _SMALL_PAIRS_N = 64
 """Up to this many circles, ``circle_pairs`` tests every pair directly (fewest numpy calls)."""
 
 
-@lru_cache(maxsize=64)
 def _triu(n: int) -> tuple[I64Array, I64Array]:
+    """Every pair i < j of ``n``, row-major."""
     i, j = np.triu_indices(n, 1)
-    i = i.astype(np.int64)
-    j = j.astype(np.int64)
-    i.flags.writeable = False
-    j.flags.writeable = False
-    return i, j
+    return i.astype(np.int64, copy=False), j.astype(np.int64, copy=False)
 
 
 def _small_circle_pairs(
@@ -367,7 +363,7 @@ def circle_segment_contacts(
         assert kx is not None and ky is not None
         qx = qx - kx * world[0]
         qy = qy - ky * world[1]
-    inside = inside_rows(qx, qy, pts, offs, ib)
+    inside = points_in_polygons(qx, qy, pts, offs, ib)
     counts = offs[1:] - offs[:-1]
     n = counts[ib]
     cand = np.repeat(np.arange(ic.shape[0], dtype=np.int64), n)

@@ -43,13 +43,15 @@ from dataclasses import dataclass, replace
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
-from asteroids.core.hashing import state_hash
+from asteroids.core.hashing import digest_byte, field_digests, state_hash, value_bytes
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import Params
 from asteroids.core.simulation import new_world, step
-from asteroids.core.world import SHIP_DEAD, World
+from asteroids.core.world import FIELD_NAMES, SHIP_DEAD, World
 
 __all__ = [
     "MATCH_FIELDS",
+    "MATCH_FIELD_NAMES",
     "MAX_PLAYERS",
     "Match",
     "MatchEvent",
@@ -57,6 +59,8 @@ __all__ = [
     "Tagged",
     "TurnStarted",
     "banner_ticks",
+    "match_field_digests",
+    "match_field_names",
     "match_hash",
     "new_match",
     "player_seed",
@@ -145,12 +149,14 @@ def player_seed(seed: int, player: int) -> int:
     return (int(seed) + player * _SEED_STEP) & _MASK64
 
 
-def banner_ticks(config: Config) -> int:
+def banner_ticks(config: Config | Params) -> int:
     """Ticks of the ``PLAYER N`` banner: ``match.turn_banner_s`` at the tick rate, rounded."""
+    if isinstance(config, Params):
+        config = config.config
     return max(0, round(config.match.turn_banner_s * config.world.tick_hz))
 
 
-def new_match(config: Config, seed: int, players: int = 2) -> Match:
+def new_match(config: Config | Params, seed: int, players: int = 2) -> Match:
     """A new match: every player's first wave ready, player 1's banner showing.
 
     Args:
@@ -180,7 +186,7 @@ def _next_in(worlds: tuple[World, ...], active: int) -> int | None:
 
 
 def step_match(match: Match, inputs: InputFrame | int,
-               config: Config) -> tuple[Match, tuple[Tagged, ...]]:
+               config: Config | Params) -> tuple[Match, tuple[Tagged, ...]]:
     """Advance the match by one tick.
 
     During a banner the mask is ignored and no World moves. Otherwise the active player's
@@ -240,7 +246,27 @@ def match_hash(match: Match, world_hashes: tuple[str, ...] | None = None) -> str
     h = hashlib.blake2b(digest_size=16, person=b"asteroids-match")
     h.update(struct.pack("<q", len(match.worlds)))
     for name in MATCH_FIELDS:
-        h.update(int(getattr(match, name)).to_bytes(16, "little", signed=True))
+        h.update(value_bytes(getattr(match, name)))
     for world_hash in hashes:
         h.update(bytes.fromhex(world_hash))
     return h.hexdigest()
+
+
+def match_field_names(players: int = MAX_PLAYERS) -> tuple[str, ...]:
+    """The names of the per-field digests of a ``players``-player match: ``MATCH_FIELDS``,
+    then ``p1_<World field>`` ... for each player."""
+    return MATCH_FIELDS + tuple(f"p{k + 1}_{name}" for k in range(players)
+                                for name in FIELD_NAMES)
+
+
+MATCH_FIELD_NAMES = match_field_names(MAX_PLAYERS)
+"""The digest names of a two-player replay's checkpoints."""
+
+
+def match_field_digests(match: Match) -> bytes:
+    """One byte per ``match_field_names(match.players)`` entry: the match's own fields (as
+    ``match_hash`` encodes them), then each World's ``field_digests``."""
+    out = bytearray(digest_byte(value_bytes(getattr(match, name))) for name in MATCH_FIELDS)
+    for world in match.worlds:
+        out += field_digests(world)
+    return bytes(out)

@@ -1,8 +1,9 @@
 """Polygon overlap: whether given pairs of closed polygons touch, plain or wrapping.
 
 :func:`polygons_overlap` tests every edge pair of each candidate (the inclusive, EPS-widened
-segment test of :mod:`asteroids.core.geometry`) and containment both ways, so a polygon wholly
-inside another overlaps it. The caller chooses the pairs (usually from a broad phase).
+segment test of :mod:`asteroids.core.geometry.segment`) and containment both ways, so a
+polygon wholly inside another overlaps it. The caller chooses the pairs (usually from a broad
+phase).
 """
 
 from __future__ import annotations
@@ -11,15 +12,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from asteroids.core.broadphase import body_boxes
-from asteroids.core.geometry import (
-    BoolArray,
-    as_offsets,
-    as_vec2,
-    as_world_size,
-    edge_rows,
-    inside_rows,
-    segment_kernel,
-)
+from asteroids.core.geometry.checks import BoolArray, as_offsets, as_vec2, as_world_size
+from asteroids.core.geometry.polygon import edge_rows, points_in_polygons
+from asteroids.core.geometry.segment import segment_intersections
 
 __all__ = [
     "polygons_overlap",
@@ -40,7 +35,7 @@ def polygons_overlap(
 
     Two closed polygons overlap when any pair of their edges touches (the inclusive,
     EPS-widened segment test) or one lies wholly inside the other (robust point-in-polygon of
-    one vertex each way; see :func:`asteroids.core.geometry.points_in_polygons`).
+    one vertex each way; see :func:`asteroids.core.geometry.polygon.points_in_polygons`).
 
     Args:
         points_a: ``(VA, 2)`` packed outline points of set A (e.g. the ship), world units.
@@ -116,11 +111,11 @@ def polygons_overlap(
     q_y = pb[b0[rb], 1] + shy[pair]
     e_x = pb[b1[rb], 0] + shx[pair]
     e_y = pb[b1[rb], 1] + shy[pair]
-    hit, _, _ = segment_kernel(p_x, p_y, r_x, r_y, q_x, q_y, e_x, e_y)
+    hit, _, _ = segment_intersections(p_x, p_y, r_x, r_y, q_x, q_y, e_x, e_y)
     crossed = np.bincount(pair[hit], minlength=n_p) > 0
     # Containment: a vertex of A inside B (B's frame) or a vertex of B inside A.
     va = oa[ia]
     vb = ob[ib]
-    a_in_b = inside_rows(pa[va, 0] - shx, pa[va, 1] - shy, pb, ob, ib)
-    b_in_a = inside_rows(pb[vb, 0] + shx, pb[vb, 1] + shy, pa, oa, ia)
+    a_in_b = points_in_polygons(pa[va, 0] - shx, pa[va, 1] - shy, pb, ob, ib)
+    b_in_a = points_in_polygons(pb[vb, 0] + shx, pb[vb, 1] + shy, pa, oa, ia)
     return crossed | a_in_b | b_in_a

@@ -2,6 +2,11 @@
 
 Seconds become integer ticks and per-second rates become per-tick rates here, with IEEE
 ``+ - * /`` and ``round`` only, so the same config gives the same numbers on every machine.
+
+Compiling takes tens of microseconds, far more than a tick may spend on it, so it happens
+once per game and per change of rules: ``new_world`` compiles and the World carries its
+``Params`` (``World.params``); ``step`` reuses them while it is given the same Config, or
+takes a ``Params`` directly. Nothing here keeps state between calls.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ class Params:
     """(2,) world width and height."""
     wrap_any: bool
     """True when any kind of object wraps: collision queries must then be wrap-aware."""
+    wrap_size: tuple[float, float] | None
+    """``(width, height)`` for the collision queries' ``world_size`` when anything wraps,
+    else None."""
     wrap_asteroids: bool
     wrap_ship: bool
     wrap_shots: bool
@@ -125,6 +133,11 @@ class Params:
     obstacle_points: np.ndarray
     obstacle_offsets: np.ndarray
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its Config, compiled again when unpickled (``per_tick`` is a read-only
+        mapping, which does not pickle)."""
+        return (compile_params, (self.config,))
+
 
 _SHIP_EXTENT = max(math.sqrt(x * x + y * y) for x, y in SHIP_OUTLINE.tolist())
 """Farthest point of the ship outline from its centre, in ship lengths."""
@@ -189,7 +202,7 @@ def per_tick(config: Config) -> Mapping[str, Any]:
 
 
 def compile_params(config: Config) -> Params:
-    """Convert a Config to per-tick Params (pure; cached by ``params_for``)."""
+    """Convert a Config to per-tick Params (pure)."""
     t = per_tick(config)
     w, h = config.world.width_px, config.world.height_px
     b = config.borders
@@ -206,6 +219,7 @@ def compile_params(config: Config) -> Params:
         height=h,
         size=_frozen(np.array([w, h], dtype=np.float64)),
         wrap_any="wrap" in (b.asteroids, b.ship, b.shots, b.saucers),
+        wrap_size=(w, h) if "wrap" in (b.asteroids, b.ship, b.shots, b.saucers) else None,
         wrap_asteroids=b.asteroids == "wrap",
         wrap_ship=b.ship == "wrap",
         wrap_shots=b.shots == "wrap",
@@ -288,15 +302,8 @@ def compile_params(config: Config) -> Params:
     )
 
 
-_cache: list[tuple[Config, Params]] = []
-
-
-def params_for(config: Config) -> Params:
-    """The compiled Params of ``config``, reused while the same Config object is passed."""
-    for cfg, params in _cache:
-        if cfg is config:
-            return params
-    params = compile_params(config)
-    _cache.insert(0, (config, params))
-    del _cache[8:]
-    return params
+def params_for(rules: Config | Params) -> Params:
+    """``rules`` as Params: compiled when it is a Config (each call compiles: hold the
+    result, or the World that carries it, where a loop needs it), as it is when it already
+    is Params."""
+    return rules if isinstance(rules, Params) else compile_params(rules)

@@ -60,10 +60,16 @@ class Pcg32:
         ``u32()`` would give, computed with PCG's jump-ahead (state_k = A_k*s + B_k*inc)."""
         if count <= 0:
             return np.zeros(0, dtype=np.uint64)
-        a, b = _jump_tables(count)
-        with np.errstate(over="ignore"):
-            old: np.ndarray = a[:count] * np.uint64(self.state) + b[:count] * np.uint64(self.inc)
-        self.state = (_A[count] * self.state + _B[count] * self.inc) & _MASK64
+        inc = self.inc
+        parts: list[np.ndarray] = []
+        todo = count
+        while todo:  # blocks of at most _JUMP draws, each jumped to from the block's start
+            k = min(todo, _JUMP)
+            with np.errstate(over="ignore"):
+                parts.append(_A_NP[:k] * np.uint64(self.state) + _B_NP[:k] * np.uint64(inc))
+            self.state = (_A[k] * self.state + _B[k] * inc) & _MASK64
+            todo -= k
+        old: np.ndarray = parts[0] if len(parts) == 1 else np.concatenate(parts)
         xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
         rot = old >> np.uint64(59)
         left = (np.uint64(32) - rot) & np.uint64(31)
@@ -95,20 +101,26 @@ class Pcg32:
         return -1.0 if self.u32() & 1 else 1.0
 
 
-_A: list[int] = [1]
-_B: list[int] = [0]
-_A_NP = np.ones(1, dtype=np.uint64)
-_B_NP = np.zeros(1, dtype=np.uint64)
+_JUMP = 4096
+"""Draws ``u32_array`` makes from one state in one numpy pass; more come in blocks."""
 
 
-def _jump_tables(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """A_k = mult**k and B_k = sum of mult**i for i < k (mod 2**64), for k <= count."""
-    global _A_NP, _B_NP
-    if len(_A) <= count:
-        target = max(count, 2 * len(_A))
-        while len(_A) <= target:
-            _A.append((_A[-1] * _MULT) & _MASK64)
-            _B.append((_B[-1] * _MULT + 1) & _MASK64)
-        _A_NP = np.array(_A, dtype=np.uint64)
-        _B_NP = np.array(_B, dtype=np.uint64)
-    return _A_NP, _B_NP
+def _jump_tables(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A_k = mult**k and B_k = sum of mult**i for i < k (mod 2**64), for k <= n."""
+    a, b = [1], [0]
+    for _ in range(n):
+        a.append((a[-1] * _MULT) & _MASK64)
+        b.append((b[-1] * _MULT + 1) & _MASK64)
+    return tuple(a), tuple(b)
+
+
+def _frozen(values: tuple[int, ...]) -> np.ndarray:
+    out = np.array(values, dtype=np.uint64)
+    out.flags.writeable = False
+    return out
+
+
+_A, _B = _jump_tables(_JUMP)
+"""The jump-ahead constants for 0.._JUMP steps, built once at import."""
+_A_NP, _B_NP = _frozen(_A[:_JUMP]), _frozen(_B[:_JUMP])
+"""The same for 0.._JUMP - 1 steps as uint64 arrays: row k gives the state k draws on."""

@@ -13,6 +13,8 @@ import math
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.craft import Craft
+from asteroids.core.kinds import Cause, Kind
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.scalar import min_image1
@@ -20,10 +22,11 @@ from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
-__all__ = ["aim_direction", "saucer_outline", "update_saucer"]
+__all__ = ["aim_direction", "destroy_saucer", "saucer_craft", "saucer_outline",
+           "update_saucer"]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
 _OUTLINE = SAUCER_OUTLINE
 
 
@@ -31,6 +34,28 @@ def saucer_outline(p: Params, x: float, y: float, small: bool) -> np.ndarray:
     """(8, 2) world-space outline of a saucer centred at (x, y)."""
     r = p.saucer_radius[1 if small else 0]
     return np.array([x, y]) + _OUTLINE * r
+
+
+def saucer_craft(d: Draft, p: Params) -> Craft | None:
+    """The saucer as the contact and shot phases see it, or None when there is none."""
+    if not d.saucer_alive:
+        return None
+    x, y, small = d.saucer_x, d.saucer_y, d.saucer_small
+    return Craft(Kind.SAUCER, x, y, d.saucer_vx, d.saucer_vy, p.saucer_radius[1 if small else 0],
+                 lambda: saucer_outline(p, x, y, small))
+
+
+def destroy_saucer(d: Draft, p: Params, cause: Cause, scoring: bool,
+                   events: list[ev.Event]) -> None:
+    """The saucer breaks (claimed by ``cause``); the player scores it for a shot of the ship,
+    or for ramming it when ``scoring.ramming_scores`` is on, unless ``scoring`` is off (after
+    game over)."""
+    by_player = cause == Cause.SHIP_SHOT or (cause == Cause.SHIP and p.ramming_scores)
+    points = p.saucer_points[1 if d.saucer_small else 0] if by_player and scoring else 0
+    d.score += points
+    d.saucer_alive = False
+    events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, cause.label,
+                                     points))
 
 
 def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,

@@ -2,7 +2,7 @@
 
 A handful of numpy calls costs more than the whole rule for one object, so the craft use
 these. Python's float ``%`` is numpy's (``fmod``, then one IEEE add), so results match the
-vectorised versions in ``asteroids.core.geometry`` bit for bit.
+vectorised versions in ``asteroids.core.geometry.wrap`` and ``.bounce`` bit for bit.
 """
 
 from __future__ import annotations

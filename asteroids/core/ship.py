@@ -7,7 +7,9 @@ import math
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
+from asteroids.core.kinds import Cause, Kind
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -25,13 +27,14 @@ __all__ = [
     "control_ship",
     "hyperspace_death_chance",
     "kill_ship",
+    "ship_craft",
     "ship_outline",
     "update_ship_timers",
 ]
 
-_COS = COS.tolist()
-_SIN = SIN.tolist()
-_OUTLINE = SHIP_OUTLINE.tolist()
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
+_OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
@@ -46,6 +49,17 @@ def ship_outline(p: Params, x: float, y: float, heading: int) -> np.ndarray:
     length = p.ship_length
     return np.array([(x + (c * u - s * v) * length, y + (s * u + c * v) * length)
                      for u, v in _OUTLINE])
+
+
+def ship_craft(d: Draft, p: Params) -> Craft | None:
+    """The ship as the contact and shot phases see it, or None while nothing can touch it:
+    exploded, in hyperspace, after game over, or in its grace."""
+    if d.ship_state != SHIP_FLYING or d.game_over or d.ship_grace:
+        return None
+    x, y, heading = d.ship_x, d.ship_y, d.ship_heading
+    return Craft(Kind.SHIP, x, y, d.ship_vx, d.ship_vy, p.ship_radius,
+                 lambda: ship_outline(p, x, y, heading),
+                 p.shield_radius if d.shield_on else None, p.shield_restitution)
 
 
 def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:
@@ -171,13 +185,14 @@ def hyperspace_death_chance(asteroids: int) -> float:
     return len(fails) / 32
 
 
-def kill_ship(d: Draft, p: Params, cause: str, events: list[ev.Event]) -> None:
-    """Explode the ship: one life gone, the respawn timer set, or the game over."""
+def kill_ship(d: Draft, p: Params, cause: Cause, events: list[ev.Event]) -> None:
+    """Explode the ship (by ``cause``): one life gone, the respawn timer set, or the game
+    over."""
     d.ship_state = SHIP_DEAD
     d.lives -= 1
     d.ship_timer = p.respawn_ticks
     _power_down(d, p, events)
-    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause, d.lives))
+    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause.label, d.lives))
     if d.lives <= 0:
         d.lives = 0
         d.game_over = True
@@ -227,4 +242,4 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
             d.ship_doomed = False
             events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
             if not survived:
-                kill_ship(d, p, "hyperspace", events)
+                kill_ship(d, p, Cause.HYPERSPACE, events)

@@ -35,6 +35,9 @@ _CLASSIC = tuple(
     rock / max(math.sqrt(x * x + y * y) for x, y in rock.tolist()) for rock in CLASSIC_ROCKS
 )
 """Classic outlines scaled so their farthest point is at radius 1."""
+for _outline in _CLASSIC:
+    _outline.flags.writeable = False
+del _outline
 
 _TWO32 = 4294967296.0
 
@@ -190,6 +193,7 @@ def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
 
 _FLIPS = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
 """The headings a new rock may take instead of its drawn one: its own, then mirrored."""
+_FLIPS.flags.writeable = False
 
 
 def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], reach: float,

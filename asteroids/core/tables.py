@@ -14,6 +14,7 @@ import numpy as np
 __all__ = [
     "CLASSIC_ROCKS",
     "COS",
+    "COS_SIN",
     "HEADING_STEPS",
     "SAUCER_OUTLINE",
     "SHIP_OUTLINE",
@@ -70,6 +71,10 @@ def _build_tables(steps: int) -> tuple[np.ndarray, np.ndarray]:
 
 COS, SIN = _build_tables(HEADING_STEPS)
 """Unit vector components of heading k (k = 0 points along +x, counter-clockwise)."""
+
+COS_SIN = np.stack([COS, SIN], axis=1)
+"""``(HEADING_STEPS, 2)``: row k is ``(COS[k], SIN[k])``, the rotation of heading k."""
+COS_SIN.flags.writeable = False
 
 
 def heading_vector(heading: int) -> tuple[float, float]:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+
+from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.params import Params
 
 __all__ = [
     "Draft",
@@ -32,15 +35,11 @@ __all__ = [
     "empty_i64",
 ]
 
-SHIP_FLYING = 0
-"""The ship is in play and can be hit."""
-SHIP_DEAD = 1
-"""The ship exploded; ``ship_timer`` counts down to a (safe) respawn."""
-SHIP_HYPERSPACE = 2
-"""The ship is in hyperspace; ``ship_timer`` counts down to re-entry."""
-
-SHOOTER_SHIP = 0
-SHOOTER_SAUCER = 1
+SHIP_FLYING = ShipState.FLYING
+SHIP_DEAD = ShipState.DEAD
+SHIP_HYPERSPACE = ShipState.HYPERSPACE
+SHOOTER_SHIP = Shooter.SHIP
+SHOOTER_SAUCER = Shooter.SAUCER
 
 
 def empty_f64(*shape: int) -> np.ndarray:
@@ -162,6 +161,10 @@ class World:
     ship_grace: int = 0
     """Ticks left in which rocks, saucers and saucer shots pass through the ship
     (``ship.grace_s``, from a new game and each return; new in 0.2.0, so in ``NEUTRAL``)."""
+    params: Params | None = field(default=None, repr=False, compare=False)
+    """Not part of the state: the compiled rules this World was made or last stepped under
+    (never hashed, recorded or compared; not in ``FIELD_NAMES``), so that ``step`` given the
+    same Config again does not compile it again. None for a World built by hand."""
 
     def __post_init__(self) -> None:
         for name in _ARRAY_FIELDS:
@@ -183,7 +186,9 @@ class World:
         return self.ship_state == SHIP_FLYING and not self.game_over
 
 
-FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World))
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(World) if f.name != "params")
+"""The fields that make the game's state, in declaration order: what ``state_hash`` hashes,
+a replay's checkpoints digest and ``Draft`` copies."""
 
 NEUTRAL: Mapping[str, Any] = MappingProxyType({"ship_grace": 0})
 """World fields added after the first release, each with its neutral value: what it holds
@@ -207,19 +212,80 @@ class Draft:
     fields instead of a ``getattr``/``setattr`` per field.
     """
 
+    # Every World field, readable and writable (the same names and types as ``World``'s, in
+    # the same order; tests/core/test_world.py keeps the two lists equal).
+    tick: int
+    rng_state: int
+    rng_inc: int
+    next_id: int
+    ast_id: np.ndarray
+    ast_size: np.ndarray
+    ast_pos: np.ndarray
+    ast_vel: np.ndarray
+    ast_angle: np.ndarray
+    ast_spin: np.ndarray
+    ast_radius: np.ndarray
+    ast_local: np.ndarray
+    ast_offsets: np.ndarray
+    shot_id: np.ndarray
+    shot_owner: np.ndarray
+    shot_pos: np.ndarray
+    shot_vel: np.ndarray
+    shot_ttl: np.ndarray
+    ship_state: int
+    ship_x: float
+    ship_y: float
+    ship_vx: float
+    ship_vy: float
+    ship_heading: int
+    ship_timer: int
+    ship_doomed: bool
+    thrusting: bool
+    shield_on: bool
+    shield_energy: int
+    fire_held: bool
+    hyper_held: bool
+    autofire_timer: int
+    saucer_alive: bool
+    saucer_small: bool
+    saucer_x: float
+    saucer_y: float
+    saucer_vx: float
+    saucer_vy: float
+    saucer_ticks_left: int
+    saucer_fire_timer: int
+    saucer_zig_timer: int
+    score: int
+    lives: int
+    next_extra_life: int
+    wave: int
+    wave_timer: int
+    wave_weight: int
+    saucer_timer: int
+    saucer_interval: int
+    saucers_this_game: int
+    since_break: int
+    beat_timer: int
+    beat_interval: int
+    beat_quicken_timer: int
+    beat_tone: int
+    game_over: bool
+    ship_grace: int
+
     def __init__(self, world: World) -> None:
         fields_ = self.__dict__
         fields_.update(zip(FIELD_NAMES, map(getattr, [world] * _N_FIELDS, FIELD_NAMES),
                            strict=True))
         # The old World's arrays, already read-only.
         self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
+        self._params = world.params
 
-    def freeze(self) -> World:
-        """The new World.
+    def freeze(self, params: Params | None = None) -> World:
+        """The new World, carrying ``params`` (by default the old World's).
 
-        Equivalent to ``World(**fields)``: arrays the step replaced are made read-only
-        (those still shared with the old World already are), and the fields are stored
-        without going through the dataclass ``__init__`` (a frozen dataclass pays an
+        Equivalent to ``World(**fields, params=...)``: arrays the step replaced are made
+        read-only (those still shared with the old World already are), and the fields are
+        stored without going through the dataclass ``__init__`` (a frozen dataclass pays an
         ``object.__setattr__`` lookup per field there).
         """
         fields_ = self.__dict__
@@ -229,10 +295,5 @@ class Draft:
         world = _new_object(World)
         deque(map(_set_field, [world] * _N_FIELDS, FIELD_NAMES,
                   map(fields_.__getitem__, FIELD_NAMES)), 0)
+        _set_field(world, "params", self._params if params is None else params)
         return world
-
-    if TYPE_CHECKING:  # every World field, readable and writable
-
-        def __getattr__(self, name: str) -> Any: ...
-
-        def __setattr__(self, name: str, value: Any) -> None: ...

@@ -7,6 +7,9 @@ Pure (never imports arcade)::
     save_replay(recorder.finish(world), path)
     result = verify_replay(load_replay(path))   # result.ok, result.first_bad_tick, ...
 
+A two-player match is the same with ``Recorder(config, seed, players=2)`` and the Match
+instead of the World (``asteroids.core.play`` is the seam both go through).
+
 The file format is described in ``docs/replay-format.md``.
 """
 

@@ -18,7 +18,7 @@ Layout (``docs/replay-format.md`` is the full description)::
 Format 2 is format 1 plus what a format 1 reader would misread: ``config_changes``, the
 rule settings changed during the game (``asteroids play --live``), one record per change
 (``asteroids.replay.changes``); or ``players = 2`` and ``final_scores``, a two-player match
-(``asteroids.replay.matches``). A one-player game without changes is written as format 1,
+(``asteroids.core.play``). A one-player game without changes is written as format 1,
 byte for byte as before.
 
 Reading never executes anything from the file (``tomllib`` and ``base64`` only), refuses
@@ -41,14 +41,13 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from asteroids import __version__
 from asteroids.config import Config, ConfigError, bounded, load_config_text, render_toml
 from asteroids.config.compat import rules_fingerprint
 from asteroids.config.declare import version_key
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
-from asteroids.core.world import FIELD_NAMES, World
+from asteroids.core.hashing import field_digests
+from asteroids.core.world import FIELD_NAMES
 from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
@@ -190,26 +189,6 @@ class Replay:
         ignore = {"created_at", "game_version", "format", "field_names", "checkpoint_digests"}
         return all(getattr(self, f.name) == getattr(other, f.name)
                    for f in dataclasses.fields(self) if f.name not in ignore)
-
-
-def field_digests(world: World) -> bytes:
-    """One byte per World field (in ``FIELD_NAMES`` order) from a digest of its value, with
-    the same canonical bytes as ``state_hash``: enough to say which fields differ."""
-    out = bytearray()
-    for name in FIELD_NAMES:
-        value = getattr(world, name)
-        if isinstance(value, np.ndarray):
-            if value.dtype.kind == "f":
-                data = np.ascontiguousarray(value + 0.0, dtype="<f8").tobytes()
-            else:
-                data = np.ascontiguousarray(value, dtype="<i8").tobytes()
-            data = len(value).to_bytes(8, "little") + data
-        elif isinstance(value, float):
-            data = np.float64(value + 0.0).tobytes()
-        else:
-            data = int(value).to_bytes(16, "little", signed=True)
-        out.append(hashlib.blake2b(data, digest_size=1).digest()[0])
-    return bytes(out)
 
 
 # ---------------------------------------------------------------- run-length masks

@@ -39,7 +39,6 @@ from asteroids.core.params import params_for
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP, World
 from asteroids.replay.files import load_replay, save_replay
 from asteroids.replay.format import Replay, ReplayError, rules_fingerprint
-from asteroids.replay.matches import record_bot_match, verify_match
 from asteroids.replay.record import get_bot, record_bot_game
 from asteroids.replay.verify import VerifyResult, verify_replay
 
@@ -111,11 +110,8 @@ def load_manifest(golden_dir: Path = GOLDEN_DIR) -> list[GoldenEntry]:
 def record_entry(entry: GoldenEntry, golden_dir: Path = GOLDEN_DIR) -> Replay:
     """Play the entry's bot script again (stopping at game over, or when a two-player
     match is over)."""
-    if entry.players != 1:
-        return record_bot_match(entry.config(golden_dir), entry.seed, get_bot(entry.bot),
-                                entry.ticks)
     return record_bot_game(entry.config(golden_dir), entry.seed, get_bot(entry.bot),
-                           entry.ticks)
+                           entry.ticks, players=entry.players)
 
 
 class _ArenaWatch:
@@ -352,7 +348,7 @@ def coverage(replay: Replay) -> tuple[VerifyResult, dict[str, int]]:
                 elif isinstance(e, MatchOver):
                     counts["match_over"] += 1
 
-        result = verify_match(replay, on_step=on_match_step)
+        result = verify_replay(replay, on_state=on_match_step)
     counts.update(arena.counts)
     fingerprint = rules_fingerprint(replay.config)
     for preset in ("classic", "arena"):

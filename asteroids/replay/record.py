@@ -1,9 +1,11 @@
 """Recording: ``Recorder`` watches a game tick by tick; ``record_bot_game`` plays one headless.
 
-The recorder is fed exactly what the core was given (the mask of each ``step``) and the
-World that step returned, so a replay holds the game the player saw, whatever the frame
-rate. It hashes the state after every tick (one byte of it is kept per tick, for naming the
-first divergent tick later) and keeps a full checkpoint every ``every`` ticks.
+The recorder is fed exactly what the core was given (the mask of each step) and the state
+that step returned, so a replay holds the game the player saw, whatever the frame rate. It
+hashes the state after every tick (one byte of it is kept per tick, for naming the first
+divergent tick later) and keeps a full checkpoint every ``every`` ticks. One player or two:
+the state is the one of ``asteroids.core.play.play_for(players)`` (a World or a Match), and
+everything else is the same.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from asteroids import __version__
 from asteroids.config import Config
-from asteroids.core import new_world, state_hash, step
 from asteroids.core.inputs import as_mask
+from asteroids.core.play import Play, play_for
 from asteroids.core.world import World
 from asteroids.replay.changes import (
     MAX_CHANGES,
@@ -28,7 +30,6 @@ from asteroids.replay.format import (
     MAX_CHECKPOINT_EVERY,
     MAX_TICKS,
     Replay,
-    field_digests,
     rules_fingerprint,
 )
 
@@ -63,9 +64,9 @@ def check_seed_and_interval(seed: int, every: int) -> None:
 
 
 class TickLog:
-    """What every recorder keeps as a game goes (``Recorder``, ``MatchRecorder``): the mask of
-    each tick, one byte of each tick's state hash, and a checkpoint (the full hash and the
-    per-field digests) every ``every`` ticks.
+    """What a recorder keeps as a game goes: the mask of each tick, one byte of each tick's
+    state hash, and a checkpoint (the full hash and the per-field digests) every ``every``
+    ticks.
 
     Args:
         start_hash: the hash of the state at tick 0.
@@ -125,15 +126,18 @@ class Recorder:
 
     Args:
         config: the settings the game runs under.
-        seed: the seed given to ``new_world``.
+        seed: the seed given to ``new_world`` (one player) or ``new_match`` (two).
+        players: 1, or 2 for a two-player match (then every state handed in is a Match).
         every: ticks between full checkpoints.
 
     Raises:
-        ValueError: for a seed or interval a replay cannot hold.
+        ValueError: for a seed, interval or player count a replay cannot hold.
     """
 
-    def __init__(self, config: Config, seed: int, *, every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(self, config: Config, seed: int, *, players: int = 1,
+                 every: int = CHECKPOINT_EVERY) -> None:
         check_seed_and_interval(seed, every)
+        self.play: Play[Any] = play_for(players)
         self.config = config
         self.seed = seed
         self._step_config = config
@@ -142,8 +146,14 @@ class Recorder:
         self._settings = 0
         """Settings the changes set, in all."""
         self.every = every
-        start = new_world(config, seed)
-        self._log = TickLog(state_hash(start), field_digests(start), every)
+        start = self.play.start(config, seed)
+        self._hash = self.play.hasher()
+        self._log = TickLog(self._hash(start), self.play.field_digests(start), every)
+
+    @property
+    def players(self) -> int:
+        """How many players the recorded game has."""
+        return self.play.players
 
     @property
     def ticks(self) -> int:
@@ -155,28 +165,31 @@ class Recorder:
         """The rule changes recorded so far (``asteroids play --live``)."""
         return tuple(self._changes)
 
-    def add(self, mask: int, world_after: World, config: Config | None = None) -> None:
-        """Record one ``step``: the mask and the settings it was given, and the World it
-        returned.
+    def add(self, mask: int, state_after: Any, config: Config | None = None) -> None:
+        """Record one step: the mask and the settings it was given, and the state (a World,
+        or a Match for two players) it returned.
 
         Args:
             mask: the input mask of the step.
-            world_after: the World the step returned.
+            state_after: the World (or Match) the step returned.
             config: the settings the step ran on, when they may have changed since the
                 last step (a live reload); None: the same as the last step's. A change of
-                rule settings is recorded at this step's tick.
+                rule settings is recorded at this step's tick (one player only).
 
         Raises:
-            ValueError: if the mask is not a valid input mask, ``world_after`` is not the
+            ValueError: if the mask is not a valid input mask, ``state_after`` is not the
                 next tick (a step was missed or recorded twice), or ``config`` changes a
-                setting that cannot change during a game, or one change more than a replay
-                holds (``MAX_CHANGES``, ``MAX_TOTAL_SETTINGS``).
+                setting that cannot change during a game (any, in a two-player match), or
+                one change more than a replay holds (``MAX_CHANGES``,
+                ``MAX_TOTAL_SETTINGS``).
         """
         mask = as_mask(mask)
-        tick = self._log.next_tick("Recorder.add", "world", world_after.tick)
+        play = self.play
+        tick = self._log.next_tick("Recorder.add", play.noun, play.tick(state_after))
         if config is not None and config is not self._step_config:
             self._note_config(tick - 1, config)
-        self._log.append(mask, state_hash(world_after), lambda: field_digests(world_after))
+        self._log.append(mask, self._hash(state_after),
+                         lambda: play.field_digests(state_after))
 
     def has_room(self, settings: int) -> bool:
         """Whether one more change setting ``settings`` rule settings fits in the replay
@@ -191,6 +204,8 @@ class Recorder:
         self._step_config = config
         if not settings:
             return
+        if self.players != 1:
+            raise ValueError("a two-player replay records no settings changes")
         if len(self._changes) >= MAX_CHANGES:
             raise ValueError(f"a replay holds at most {MAX_CHANGES} settings changes")
         if self._settings + len(settings) > MAX_TOTAL_SETTINGS:
@@ -199,22 +214,28 @@ class Recorder:
         self._settings += len(settings)
         self._changes.append(ConfigChange(tick, settings, config))
 
-    def finish(self, world: World, *, created_at: str | None = None) -> Replay:
-        """The replay of the game so far; ``world`` is the last World recorded (or the start).
+    def finish(self, state: Any, *, created_at: str | None = None) -> Replay:
+        """The replay of the game so far; ``state`` is the last World (or Match) recorded,
+        or the start.
 
         Args:
-            world: the current World, to take the final score and wave from.
+            state: the current World or Match, to take the final scores and wave from.
             created_at: ISO 8601 UTC time to write (default: now).
         """
-        if world.tick != self.ticks:
-            raise ValueError(f"Recorder.finish: the world is at tick {world.tick}, but "
-                             f"{self.ticks} ticks were recorded")
+        play = self.play
+        if play.tick(state) != self.ticks:
+            raise ValueError(f"Recorder.finish: the {play.noun} is at tick {play.tick(state)}, "
+                             f"but {self.ticks} ticks were recorded")
+        scores = play.scores(state)
+        two = {} if self.players == 1 else {
+            "players": self.players, "final_scores": scores, "field_names": play.field_names}
         return Replay(
             seed=self.seed, config=self.config, **self._log.fields(),
-            final_score=int(world.score), final_wave=int(world.wave),
+            final_score=max(scores), final_wave=max(play.waves(state)),
             created_at=created_at or utc_now(), game_version=__version__,
-            rules=rules_fingerprint(self.config), tick_hz=float(self.config.world.tick_hz),
-            config_changes=tuple(self._changes),
+            rules=rules_fingerprint(self.config, self.players),
+            tick_hz=float(self.config.world.tick_hz),
+            config_changes=tuple(self._changes), **two,
         )
 
 
@@ -266,18 +287,20 @@ def get_bot(name: str | Persona) -> Bot:
                    "(or a persona file, NAME.toml)")
 
 
-def record_bot_game(config: Config, seed: int, bot: Bot, ticks: int, *,
+def record_bot_game(config: Config, seed: int, bot: Bot, ticks: int, *, players: int = 1,
                     every: int = CHECKPOINT_EVERY, created_at: str | None = None,
                     stop_at_game_over: bool = True) -> Replay:
-    """Play ``ticks`` ticks (fewer if the game ends first) with a bot and record them."""
+    """Play ``ticks`` ticks (fewer if the game ends first) with a bot and record them; with
+    two players one bot flies both players' turns (it sees the active player's World)."""
     if not 0 <= ticks <= MAX_TICKS:
         raise ValueError(f"ticks must be in [0, {MAX_TICKS}]; got {ticks}")
-    recorder = Recorder(config, seed, every=every)
-    world = new_world(config, seed)
+    recorder = Recorder(config, seed, players=players, every=every)
+    play = recorder.play
+    state = play.start(config, seed)
     for _ in range(ticks):
-        if stop_at_game_over and world.game_over:
+        if stop_at_game_over and play.over(state):
             break
-        mask = bot(world, config)
-        world, _ = step(world, mask, config)
-        recorder.add(mask, world)
-    return recorder.finish(world, created_at=created_at)
+        mask = bot(play.world(state), config)
+        state, _ = play.step(state, mask, config)
+        recorder.add(mask, state)
+    return recorder.finish(state, created_at=created_at)

@@ -11,14 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from asteroids.core import new_world, simulation, state_hash, step
+from asteroids.core import new_world, reach, state_hash, step, sweep, touch
 from asteroids.core.bot import bot_input
-from asteroids.core.geometry import transform_outlines
+from asteroids.core.craft import SAFE
+from asteroids.core.frame import Frame
+from asteroids.core.kinds import Kind
+from asteroids.core.outlines import rock_outlines, rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import params_for
 from asteroids.core.saucer import saucer_outline
 from asteroids.core.ship import ship_outline
-from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import (
     _ARRAY_FIELDS,
     FIELD_NAMES,
@@ -59,26 +62,23 @@ def test_draft_freeze_is_the_dataclass_constructor(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["classic", "default", "arena"])
-def test_asteroid_outlines_are_transform_outlines(name: str) -> None:
-    """The step's own outline transform (no validation, cached point-to-body index) gives
-    ``transform_outlines``' bits, for all rocks and for random subsets of them."""
+def test_outlines_of_some_rocks_are_those_rows_of_all(name: str) -> None:
+    """``rock_outlines_of`` (the rocks near the ship, the saucer or the shield) gives the very
+    rows of ``rock_outlines`` for those rocks, bit for bit, with their offsets."""
     rng = np.random.default_rng(5)
     for world in _bot_worlds(name, 11, 400)[::7]:
         d = Draft(world)
         n = d.ast_id.shape[0]
         if n == 0:
             continue
-        ang = d.ast_angle % HEADING_STEPS
-        cs = np.stack([COS[ang], SIN[ang]], axis=1)
-        general = transform_outlines(d.ast_pos, cs, d.ast_local, d.ast_offsets)
-        assert simulation._asteroid_outlines(d).tobytes() == general.tobytes()
+        every = rock_outlines(d)
         index = np.flatnonzero(rng.random(n) < 0.5)
-        pts, offs = simulation._outlines_of(d, index)
+        pts, offs = rock_outlines_of(d, index)
         counts = np.diff(d.ast_offsets)[index]
         assert offs.tolist() == [0, *np.cumsum(counts).tolist()]
         rows = np.concatenate([np.arange(d.ast_offsets[i], d.ast_offsets[i + 1])
                                for i in index] or [np.zeros(0, dtype=np.int64)])
-        assert pts.tobytes() == general[rows].tobytes()
+        assert pts.tobytes() == every[rows].tobytes()
 
 
 @pytest.mark.parametrize("name", ["classic", "default"])
@@ -110,14 +110,14 @@ def test_skipped_shot_queries_would_find_nothing(name: str) -> None:
             d.shot_owner = rng.integers(2, size=k)
             d.saucer_alive = bool(rng.integers(2))
             d.saucer_x, d.saucer_y = float(pos[0, 0]) + 30.0, float(pos[0, 1])
-            may = simulation._shots_may_hit(d, p)
+            may = reach.shots_may_hit(d, p)
             many = Draft(d.freeze())  # the same shots 17 times: the many-shot branch agrees
             many.shot_pos = np.tile(d.shot_pos, (17, 1))
             many.shot_vel = np.tile(d.shot_vel, (17, 1))
             many.shot_owner = np.tile(d.shot_owner, 17)
             many.shot_id = np.arange(17 * k)
-            crowd = 17 * k * d.ast_id.shape[0] > simulation._REACH_MAX_PAIRS
-            assert simulation._shots_may_hit(many, p) == (may or crowd)  # crowds always query
+            crowd = 17 * k * d.ast_id.shape[0] > reach.REACH_MAX_PAIRS
+            assert reach.shots_may_hit(many, p) == (may or crowd)  # crowds always query
             any_hit = shot_query_finds_hit(d, p)
             assert may or not any_hit
             skipped += not may
@@ -150,8 +150,8 @@ def test_ship_saucer_circle_precheck_never_hides_an_overlap(name: str) -> None:
         saucer = saucer_outline(p, sx, sy, small)
         overlap = bool(polygons_overlap(ship, [0, ship.shape[0]], saucer, [0, saucer.shape[0]],
                                         [0], [0], world_size=(p.width, p.height))[0])
-        far = not simulation._circles_touch(
-            (x, y), simulation._SAFE * p.ship_radius + 1.0, (sx, sy), simulation._SAFE * r, p)
+        far = not touch.circles_touch(
+            (x, y), SAFE * p.ship_radius + 1.0, (sx, sy), SAFE * r, p)
         assert not (far and overlap)
         far_count += far
         close_calls += (not far) and not overlap
@@ -181,11 +181,11 @@ def test_unhit_shots_fly_as_apply_shot_hits_moves_them(name: str) -> None:
             pos[rng.random(k) < 0.3, 0] = p.width - 1e-12
             fast.shot_ttl = slow.shot_ttl = ttl
             fast.shot_pos = slow.shot_pos = pos
-        claims = simulation._Claims(world.ast_id.shape[0])
-        simulation._apply_shot_hits(slow, p, claims, simulation._ShotHits(k))
-        simulation._fly_unhit_shots(fast, p)
-        assert claims.ast_by.tolist() == [-1] * world.ast_id.shape[0]
-        assert claims.saucer_by < 0 and not claims.ship_by
+        claims = Frame(world.ast_id.shape[0])
+        sweep._apply_shot_hits(slow, p, claims, sweep._ShotHits(k))
+        sweep._fly_unhit_shots(fast, p)
+        assert claims.rock_by is None
+        assert not claims.claimed(Kind.SAUCER) and not claims.claimed(Kind.SHIP)
         for n in ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"):
             a, b = getattr(fast, n), getattr(slow, n)
             assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), n

@@ -1,6 +1,6 @@
 """The step's "can any shot reach anything this tick" shortcut never hides a hit (issue 13).
 
-``simulation._shots_may_hit`` lets ``step`` skip the shot query; it must answer True whenever
+``reach.shots_may_hit`` lets ``step`` skip the shot query; it must answer True whenever
 the query (``first_hits``) finds a hit. Small hand-built worlds AT its edges: a crowd of more
 than ``_REACH_MAX_PAIRS`` (shot, rock) pairs, a world with exactly one obstacle, a craft across
 the wrap seam on each axis, a craft moving fast toward a shot, a small saucer wider than the
@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from asteroids.config.schema import Config, Obstacle
-from asteroids.core import InputFrame, simulation, step
+from asteroids.core import InputFrame, reach, step
 from asteroids.core import events as ev
 from asteroids.core.params import params_for
-from asteroids.core.simulation import rocks_near
 from asteroids.core.spawn import NewRock
+from asteroids.core.touch import rocks_near
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
 from tests.core.worlds import (
     config_with,
@@ -53,7 +53,7 @@ def query_hits(world: World, cfg: Config) -> bool:
 
 
 def check(world: World, cfg: Config) -> bool:
-    return simulation._shots_may_hit(Draft(world), params_for(cfg))
+    return reach.shots_may_hit(Draft(world), params_for(cfg))
 
 
 # --- crowds: more than _REACH_MAX_PAIRS (shot, rock) pairs always query ----------------------
@@ -67,7 +67,7 @@ def test_crowd_past_512_pairs_still_breaks_the_rock_a_shot_reaches(n_shots: int)
     shots = [(SHOOTER_SHIP, 45.0, 600.0, 10.0, 0.0, 30)]
     shots += [(SHOOTER_SHIP, 40.0 + 25.0 * i, 150.0, 0.0, 0.5, 30) for i in range(n_shots - 1)]
     world = with_shots(world, shots)
-    assert (n_shots * 16 > simulation._REACH_MAX_PAIRS) == (n_shots == 33)
+    assert (n_shots * 16 > reach.REACH_MAX_PAIRS) == (n_shots == 33)
     assert query_hits(world, CFG) and check(world, CFG)
     after, events = step(world, 0, CFG)
     assert [(e.x, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(60.0, "ship-shot")]
@@ -160,13 +160,12 @@ def test_small_saucer_wider_than_the_large_one_uses_its_own_radius() -> None:
     assert len(of(events, ev.SaucerDestroyed)) == 1 and not after.saucer_alive
 
 
-# --- the rock-reach cache: keyed on both arrays ----------------------------------------------
+# --- a rock reaches as far as its own speed and radius take it ---------------------------------
 
 
-def test_rock_reach_recomputed_when_only_the_velocity_array_changes() -> None:
+def test_rock_reach_grows_with_the_rocks_speed() -> None:
     slow = with_shots(world_with(CFG, [ball(400.0, 400.0)]),
                       [(SHOOTER_SHIP, 700.0, 150.0, 0.0, 5.0, 30)])
-    step(slow, 0, CFG)  # the reach of the still rock is cached
     d = Draft(slow)
     d.ast_vel = np.array([[-12.0, 0.0]])  # the same radius array, the rock now comes at 12
     # 25 px from the centre (15 from the edge), moving 5 right: they meet this tick.
@@ -178,10 +177,9 @@ def test_rock_reach_recomputed_when_only_the_velocity_array_changes() -> None:
     assert len(of(events, ev.AsteroidDestroyed)) == 1 and after.shot_id.shape[0] == 0
 
 
-def test_rock_reach_recomputed_when_only_the_radius_array_changes() -> None:
+def test_rock_reach_grows_with_the_rocks_radius() -> None:
     small = with_shots(world_with(CFG, [ball(400.0, 400.0)]),
                        [(SHOOTER_SHIP, 700.0, 150.0, 0.0, 5.0, 30)])
-    step(small, 0, CFG)  # the reach of the radius-10 rock is cached
     d = Draft(world_with(CFG, [ball(400.0, 400.0, r=40.0)]))
     d.ast_vel = small.ast_vel  # the same velocity array, a rock of radius 40
     big = with_shots(d.freeze(), [(SHOOTER_SHIP, 355.0, 400.0, 8.0, 0.0, 30)])

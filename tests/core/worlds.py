@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core import new_world, simulation, step
+from asteroids.core import new_world, step, sweep
+from asteroids.core.outlines import rock_outlines
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32
 from asteroids.core.shots import first_hits
@@ -87,8 +88,8 @@ def shot_query_finds_hit(d: Draft, p: Params) -> bool:
         mine = np.flatnonzero(d.shot_owner == owner)
         if mine.shape[0] == 0:
             continue
-        rocks = simulation._asteroid_outlines(d)
-        points, offsets, motion, _ = simulation._targets(d, p, owner, rocks)
+        rocks = rock_outlines(d)
+        points, offsets, motion, _ = sweep._targets(d, p, owner, rocks)
         if offsets.shape[0] == 1:
             continue
         starts = d.shot_pos[mine]

@@ -29,9 +29,15 @@ from asteroids.config.render import render_value
 from asteroids.config.rulesets import RULE_TABLES
 from asteroids.core import new_world, step
 from asteroids.core.bot import aimer_bot
-from asteroids.replay import Recorder, Replay, ReplayError, rules_fingerprint, verify_replay
+from asteroids.replay import (
+    Recorder,
+    Replay,
+    ReplayError,
+    record_bot_game,
+    rules_fingerprint,
+    verify_replay,
+)
 from asteroids.replay.format import decode_replay, encode_replay
-from asteroids.replay.matches import record_bot_match
 from tests.hostile.harness import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -76,8 +82,8 @@ def _bases() -> dict[str, Replay]:
         world, _ = step(world, mask, config)
         live.add(mask, world, config)
     bases["live"] = live.finish(world)
-    bases["two"] = record_bot_match(load_config(), 7, aimer_bot, TICKS, every=EVERY,
-                                    stop_at_over=False)
+    bases["two"] = record_bot_game(load_config(), 7, aimer_bot, TICKS, players=2,
+                                   every=EVERY, stop_at_game_over=False)
     return bases
 
 

@@ -1,12 +1,8 @@
 """Saucer rules at their exact numbers and one past: when a saucer comes (spawn timer,
 anti-lurking, the shrinking interval), which size, how it crosses, zig-zags, fires and aims,
-and what killing it scores (ship shot, rock, ramming, the shield's touch).
-
-Guards ``asteroids/core/saucer.py`` and the saucer parts of ``asteroids/core/simulation.py``
-(``_targets``, ``_touch``, ``_circles_touch``, ``_resolve``). Defaults at 60 Hz: first
-interval 560 ticks, step 23, floor 123, lurk 307 ticks, lurk minimum 5 (+1 a wave, cap 11),
-3 large saucers first, small from 30000 points, fire every 38 ticks, 2 shots of 66 ticks.
-"""
+what its shots hit and what killing it scores. Defaults at 60 Hz: first interval 560
+ticks, step 23, floor 123, lurk 307 ticks, lurk minimum 5 (+1 a wave, cap 11), 3 large
+saucers first, small from 30000 points, fire every 38 ticks, 2 shots of 66 ticks."""
 
 from __future__ import annotations
 
@@ -15,12 +11,13 @@ import math
 import pytest
 
 from asteroids.config.schema import Config, Obstacle
-from asteroids.core import InputFrame, step
 from asteroids.core import events as ev
+from asteroids.core import step
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import aim_direction, saucer_outline
 from asteroids.core.ship import START_HEADING
+from asteroids.core.spawn import NewRock
 from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
 from asteroids.core.world import (
     SHIP_DEAD,
@@ -34,9 +31,10 @@ from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, wor
 
 CFG = Config()
 P = params_for(CFG)
-SHIELD = int(InputFrame.SHIELD)
 GONE = {"ship_state": SHIP_DEAD, "ship_timer": 10 ** 6}
 """The ship out of play for the whole test, so nothing aims at it or rams it."""
+
+
 IDLE = {"saucer_fire_timer": 10 ** 6, "saucer_zig_timer": 10 ** 6, "saucer_ticks_left": 10 ** 6}
 """A live saucer that neither fires, zig-zags nor leaves during the test."""
 
@@ -70,7 +68,85 @@ def saucer_shots(world) -> int:
     return int((world.shot_owner == SHOOTER_SAUCER).sum())
 
 
-# --- the spawn timer ------------------------------------------------------------------------------
+# First and floor one tick apart (10 and 9 ticks at 60 Hz): the roll is then always 0.
+ONE_TICK_SPAN = config_with(saucers={"first_interval_s": 10 / 60, "min_interval_s": 9 / 60})
+
+
+def _aimed_shot(cfg, score: int, *, small: bool = True, seed: int = 1, **fields):
+    """One saucer shot at a moving ship; returns (shot velocity, exact aim at the ship's next
+    position, aim at its current position)."""
+    p = params_for(cfg)
+    sx, sy = 200.0, 360.0
+    base = {"ship_x": 640.0, "ship_y": 500.0, "ship_vx": 3.0, "ship_vy": -2.0,
+            "saucer_fire_timer": 1, "score": score, "next_extra_life": 10 ** 7, "seed": seed}
+    base.update(fields)
+    before = saucer_world(cfg, x=sx, y=sy, small=small, **base)
+    after, events = step(before, 0, cfg)
+    assert of(events, ev.ShotFired) == [ev.ShotFired("saucer", sx, sy)]
+    (row,) = (after.shot_owner == SHOOTER_SAUCER).nonzero()[0].tolist()
+    vel = tuple(after.shot_vel[row].tolist())
+    # The ship drifts (with drag) to where it is after this tick: the aim point.
+    nx, ny = after.ship_x, after.ship_y
+    assert nx != before.ship_x and ny != before.ship_y
+    dist = math.hypot(nx - sx, ny - sy)
+    next_aim = ((nx - sx) / dist * p.saucer_shot_speed, (ny - sy) / dist * p.saucer_shot_speed)
+    dist = math.hypot(before.ship_x - sx, before.ship_y - sy)
+    now_aim = ((before.ship_x - sx) / dist * p.saucer_shot_speed,
+               (before.ship_y - sy) / dist * p.saucer_shot_speed)
+    return vel, next_aim, now_aim
+
+
+def _same(a, b) -> bool:
+    return a == pytest.approx(b, rel=1e-12, abs=1e-12)
+
+
+def _turn_steps(vel, aim) -> float:
+    """Angle from ``aim`` to ``vel`` in heading steps."""
+    da = math.atan2(vel[1], vel[0]) - math.atan2(aim[1], aim[0])
+    da = (da + math.pi) % (2 * math.pi) - math.pi
+    return da / (2 * math.pi) * HEADING_STEPS
+
+
+def _is_table_direction(vel, speed: float) -> bool:
+    ux, uy = vel[0] / speed, vel[1] / speed
+    k = round(math.atan2(uy, ux) / (2 * math.pi) * HEADING_STEPS) % HEADING_STEPS
+    return _same((ux, uy), (float(COS[k]), float(SIN[k])))
+
+
+SQUARE = Obstacle(points=((580.0, 180.0), (620.0, 180.0), (620.0, 220.0), (580.0, 220.0)))
+QUIET = quiet(Config())
+QUIET_P = params_for(QUIET)
+CX, CY = 0.5 * QUIET_P.width, 0.5 * QUIET_P.height
+W, H = QUIET_P.width, QUIET_P.height
+
+
+def below(x: float) -> float:
+    return math.nextafter(x, -math.inf)
+
+
+def ball(x: float, y: float, vx: float = 0.0, vy: float = 0.0, r: float = 10.0, *,
+         cfg: Config = QUIET, size: int = 2, **kw) -> NewRock:
+    """A round (12-gon) rock; small by default so that breaking it leaves no fragments."""
+    return rock(size, x, y, vx, vy, round_radius=r, cfg=cfg, **kw)
+
+
+def diamond(x: float, y: float, vx: float = 0.0, vy: float = 0.0, r: float = 10.0) -> NewRock:
+    """A small rock whose outline is a square on its corners, exactly r out along the axes."""
+    return NewRock(2, x, y, vx, vy, 0, 0, [(r, 0.0), (0.0, r), (-r, 0.0), (0.0, -r)], r)
+
+
+def far_rock(cfg: Config = QUIET) -> NewRock:
+    """A still rock out of everyone's way (keeps the wave going)."""
+    return ball(100.0, 100.0, r=5.0, cfg=cfg)
+
+
+def _saucer(cfg: Config, x: float, y: float, vx: float, vy: float, **fields):
+    """A saucer (large unless told) in flight whose timers will not run out in a few ticks."""
+    fields.setdefault("saucer_small", False)
+    rocks = fields.pop("rocks", [far_rock(cfg)])
+    return world_with(cfg, rocks, saucer_alive=True, saucer_x=x,
+                      saucer_y=y, saucer_vx=vx, saucer_vy=vy, saucer_ticks_left=100,
+                      saucer_fire_timer=100, saucer_zig_timer=100, **fields)
 
 
 def test_saucer_spawns_when_timer_reaches_exactly_zero() -> None:
@@ -102,9 +178,6 @@ def test_no_saucer_when_saucers_are_disabled() -> None:
 def test_spawn_timer_stands_still_while_a_saucer_flies() -> None:
     world, _ = step(saucer_world(saucer_timer=1, since_break=10 ** 6, **GONE), 0, CFG)
     assert world.saucer_alive and world.saucer_timer == 1
-
-
-# --- anti-lurking ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("since_break,comes", [(P.lurk_ticks - 1, False), (P.lurk_ticks, True)])
@@ -143,9 +216,6 @@ def test_lurk_hold_resets_timer_to_the_current_interval() -> None:
     assert world.saucer_timer == 300 and world.saucer_interval == 300
 
 
-# --- the interval ---------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize("before,after", [
     (P.saucer_first_ticks, P.saucer_first_ticks - P.saucer_step_ticks),
     (P.saucer_min_ticks + P.saucer_step_ticks + 1, P.saucer_min_ticks + 1),
@@ -158,9 +228,6 @@ def test_each_saucer_shortens_interval_by_step_down_to_min(before: int, after: i
     assert spawned(events)
     assert world.saucer_interval == after and world.saucer_timer == after
     assert world.saucers_this_game == 1
-
-
-# --- size -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("this_wave,small", [(P.always_large - 1, False), (P.always_large, True)])
@@ -178,10 +245,6 @@ def test_only_small_saucers_from_exactly_small_score(score: int, small: bool) ->
     assert world.saucer_interval == P.saucer_first_ticks
     world, events = step(world, 0, CFG)
     assert spawned(events)[0].small is small
-
-
-# First and floor one tick apart (10 and 9 ticks at 60 Hz): the roll is then always 0.
-ONE_TICK_SPAN = config_with(saucers={"first_interval_s": 10 / 60, "min_interval_s": 9 / 60})
 
 
 @pytest.mark.parametrize("cfg", [CFG, ONE_TICK_SPAN], ids=["default", "one-tick-span"])
@@ -208,9 +271,6 @@ def test_small_roll_is_strictly_below_how_far_the_interval_shrank(seed: int) -> 
         d.saucer_interval = interval
         _, events = step(d.freeze(), 0, CFG)
         assert spawned(events)[0].small is small, interval
-
-
-# --- entry and crossing ---------------------------------------------------------------------------
 
 
 def test_saucer_enters_on_a_side_and_flies_away_from_it() -> None:
@@ -273,9 +333,6 @@ def test_saucer_leaves_when_ticks_left_runs_out(ticks_left: int, leaves: bool) -
     assert world.saucer_alive is (not leaves)
 
 
-# --- zig-zag --------------------------------------------------------------------------------------
-
-
 def test_zigzag_exactly_every_zigzag_ticks() -> None:
     sentinel = 0.5  # not a zig-zag speed, so any change shows
     world, _ = step(saucer_world(vy=sentinel, saucer_zig_timer=1, **GONE), 0, CFG)
@@ -296,9 +353,6 @@ def test_zigzag_speeds_are_down_level_up() -> None:
     s = P.saucer_speed
     assert set(seen) == {-s, 0.0, s}
     assert seen.count(0.0) > max(seen.count(-s), seen.count(s)), "level flight twice as likely"
-
-
-# --- firing ---------------------------------------------------------------------------------------
 
 
 def test_saucer_fires_exactly_every_fire_ticks() -> None:
@@ -342,44 +396,6 @@ def test_saucer_shot_lives_exactly_saucer_shot_ticks() -> None:
     assert world.shot_id.tolist() == [shot_id], "alive after saucer_shot_ticks - 1 ticks"
     world, _ = step(world, 0, cfg)
     assert world.shot_id.shape[0] == 0
-
-
-# --- aim ------------------------------------------------------------------------------------------
-
-
-def _aimed_shot(cfg, score: int, *, small: bool = True, seed: int = 1, **fields):
-    """One saucer shot at a moving ship; returns (shot velocity, exact aim at the ship's next
-    position, aim at its current position)."""
-    p = params_for(cfg)
-    sx, sy = 200.0, 360.0
-    base = {"ship_x": 640.0, "ship_y": 500.0, "ship_vx": 3.0, "ship_vy": -2.0,
-            "saucer_fire_timer": 1, "score": score, "next_extra_life": 10 ** 7, "seed": seed}
-    base.update(fields)
-    before = saucer_world(cfg, x=sx, y=sy, small=small, **base)
-    after, events = step(before, 0, cfg)
-    assert of(events, ev.ShotFired) == [ev.ShotFired("saucer", sx, sy)]
-    (row,) = (after.shot_owner == SHOOTER_SAUCER).nonzero()[0].tolist()
-    vel = tuple(after.shot_vel[row].tolist())
-    # The ship drifts (with drag) to where it is after this tick: the aim point.
-    nx, ny = after.ship_x, after.ship_y
-    assert nx != before.ship_x and ny != before.ship_y
-    dist = math.hypot(nx - sx, ny - sy)
-    next_aim = ((nx - sx) / dist * p.saucer_shot_speed, (ny - sy) / dist * p.saucer_shot_speed)
-    dist = math.hypot(before.ship_x - sx, before.ship_y - sy)
-    now_aim = ((before.ship_x - sx) / dist * p.saucer_shot_speed,
-               (before.ship_y - sy) / dist * p.saucer_shot_speed)
-    return vel, next_aim, now_aim
-
-
-def _same(a, b) -> bool:
-    return a == pytest.approx(b, rel=1e-12, abs=1e-12)
-
-
-def _turn_steps(vel, aim) -> float:
-    """Angle from ``aim`` to ``vel`` in heading steps."""
-    da = math.atan2(vel[1], vel[0]) - math.atan2(aim[1], aim[0])
-    da = (da + math.pi) % (2 * math.pi) - math.pi
-    return da / (2 * math.pi) * HEADING_STEPS
 
 
 def test_small_saucer_aims_where_the_ship_will_be_next_tick() -> None:
@@ -431,12 +447,6 @@ def test_expert_aim_error_is_within_the_expert_bound() -> None:
         turns.append(_turn_steps(vel, next_aim))
     assert max(abs(t) for t in turns) <= P.aim_error_expert_steps + 1e-6
     assert max(abs(t) for t in turns) > P.aim_error_expert_steps // 2
-
-
-def _is_table_direction(vel, speed: float) -> bool:
-    ux, uy = vel[0] / speed, vel[1] / speed
-    k = round(math.atan2(uy, ux) / (2 * math.pi) * HEADING_STEPS) % HEADING_STEPS
-    return _same((ux, uy), (float(COS[k]), float(SIN[k])))
 
 
 def test_large_saucer_fires_at_random_not_at_the_ship() -> None:
@@ -499,9 +509,6 @@ def test_saucer_outline_is_the_table_scaled_by_its_radius() -> None:
     assert large[:, 0].min() == 80.0 and small[:, 0].min() == 90.0
 
 
-# --- what shots hit -------------------------------------------------------------------------------
-
-
 def test_saucer_shots_pass_through_the_saucer() -> None:
     world = with_shots(saucer_world(**GONE), [(SHOOTER_SAUCER, 270.0, 200.0, 12.0, 0.0, 30)])
     world, events = run(world, CFG, [0] * 6)
@@ -559,9 +566,6 @@ def test_saucer_size_sets_its_outline_for_every_contact(small: bool, what: str) 
         [] if small else [{"shot": "ship-shot", "rock": "asteroid", "ship": "ship"}[what]])
 
 
-SQUARE = Obstacle(points=((580.0, 180.0), (620.0, 180.0), (620.0, 220.0), (580.0, 220.0)))
-
-
 @pytest.mark.parametrize("owner", [SHOOTER_SHIP, SHOOTER_SAUCER])
 @pytest.mark.parametrize("blocked", [True, False])
 def test_shots_stop_at_an_obstacle_while_the_other_craft_flies(owner: int,
@@ -575,9 +579,6 @@ def test_shots_stop_at_an_obstacle_while_the_other_craft_flies(owner: int,
     world, events = run(world, cfg, [0] * 4)
     assert (world.shot_id.shape[0] == 0) is blocked
     assert world.saucer_alive and world.ship_state == SHIP_FLYING
-
-
-# --- first claim wins -----------------------------------------------------------------------------
 
 
 def test_shot_saucer_touching_a_rock_is_the_players() -> None:
@@ -628,9 +629,6 @@ def test_saucer_broken_by_a_rock_is_not_also_rammed() -> None:
     assert not of(events, ev.ShipDestroyed) and world.ship_state == SHIP_FLYING
 
 
-# --- scoring --------------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize("small", [False, True])
 def test_ship_shot_kills_saucer_for_its_size_points(small: bool) -> None:
     points = P.saucer_points[1 if small else 0]
@@ -671,51 +669,6 @@ def test_ramming_saucer_kills_both_and_scores_only_with_ramming_scores(
     assert world.score == points and world.ship_state == SHIP_DEAD
 
 
-SHIELD_CFG = config_with(ship={"shield": {"enabled": True}})
-SHIELD_R = SHIELD_CFG.ship.shield.radius_px  # 26; saucers 20 (large) and 10 (small)
-
-
-def _shield_touch(small: bool, ship, saucer):
-    world = saucer_world(SHIELD_CFG, rocks=row_of_rocks(1), x=saucer[0], y=saucer[1],
-                         small=small, ship_x=ship[0], ship_y=ship[1])
-    lives = world.lives
-    world, events = step(world, SHIELD, SHIELD_CFG)
-    assert world.shield_on
-    assert not of(events, ev.ShipDestroyed)
-    assert world.ship_state == SHIP_FLYING and world.lives == lives
-    return world, of(events, ev.SaucerDestroyed)
-
-
-def _places(reach: float, past: bool):
-    """(ship, saucer) centre pairs exactly ``reach`` apart, or one float step farther."""
-    def far(v: float, way: float) -> float:
-        return math.nextafter(v, way) if past else v
-    return [
-        ((640.0, 360.0), (far(640.0 + reach, math.inf), 360.0)),
-        ((640.0, 360.0), (640.0, far(360.0 - reach, -math.inf))),
-        ((20.0, 360.0), (far(20.0 - reach + P.width, -math.inf), 360.0)),  # left/right seam
-        ((640.0, 10.0), (640.0, far(10.0 - reach + P.height, -math.inf))),  # top/bottom seam
-    ]
-
-
-@pytest.mark.parametrize("small", [False, True])
-def test_shield_kills_saucer_touching_at_exactly_shield_plus_saucer_radius(small: bool) -> None:
-    reach = SHIELD_R + P.saucer_radius[1 if small else 0]
-    for ship, saucer in _places(reach, past=False):
-        world, gone = _shield_touch(small, ship, saucer)
-        points = P.saucer_points[1 if small else 0]
-        assert gone == [ev.SaucerDestroyed(small, saucer[0], saucer[1], "ship", points)], saucer
-        assert world.score == points
-
-
-@pytest.mark.parametrize("small", [False, True])
-def test_shield_misses_saucer_just_past_touching(small: bool) -> None:
-    reach = SHIELD_R + P.saucer_radius[1 if small else 0]
-    for ship, saucer in _places(reach, past=True):
-        world, gone = _shield_touch(small, ship, saucer)
-        assert gone == [] and world.saucer_alive, saucer
-
-
 @pytest.mark.parametrize("radius", [P.height * 0.5, P.height * 0.5 + 1.0, P.height * 0.6])
 def test_saucer_too_big_for_the_spawn_band_comes_in_at_mid_height(radius: float) -> None:
     # The band is the middle 70 % of the height, kept a radius from the top and bottom: at
@@ -737,3 +690,146 @@ def test_first_saucers_of_a_game_are_large_in_every_wave() -> None:
     assert first.saucer_alive and not first.saucer_small
     assert later.saucer_alive and later.saucer_small
     assert later.saucers_this_game == P.always_large + 1
+
+
+def test_small_saucer_aims_across_the_wrap_seam() -> None:
+    # Saucer near the left edge, ship near the right edge: the short way is leftwards.
+    ux, uy = aim_direction(QUIET_P, 10.0, 300.0, QUIET_P.width - 10.0, 300.0, 0)
+    assert ux == pytest.approx(-1.0) and uy == pytest.approx(0.0, abs=1e-12)
+    # The shot is what crosses the seam, so the shots' border rule decides, not the ship's.
+    cfg = config_with(borders={"ship": "bounce"})
+    p = params_for(cfg)
+    ux, _ = aim_direction(p, 10.0, 300.0, p.width - 10.0, 300.0, 0)
+    assert ux == pytest.approx(-1.0), "shots wrap: aim across the seam though the ship bounces"
+    cfg = config_with(borders={"shots": "bounce"})
+    p = params_for(cfg)
+    ux, _ = aim_direction(p, 10.0, 300.0, p.width - 10.0, 300.0, 0)
+    assert ux == pytest.approx(1.0), "no seam to aim across when shots bounce"
+
+
+def test_saucer_aim_error_is_bounded() -> None:
+    for error in (-QUIET_P.aim_error_steps, QUIET_P.aim_error_steps):
+        ux, uy = aim_direction(QUIET_P, 0.0, 0.0, 100.0, 0.0, error)
+        angle = math.degrees(math.atan2(uy, ux))
+        assert abs(angle) == pytest.approx(Config().saucers.aim_error_deg, abs=0.1)
+
+
+def test_saucer_comes_sooner_for_a_lurker() -> None:
+    cfg = Config()
+    p = params_for(cfg)
+    lurker = world_with(cfg, [rock(0, 100.0 + 100 * i, 100.0, round_radius=10.0)
+                              for i in range(8)], since_break=10 ** 6)
+    busy = world_with(cfg, [rock(0, 100.0 + 100 * i, 100.0, round_radius=10.0)
+                            for i in range(8)], since_break=0)
+    ticks = p.saucer_first_ticks + 2
+    _, lurk_events = run(lurker, cfg, [0] * ticks)
+    assert of(lurk_events, ev.SaucerSpawned), "an idle player gets a saucer on time"
+    # A busy player (who keeps breaking rocks) holds the saucer off.
+    world = busy
+    spawned = []
+    for _ in range(ticks):
+        draft = Draft(world)
+        draft.since_break = 0
+        world, events = step(draft.freeze(), 0, cfg)
+        spawned += of(events, ev.SaucerSpawned)
+    assert not spawned
+
+
+def test_saucer_crosses_and_leaves() -> None:
+    cfg = Config()
+    p = params_for(cfg)
+    w = world_with(cfg, [rock(0, 100.0, 100.0, round_radius=10.0)], since_break=10 ** 6,
+                   saucer_timer=1, ship_state=SHIP_DEAD, ship_timer=10 ** 6)
+    w, events = step(w, 0, cfg)
+    spawned = of(events, ev.SaucerSpawned)
+    assert spawned and w.saucer_alive
+    w, events = run(w, cfg, [0] * (math.ceil(p.width / p.saucer_speed) + 2))
+    assert of(events, ev.SaucerLeft) or of(events, ev.SaucerDestroyed)
+    assert not w.saucer_alive
+
+
+def test_ship_shot_destroys_saucer_for_points() -> None:
+    cfg = Config()
+    w = world_with(cfg, [rock(0, 100.0, 100.0, round_radius=10.0)], saucer_alive=True,
+                   saucer_small=True, saucer_x=600.0, saucer_y=500.0, saucer_vx=2.0,
+                   saucer_ticks_left=500, saucer_fire_timer=1000, saucer_zig_timer=1000)
+    w = with_shots(w, [(SHOOTER_SHIP, 560.0, 500.0, 12.0, 0.0, 30)])
+    world, events = run(w, cfg, [0] * 5)
+    destroyed = of(events, ev.SaucerDestroyed)
+    assert destroyed == [ev.SaucerDestroyed(True, destroyed[0].x, destroyed[0].y, "ship-shot",
+                                            1000)]
+    assert world.score == 1000 and not world.saucer_alive
+
+
+def test_saucer_shot_kills_the_ship() -> None:
+    w = world_with(QUIET, [rock(0, 100.0, 100.0, round_radius=10.0)])
+    w = with_shots(w, [(SHOOTER_SAUCER, CX - 60.0, CY, 12.0, 0.0, 30)])
+    world, events = run(w, QUIET, [0] * 8)
+    assert of(events, ev.ShipDestroyed)[0].cause == "saucer-shot"
+    assert world.score == 0
+
+
+@pytest.mark.parametrize("borders", ["wrap", "bounce"])
+@pytest.mark.parametrize("x,vx,end", [
+    (W - 1.0, 2.0, W), (W - 2.0, 2.0, W), (W - 2.5, 2.0, W - 0.5),
+    (1.0, -2.0, 0.0), (2.0, -2.0, 0.0), (2.5, -2.0, 0.5),
+])
+def test_saucer_x_is_clamped_to_zero_and_width(borders: str, x: float, vx: float,
+                                               end: float) -> None:
+    cfg = config_with(borders={"saucers": borders})
+    world, _ = step(_saucer(cfg, x, 300.0, vx, 0.0), 0, cfg)
+    assert world.saucer_alive and (world.saucer_x, world.saucer_y) == (end, 300.0)
+    assert world.saucer_vx == vx
+
+
+@pytest.mark.parametrize("small", [False, True])
+@pytest.mark.parametrize("wall,start,vy,end,vy_after", [
+    ("top", 2.0, -2.0, 0.0, -2.0),  # ends exactly its radius from the wall: not turned yet
+    ("top", 1.5, -2.0, 0.5, 2.0),  # half a pixel past: turned
+    ("bottom", -2.5, 2.0, -0.5, 2.0),  # just short of the far wall
+    ("bottom", -2.0, 2.0, 0.0, -2.0),  # exactly its radius from the far wall: turned there
+])
+def test_bouncing_saucer_turns_at_exactly_its_radius(small: bool, wall: str, start: float,
+                                                     vy: float, end: float,
+                                                     vy_after: float) -> None:
+    # Offsets from the saucer's own radius line: y = r at the top, y = H - r at the bottom.
+    cfg = config_with(borders={"saucers": "bounce"})
+    r = params_for(cfg).saucer_radius[1 if small else 0]
+    line = r if wall == "top" else H - r
+    world, _ = step(_saucer(cfg, 640.0, line + start, 0.0, vy, saucer_small=small), 0, cfg)
+    assert (world.saucer_y, world.saucer_vy) == (line + end, vy_after)
+
+
+@pytest.mark.parametrize("y,vy,end", [(H - 1.0, 1.0, 0.0), (H - 1.0, 0.5, H - 0.5),
+                                      (1.0, -1.0, 0.0), (1.0, -1.5, H - 0.5)])
+def test_wrapping_saucer_y_lands_in_the_half_open_box(y: float, vy: float, end: float) -> None:
+    cfg = config_with()
+    world, _ = step(_saucer(cfg, 640.0, y, 0.0, vy), 0, cfg)
+    assert (world.saucer_y, world.saucer_vy) == (end, vy)
+
+
+def test_saucer_not_in_flight_neither_moves_nor_breaks_rocks() -> None:
+    cfg = config_with()
+    world = world_with(cfg, [diamond(CX, CY), far_rock(cfg)], saucer_x=CX, saucer_y=CY,
+                       saucer_vx=2.0, saucer_vy=1.0, ship_x=100.0, ship_y=600.0)
+    world, events = step(world, 0, cfg)
+    assert (world.saucer_x, world.saucer_y) == (CX, CY)
+    assert not of(events, ev.AsteroidDestroyed) and world.asteroid_count == 2
+
+
+@pytest.mark.parametrize("small,rock_at,hit", [
+    (False, (CX - 30.0, CY), True),  # the rock's right corner exactly on the saucer's left tip
+    (False, (below(CX - 30.0), CY), False),  # one ulp apart: bounding circles apart
+    (True, (CX - 20.0, CY), True),
+    (True, (below(CX - 20.0), CY), False),
+    (True, (CX, CY + 16.0), True),  # 0.5 px into the small saucer's dome (6.5 up)
+    (True, (CX, CY + 19.0), False),  # clear of it (a large saucer's dome reaches 13 up)
+])
+def test_saucer_meets_a_rock_by_its_own_size(small: bool, rock_at, hit: bool) -> None:
+    world = _saucer(QUIET, CX, CY, 0.0, 0.0, saucer_small=small, ship_x=100.0, ship_y=600.0,
+                    rocks=[diamond(*rock_at), far_rock()])
+    world, events = step(world, 0, QUIET)
+    assert [e.by for e in of(events, ev.SaucerDestroyed)] == (["asteroid"] if hit else [])
+    assert [(e.x, e.by) for e in of(events, ev.AsteroidDestroyed)] == (
+        [(rock_at[0], "saucer")] if hit else [])
+    assert world.saucer_alive != hit

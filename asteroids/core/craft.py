@@ -1,0 +1,43 @@
+"""A craft as the contact and shot phases see it this tick: one body of its own (the ship, the
+saucer; rocks are many and live in arrays), where it is, how big, and its outline.
+
+Each craft's rules module makes its ``Craft`` (``ship.ship_craft``, ``saucer.saucer_craft``),
+or None while it is out of play; ``asteroids.core.bodies`` lists them and the pairs that meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from asteroids.core.kinds import Kind
+
+__all__ = ["SAFE", "Craft"]
+
+SAFE = 1.0 + 1e-6
+"""Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
+above the rounding of the outlines and the overlap test's EPS tolerance."""
+
+
+@dataclass(slots=True)
+class Craft:
+    """One craft in play this tick (made fresh by each phase that needs it; never kept)."""
+
+    kind: Kind
+    x: float
+    y: float
+    """Its centre."""
+    vx: float
+    vy: float
+    """Its motion this tick, px."""
+    radius: float
+    """Its bounding radius: no point of its outline lies farther from the centre."""
+    outline: Callable[[], np.ndarray]
+    """Makes its ``(V, 2)`` world outline (only when a test needs it)."""
+    shield: float | None = None
+    """The radius of its shield while one is up (None: no shield up): rocks bounce off the
+    shield, a craft it touches is claimed, and nothing claims the shielded craft."""
+    bounce: float = 1.0
+    """The restitution of its shield."""

@@ -1,0 +1,53 @@
+"""Wrap maths on the torus ``[0, W) x [0, H)``: the shortest displacement and positions
+folded back into the world. Kernels: float64 arrays in, no checks (see ``checks``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.core.geometry.checks import F64Array
+
+__all__ = ["wrap_delta", "wrap_positions"]
+
+
+def wrap_delta(d: F64Array, size: F64Array) -> F64Array:
+    """Shortest displacement on the torus (minimum-image convention).
+
+    ``d - W * rint(d / W)`` per axis (ties to even): a displacement no longer than half the
+    world comes back unchanged, bit for bit (no rounding through ``d + W/2``), so a distance test
+    decides exactly the same on both sides of the seam as away from it. The one rule for every
+    wrap of a displacement in the game (collisions, contacts, the saucer's aim, the bots);
+    :func:`asteroids.core.scalar.min_image1` is its one-float form.
+
+    Args:
+        d: ``(..., 2)`` raw displacements, world units (NaN and inf stay NaN).
+        size: ``(2,)`` world width and height.
+
+    Returns:
+        ``(..., 2)`` displacements in ``[-W/2, W/2] x [-H/2, H/2]``.
+
+    >>> wrap_delta(np.array([[790.0, 0.0]]), np.array([800.0, 600.0])).tolist()
+    [[-10.0, 0.0]]
+    """
+    return d - size * np.rint(d / size) + 0.0
+
+
+def wrap_positions(p: F64Array, size: F64Array) -> F64Array:
+    """Wrap positions into ``[0, W) x [0, H)``, with no ``-0.0`` and no value equal to ``W``/``H``.
+
+    ``x % W`` alone returns ``W`` for tiny negatives (``-1e-17 % 800.0 == 800.0``); those map to 0.
+
+    Args:
+        p: ``(..., 2)`` positions, world units.
+        size: ``(2,)`` world width and height, finite and > 0 (a zero width would turn every
+            position into NaN: ``checks.as_world_size`` refuses it where sizes come in).
+
+    Returns:
+        ``(..., 2)`` wrapped positions (NaN where ``p`` is not finite).
+
+    >>> wrap_positions(np.array([[-1e-17, 1210.0]]), np.array([800.0, 600.0])).tolist()
+    [[0.0, 10.0]]
+    """
+    y = p % size
+    return np.where(y >= size, 0.0, y) + 0.0
+

@@ -1,0 +1,77 @@
+"""The named kinds of the core: what an int in a World or in a tick's bookkeeping means.
+
+Each is an ``IntEnum``: its members are ints, so the values a World holds (and ``state_hash``
+hashes) are exactly the ints they always were; only the names are new.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = ["Cause", "Hit", "Kind", "ShipState", "Shooter"]
+
+
+class Kind(IntEnum):
+    """The kinds of body in a World: many rocks, and craft (one body each)."""
+
+    ROCK = 0
+    SHIP = 1
+    SAUCER = 2
+
+
+class ShipState(IntEnum):
+    """``World.ship_state``."""
+
+    FLYING = 0
+    """The ship is in play and can be hit."""
+    DEAD = 1
+    """The ship exploded; ``ship_timer`` counts down to a (safe) respawn."""
+    HYPERSPACE = 2
+    """The ship is in hyperspace; ``ship_timer`` counts down to re-entry."""
+
+
+class Shooter(IntEnum):
+    """``World.shot_owner``: whose shot it is (a shooter never hits itself)."""
+
+    SHIP = 0
+    SAUCER = 1
+
+    @property
+    def label(self) -> str:
+        """The name events use (``ShotFired.shooter``)."""
+        return "ship" if self is Shooter.SHIP else "saucer"
+
+
+class Cause(IntEnum):
+    """What destroyed something this tick: the claim a target gets (the first claim wins)."""
+
+    SHIP_SHOT = 0
+    SAUCER_SHOT = 1
+    SHIP = 2
+    """Rammed by the ship."""
+    SAUCER = 3
+    """Rammed by the saucer."""
+    ROCK = 4
+    """Flew into a rock (the ship, the saucer)."""
+    HYPERSPACE = 5
+    """A jump that failed (the ship)."""
+
+    @property
+    def label(self) -> str:
+        """The name events use (``AsteroidDestroyed.by``, ``SaucerDestroyed.by``,
+        ``ShipDestroyed.cause``)."""
+        return _LABELS[self]
+
+
+_LABELS = ("ship-shot", "saucer-shot", "ship", "saucer", "asteroid", "hyperspace")
+"""``Cause.label`` by value."""
+
+
+class Hit(IntEnum):
+    """What a shot hit this tick (the shot sweep's bookkeeping)."""
+
+    NONE = 0
+    ROCK = 1
+    SAUCER = 2
+    SHIP = 3
+    OBSTACLE = 4

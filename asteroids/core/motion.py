@@ -1,0 +1,154 @@
+"""Motion (phase 4 of a tick): bodies move and meet the borders, push off obstacles, and rocks
+collide with each other (the impulse solver).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.core.contacts import circle_pairs, circle_segment_contacts
+from asteroids.core.geometry.bounce import bounce_positions, reflect
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
+from asteroids.core.kinds import ShipState
+from asteroids.core.params import Params
+from asteroids.core.scalar import bounce1, wrap1
+from asteroids.core.tables import HEADING_STEPS
+from asteroids.core.world import Draft
+
+__all__ = ["bounce_off_obstacles", "collide_asteroids", "keep_inside", "move_bodies",
+           "push_and_reflect"]
+
+
+def move_bodies(d: Draft, p: Params) -> None:
+    """Move asteroids, the ship and the saucer one tick and apply each kind's border rule."""
+    if d.ast_id.shape[0]:
+        pos = d.ast_pos + d.ast_vel
+        d.ast_angle = (d.ast_angle + d.ast_spin) % HEADING_STEPS
+        if p.wrap_asteroids:
+            d.ast_pos = wrap_positions(pos, p.size)
+        else:
+            r = d.ast_radius[:, None]
+            d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
+    if d.ship_state == ShipState.FLYING and not d.game_over:
+        x, y = d.ship_x + d.ship_vx, d.ship_y + d.ship_vy
+        if p.wrap_ship:
+            d.ship_x, d.ship_y = wrap1(x, p.width), wrap1(y, p.height)
+        else:
+            rad = p.ship_radius
+            d.ship_x, d.ship_vx = bounce1(x, d.ship_vx, rad, p.width - rad)
+            d.ship_y, d.ship_vy = bounce1(y, d.ship_vy, rad, p.height - rad)
+    if d.saucer_alive:
+        x = d.saucer_x + d.saucer_vx
+        y = d.saucer_y + d.saucer_vy
+        rad = p.saucer_radius[1 if d.saucer_small else 0]
+        if p.wrap_saucers:
+            y = wrap1(y, p.height)
+        else:
+            y, d.saucer_vy = bounce1(y, d.saucer_vy, rad, p.height - rad)
+        d.saucer_x = min(max(x, 0.0), p.width)
+        d.saucer_y = y
+
+
+def push_and_reflect(pos: np.ndarray, vel: np.ndarray, normal: np.ndarray, depth: np.ndarray,
+                      restitution: float) -> tuple[np.ndarray, np.ndarray]:
+    """Move bodies out along ``normal`` by ``depth`` and reflect velocity if approaching."""
+    return (pos + normal * depth[:, None],
+            reflect(vel, normal, restitution, approaching_only=True))
+
+
+def bounce_off_obstacles(d: Draft, p: Params) -> None:
+    """Asteroids and the ship bounce off static obstacles (circle against each edge)."""
+    pts, offs = p.obstacle_points, p.obstacle_offsets
+    if d.ast_id.shape[0]:
+        c = circle_segment_contacts(d.ast_pos, d.ast_radius, pts, offs)
+        if c.circle.shape[0]:
+            pick = _deepest_per_circle(c.circle, c.depth)  # one obstacle a tick per rock
+            i = c.circle[pick]
+            c_normal, c_depth = c.normal[pick], c.depth[pick]
+            pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+            pos[i], vel[i] = push_and_reflect(pos[i], vel[i], c_normal, c_depth, 1.0)
+            d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p,
+                                               p.wrap_asteroids)
+    if d.ship_state == ShipState.FLYING and not d.game_over:
+        c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]),
+                                    np.array([p.ship_radius]), pts, offs)
+        if c.circle.shape[0]:
+            pick = _deepest_per_circle(c.circle, c.depth)
+            pos, vel = push_and_reflect(np.array([[d.ship_x, d.ship_y]]),
+                                         np.array([[d.ship_vx, d.ship_vy]]), c.normal[pick],
+                                         c.depth[pick], 1.0)
+            pos, vel = keep_inside(pos, vel, np.array([p.ship_radius]), p, p.wrap_ship)
+            d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
+            d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+
+
+def _deepest_per_circle(circle: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Index of the deepest contact of each circle (ties: the first obstacle in config order),
+    given contacts sorted by (circle, body); one row per circle, in circle order."""
+    order = np.lexsort((-depth, circle))  # stable: equal depths keep body order
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = circle[order[1:]] != circle[order[:-1]]
+    return order[first]
+
+
+def keep_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params,
+                 wrap: bool) -> tuple[np.ndarray, np.ndarray]:
+    if wrap:
+        return wrap_positions(pos, p.size), vel
+    return bounce_positions(pos, vel, radius, p.size - radius)
+
+
+def collide_asteroids(d: Draft, p: Params) -> None:
+    """Elastic asteroid-asteroid collisions, mass proportional to area.
+
+    Contacts are resolved in rounds; each round takes, in (i, j) order, pairs that share no
+    asteroid with an earlier pair of the round, so every contact is solved exactly once per
+    round and the outcome does not depend on anything but the pair order. Impulses apply
+    only to approaching pairs; overlap is then removed along the centre line.
+    """
+    radius = d.ast_radius * (1.0 - 0.5 * p.jaggedness)
+    i_all, j_all = circle_pairs(d.ast_pos, radius,
+                                world_size=(p.width, p.height) if p.wrap_asteroids else None)
+    if i_all.shape[0] == 0:
+        return
+    pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+    mass = radius * radius
+    e = p.ast_restitution
+    n_bodies = pos.shape[0]
+    remaining = np.arange(i_all.shape[0])
+    for _ in range(64):
+        if remaining.shape[0] == 0:
+            break
+        i, j = i_all[remaining], j_all[remaining]
+        first = np.full(n_bodies, remaining.shape[0], dtype=np.int64)
+        order = np.arange(remaining.shape[0])
+        np.minimum.at(first, i, order)
+        np.minimum.at(first, j, order)
+        now = (first[i] == order) & (first[j] == order)
+        i, j = i[now], j[now]
+        remaining = remaining[~now]
+        delta = pos[j] - pos[i]
+        if p.wrap_asteroids:
+            delta = wrap_delta(delta, p.size)
+        dist = np.sqrt(delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1])
+        safe = dist > 0.0
+        inv = np.where(safe, 1.0 / np.where(safe, dist, 1.0), 0.0)
+        nx = np.where(safe, delta[:, 0] * inv, 1.0)
+        ny = np.where(safe, delta[:, 1] * inv, 0.0)
+        mi, mj = mass[i], mass[j]
+        rel_x = vel[j, 0] - vel[i, 0]
+        rel_y = vel[j, 1] - vel[i, 1]
+        vn = rel_x * nx + rel_y * ny
+        impulse = np.where(vn < 0.0, -(1.0 + e) * vn / (1.0 / mi + 1.0 / mj), 0.0)
+        vel[i, 0] -= impulse / mi * nx
+        vel[i, 1] -= impulse / mi * ny
+        vel[j, 0] += impulse / mj * nx
+        vel[j, 1] += impulse / mj * ny
+        overlap = np.maximum(radius[i] + radius[j] - dist, 0.0)
+        share_i = overlap * mj / (mi + mj)
+        share_j = overlap * mi / (mi + mj)
+        pos[i, 0] -= share_i * nx
+        pos[i, 1] -= share_i * ny
+        pos[j, 0] += share_j * nx
+        pos[j, 1] += share_j * ny
+    d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)

@@ -1,0 +1,90 @@
+"""Resolve (phase 6 of a tick): what was claimed this tick breaks. Rocks split and score, the
+saucer scores, extra lives are awarded, the ship is lost; the fragments join last, so one shot
+cannot break them too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.core import events as ev
+from asteroids.core.frame import Frame
+from asteroids.core.kinds import Cause, Kind
+from asteroids.core.params import Params
+from asteroids.core.rng import Pcg32
+from asteroids.core.saucer import destroy_saucer
+from asteroids.core.ship import kill_ship
+from asteroids.core.spawn import append_rocks, split_rocks
+from asteroids.core.world import Draft
+
+__all__ = ["resolve"]
+
+_SAUCER, _SHIP = Kind.SAUCER, Kind.SHIP
+
+
+def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event]) -> None:
+    """Destroy what was claimed this tick: score it, split it, award extra lives."""
+    kids = None
+    scoring = not d.game_over  # a shot still in flight after game over scores nothing
+    by = frame.rock_by
+    if by is not None:  # a rock was claimed
+        broken = (by >= 0).nonzero()[0]
+        causes = by[broken]
+        sizes = d.ast_size[broken]
+        room = p.ast_max - (d.ast_id.shape[0] - broken.shape[0])
+        kids, got = split_rocks(rng, p, sizes, d.ast_pos[broken], d.ast_vel[broken], room)
+        for cause, size, (x, y), children in zip(causes.tolist(), sizes.tolist(),
+                                                 d.ast_pos[broken].tolist(), got.tolist(),
+                                                 strict=True):
+            by_player = cause == Cause.SHIP_SHOT or (cause == Cause.SHIP and p.ramming_scores)
+            points = p.asteroid_points[size] if by_player and scoring else 0
+            if cause in (Cause.SHIP_SHOT, Cause.SHIP):
+                d.since_break = 0
+            d.score += points
+            events.append(ev.AsteroidDestroyed(size, x, y, children, Cause(cause).label,
+                                               points))
+        _keep_asteroids(d, by < 0)
+    if frame.claimed(_SAUCER) and d.saucer_alive:
+        destroy_saucer(d, p, frame.cause(_SAUCER), scoring, events)
+    # The points of this tick earn their extra life before the ship's loss is counted, so a
+    # life earned on the tick the last ship dies keeps the game going.
+    _award_extra_lives(d, p, events)
+    if frame.claimed(_SHIP):
+        kill_ship(d, p, frame.cause(_SHIP), events)
+    if kids is not None:
+        append_rocks(d, kids)
+
+
+def _keep_asteroids(d: Draft, keep: np.ndarray) -> None:
+    """Drop the asteroids where ``keep`` is False, keeping order (and so ids ascending)."""
+    index = np.flatnonzero(keep)
+    counts = np.diff(d.ast_offsets)
+    # take() with indices: boolean-mask indexing of an (V, 2) array is ~10x slower.
+    d.ast_local = d.ast_local.take(np.flatnonzero(np.repeat(keep, counts)), axis=0)
+    d.ast_offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[index])])
+    d.ast_id = d.ast_id.take(index)
+    d.ast_size = d.ast_size.take(index)
+    d.ast_pos = d.ast_pos.take(index, axis=0)
+    d.ast_vel = d.ast_vel.take(index, axis=0)
+    d.ast_angle = d.ast_angle.take(index)
+    d.ast_spin = d.ast_spin.take(index)
+    d.ast_radius = d.ast_radius.take(index)
+
+
+def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
+    """Every extra ship the score has reached, at once: one event however many are due.
+
+    The same lives and next threshold as awarding them one by one (each due ship is given
+    unless the game is over or ``max_lives`` is reached), in constant time, so a rule of one
+    ship per point with a million points a rock costs no more than one ship.
+    """
+    if p.extra_life_every <= 0 or d.score < d.next_extra_life:
+        return
+    due = (d.score - d.next_extra_life) // p.extra_life_every + 1
+    d.next_extra_life += due * p.extra_life_every
+    if d.game_over:
+        return
+    granted = due if not p.max_lives else max(0, min(due, p.max_lives - d.lives))
+    if granted:
+        d.lives += granted
+        events.append(ev.ExtraLife(d.lives, granted))

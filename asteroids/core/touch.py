@@ -1,0 +1,136 @@
+"""Contacts (phase 5 of a tick): craft against the rocks and each other, pair by pair as
+``asteroids.core.bodies.CONTACTS`` declares them. What touches is claimed in the tick's frame,
+as the shot sweep's hits are; a raised shield pushes rocks away instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.core.bodies import CONTACTS, CRAFT
+from asteroids.core.contacts import circle_segment_contacts
+from asteroids.core.craft import SAFE, Craft
+from asteroids.core.frame import Frame
+from asteroids.core.geometry.wrap import wrap_delta
+from asteroids.core.kinds import Kind
+from asteroids.core.motion import keep_inside, push_and_reflect
+from asteroids.core.outlines import rock_outlines_of
+from asteroids.core.overlap import polygons_overlap
+from asteroids.core.params import Params
+from asteroids.core.world import Draft
+
+__all__ = ["circles_touch", "rocks_near", "touch"]
+
+_ROCK = Kind.ROCK
+
+
+def touch(d: Draft, p: Params, frame: Frame) -> None:
+    """Every pair of ``CONTACTS`` in order: a craft against the rocks (the lowest unclaimed
+    rock its outline overlaps, or its shield bounces the rocks it touches) or against
+    another craft (outlines, or its shield's circle)."""
+    present: dict[Kind, Craft | None] = {}  # each craft as its rules module shows it
+    claimed = frame.craft_by
+    rocks = d.ast_id.shape[0]
+    for contact in CONTACTS:
+        kind = contact.craft
+        if claimed[kind] >= 0:
+            continue
+        craft = present[kind] if kind in present else present.setdefault(kind, CRAFT[kind](d, p))
+        if craft is None:
+            continue
+        if contact.other == _ROCK:
+            if not rocks:
+                continue
+            if craft.shield is not None:
+                _shield_bounce(d, p, craft, craft.shield)
+                continue
+            hit = _first_overlap(craft, d, p, frame)
+            if hit >= 0:
+                frame.claim_rock(hit, contact.other_by)
+                frame.claim(kind, contact.craft_by)
+            continue
+        other_kind = contact.other
+        if claimed[other_kind] >= 0:
+            continue
+        if other_kind in present:
+            other = present[other_kind]
+        else:
+            other = present.setdefault(other_kind, CRAFT[other_kind](d, p))
+        if other is not None and _crafts_touch(craft, other, p):
+            frame.claim(other_kind, contact.other_by)
+            if craft.shield is None:
+                frame.claim(kind, contact.craft_by)
+
+
+def _crafts_touch(a: Craft, b: Craft, p: Params) -> bool:
+    """Whether craft ``a`` (its shield's circle while it is up) touches craft ``b``."""
+    if a.shield is not None:
+        return circles_touch((a.x, a.y), a.shield, (b.x, b.y), b.radius, p)
+    if not circles_touch((a.x, a.y), SAFE * a.radius + 1.0, (b.x, b.y), SAFE * b.radius, p):
+        return False  # out of each other's bounding circles: the outlines cannot touch
+    oa = a.outline()
+    ob = b.outline()
+    return bool(polygons_overlap(oa, np.array([0, oa.shape[0]]), ob, np.array([0, ob.shape[0]]),
+                                 np.array([0]), np.array([0]), world_size=p.wrap_size)[0])
+
+
+def circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
+                   p: Params) -> bool:
+    """Whether two circles touch (distance <= ra + rb), across the seam when anything wraps."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if p.wrap_any:
+        dx, dy = wrap_delta(np.array([dx, dy]), p.size).tolist()
+    return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
+
+
+def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) -> np.ndarray:
+    """Indices (ascending) of asteroids whose bounding circle touches a circle (min image).
+
+    The cheap first test before an outline test (ship and saucer against rocks); public so
+    its boundary (circles touching exactly, across the seam) is tested directly."""
+    delta = d.ast_pos - np.array(center)
+    if p.wrap_any:
+        delta = wrap_delta(delta, p.size)
+    dx, dy = delta[:, 0], delta[:, 1]
+    reach = d.ast_radius + radius
+    return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
+
+
+def _first_overlap(craft: Craft, d: Draft, p: Params, frame: Frame) -> int:
+    """Index of the lowest unclaimed asteroid whose outline overlaps the craft's, or -1 (the
+    outline is made only when a rock is near)."""
+    cand = rocks_near(d, p, (craft.x, craft.y), craft.radius)
+    if cand.shape[0] == 0:
+        return -1
+    cand = frame.unclaimed(cand)
+    if cand.shape[0] == 0:
+        return -1
+    rocks, offsets = rock_outlines_of(d, cand)
+    outline = craft.outline()
+    hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
+                           np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
+                           world_size=p.wrap_size)
+    found = cand[hit]
+    return int(found[0]) if found.shape[0] else -1
+
+
+def _shield_bounce(d: Draft, p: Params, craft: Craft, radius: float) -> None:
+    """Asteroids touching the craft's shield circle bounce off it, reflected off their own
+    edge, relative to the craft's motion."""
+    center = np.array([[craft.x, craft.y]])
+    near = rocks_near(d, p, (craft.x, craft.y), radius)
+    if near.shape[0] == 0:
+        return
+    rocks, offsets = rock_outlines_of(d, near)
+    c = circle_segment_contacts(center, np.array([radius]), rocks, offsets,
+                                world_size=p.wrap_size)
+    if c.body.shape[0] == 0:
+        return
+    i = near[c.body]
+    craft_v = np.array([craft.vx, craft.vy])
+    away = -c.normal  # the contact normal points from the rock's edge to the craft
+    pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
+    rel = vel[i] - craft_v
+    new_pos, new_rel = push_and_reflect(pos[i], rel, away, c.depth, craft.bounce)
+    pos[i], vel[i] = new_pos, new_rel + craft_v
+    d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)
