@@ -367,7 +367,7 @@ SERVICES = {"game", "screen", "rules_service", "profile_service", "audio_service
 
 
 def test_screens_reach_each_other_only_through_the_router() -> None:
-    graph = app_import_graph(app_sources())
+    graph = import_graph(app_sources())
     short = {name.rsplit(".", 1)[-1]: {t.rsplit(".", 1)[-1] for t in targets}
              for name, targets in graph.items()}
     assert SCREENS <= set(short) and SERVICES <= set(short)
