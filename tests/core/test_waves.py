@@ -10,7 +10,7 @@ import pytest
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
-from asteroids.core import new_world, step
+from asteroids.core import new_world, spawn, step
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.spawn import (
@@ -299,3 +299,34 @@ def test_next_wave_comes_after_the_delay_and_is_bigger() -> None:
     w, events = step(w, 0, CFG)
     assert of(events, ev.WaveStarted) == [ev.WaveStarted(2, 6)]
     assert w.asteroid_count == 6
+
+
+# --- a new wave's headings clear of the ship (game.spawn_clearance_s) --------------------------
+
+
+def _heading(t_reach: int, ticks: int, borders: str = "wrap") -> list[float]:
+    """The velocity a new rock keeps or takes when, flying straight on at 5 px a tick, its
+    centre first comes within ``reach`` (a large rock's radius plus the ship's, as a wave
+    uses) of a still ship at tick ``t_reach`` (half a pixel inside; 4.5 px outside the tick
+    before)."""
+    cfg = quiet_with(borders={"asteroids": borders, "ship": borders})
+    p = params_for(cfg)
+    reach = p.radius[0] + p.ship_radius
+    ship = (500.0, 400.0)
+    pos = np.array([[ship[0] + reach - 0.5 + 5.0 * t_reach, ship[1]]])
+    vel = np.array([[-5.0, 0.0]])
+    return spawn._heading_clear(pos, vel, ship, reach, ticks, p)[0].tolist()
+
+
+@pytest.mark.parametrize("borders", ["wrap", "bounce"])
+@pytest.mark.parametrize(("t_reach", "ticks", "kept"), [
+    (0, 30, False),   # one that appears within reach turns away too
+    (1, 1, False),    # reaching on the very first tick counts
+    (30, 30, False),  # reaching on the last tick looked at counts
+    (31, 30, True),   # one tick past the horizon: the drawn heading stays
+    (30, 29, True),
+])
+def test_a_new_rock_turns_only_when_it_would_reach_the_ship_within_the_clearance(
+        t_reach: int, ticks: int, kept: bool, borders: str) -> None:
+    # Turned, it takes its first mirror (-vx): straight away from the ship.
+    assert _heading(t_reach, ticks, borders) == ([-5.0, 0.0] if kept else [5.0, 0.0])
