@@ -77,3 +77,21 @@ def test_an_out_that_is_a_file_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "is a file" in err and "Traceback" not in err
     assert target.read_text() == "mine"
+
+
+def test_the_report_measures_the_cabinet_against_the_board_and_every_loop(rendered):
+    _, _, text, _ = rendered
+    assert "| sound | what | circuit | measured | error | within 10 % |" in text
+    rows = [line for line in text.splitlines() if line.startswith("| beat_")
+            or line.startswith("| bang_") or line.startswith("| saucer_")
+            or line.startswith("| fire |") or line.startswith("| thrust |")
+            or line.startswith("| ship_explode |") or line.startswith("| extra_life |")]
+    assert len(rows) == 30 and all(row.endswith("| yes |") for row in rows), rows
+    assert "30 of 30 numbers within 10 % of the board's." in text
+    loops = [line for line in text.splitlines()
+             if line.startswith(("| cabinet | thrust | 3", "| cabinet | saucer_",
+                                 "| modern | thrust | 3", "| modern | saucer_"))
+             and "ms |" in line]
+    assert len(loops) == 2 * len(synth.LOOPING)
+    assert all("| 0.0 ms |" in row and row.endswith("| yes |") for row in loops), loops
+    assert f"{len(loops)} of {len(loops)} loops gapless and click-free." in text

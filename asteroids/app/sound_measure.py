@@ -12,8 +12,9 @@ import numpy as np
 from asteroids.app import dsp
 
 __all__ = ["LOUDNESS_WINDOW_S", "SMALL_SPEAKER_HZ", "a_weighted", "a_weighting_db",
-           "centroid_hz", "db", "loudness_dba", "peak_dbfs", "period_s", "rms_dbfs",
-           "small_speaker"]
+           "band_peak_hz", "centroid_hz", "db", "first_null_hz", "gate_rate_hz",
+           "loudness_dba", "peak_dbfs", "period_s", "pitch_track", "rms_dbfs", "small_speaker",
+           "strongest_hz", "warble_hz"]
 
 LOUDNESS_WINDOW_S = 0.4
 """Loudness is the A-weighted RMS of the loudest window this long (the length of EBU
@@ -109,3 +110,56 @@ def period_s(x: np.ndarray, rate: int, lo_hz: float, hi_hz: float) -> float:
     a, b, c = corr[lag - 1], corr[lag], corr[lag + 1]
     shift = 0.5 * (a - c) / (a - 2 * b + c) if (a - 2 * b + c) != 0 else 0.0
     return (lag + shift) / rate
+
+
+def pitch_track(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
+    """Instantaneous frequency from upward zero crossings: (times in s, Hz)."""
+    x = np.asarray(x, dtype=np.float64)
+    below = np.signbit(x)
+    up = np.nonzero(~below[1:] & below[:-1])[0]
+    t = (up + x[up] / (x[up] - x[up + 1])) / rate
+    return t[:-1] + np.diff(t) / 2, 1.0 / np.diff(t)
+
+
+def warble_hz(x: np.ndarray, rate: int) -> float:
+    """How fast the pitch of ``x`` swings (a siren's warble): the strongest rate of its
+    pitch track, resampled every 2 ms."""
+    t, hz = pitch_track(x, rate)
+    grid = np.arange(t[0], t[-1], 0.002)
+    track = np.interp(grid, t, hz) - hz.mean()
+    return float(np.fft.rfftfreq(grid.size, 0.002)[np.argmax(np.abs(np.fft.rfft(track)))])
+
+
+def strongest_hz(x: np.ndarray, rate: int) -> float:
+    """The frequency of the strongest spectral line of ``x``."""
+    spectrum = np.abs(np.fft.rfft(np.asarray(x, dtype=np.float64)))
+    return float(np.fft.rfftfreq(x.size, 1.0 / rate)[np.argmax(spectrum)])
+
+
+def band_peak_hz(x: np.ndarray, rate: int, smooth_hz: float = 5.0) -> float:
+    """Where the power of a noise ``x`` peaks (its spectrum averaged over ``smooth_hz``): the
+    centre of a band-pass."""
+    power = np.abs(np.fft.rfft(np.asarray(x, dtype=np.float64))) ** 2
+    f = np.fft.rfftfreq(x.size, 1.0 / rate)
+    k = max(1, int(smooth_hz / f[1]))
+    return float(f[np.argmax(np.convolve(power, np.ones(k) / k, mode="same"))])
+
+
+def first_null_hz(x: np.ndarray, rate: int, below_hz: float, rc_hz: float = 52.3) -> float:
+    """The deepest notch of a sample-and-hold noise's spectrum between 300 Hz and
+    ``below_hz``: the hold's sinc has its nulls at the clock and its multiples, so this is
+    the clock. The low-pass at ``rc_hz`` after the hold is divided out first."""
+    power = np.abs(np.fft.rfft(np.asarray(x, dtype=np.float64))) ** 2
+    f = np.fft.rfftfreq(x.size, 1.0 / rate)
+    k = max(1, int(50.0 / f[1]))
+    smooth = np.convolve(power, np.ones(k) / k, mode="same") * (1 + (f / rc_hz) ** 2)
+    band = (f > 300.0) & (f < below_hz)
+    return float(f[band][np.argmin(smooth[band])])
+
+
+def gate_rate_hz(x: np.ndarray, rate: int, smooth_s: float = 0.004) -> float:
+    """How often a tone of ``x`` is switched on (beeps per second): the strongest rate of
+    its envelope."""
+    k = max(1, round(smooth_s * rate))
+    env = np.convolve(np.abs(np.asarray(x, dtype=np.float64)), np.ones(k) / k, mode="same")
+    return strongest_hz(env - env.mean(), rate)

@@ -21,6 +21,7 @@ from asteroids.app import synth
 from asteroids.app.audio import pcm_to_wav
 from asteroids.app.dsp import fade_edges
 from asteroids.app.mixer import Mixer
+from asteroids.app.sound_checks import circuit_checks, circuit_table, loop_checks, loop_table
 from asteroids.app.sound_measure import (
     centroid_hz,
     db,
@@ -52,8 +53,10 @@ fire, bursts of 3 and 6 explosions within 250 ms with the ship's explosion and a
 life) to 16-bit mono WAV files at 22 050 Hz, through the game's own mixer. Prints a table:
 duration, peak and RMS (dBFS), loudness (A-weighted RMS of the loudest 400 ms, dB re full
 scale), the same through a 200 Hz high-pass (a small speaker) and spectral centroid
-(power-weighted, Hz). Also draws a spectrogram of the cabinet set (needs matplotlib: the
-[lab] extra)."""
+(power-weighted, Hz). Then two checks: the cabinet set's pitches, rates and lengths against
+the 1979 board's numbers (within 10 %), and every loop played through the mixer for three
+lengths of its buffer (no gap, no click at the wraps). Also draws a spectrogram of the
+cabinet set (needs matplotlib: the [lab] extra)."""
 
 
 class Row(NamedTuple):
@@ -134,7 +137,14 @@ def run(args: argparse.Namespace) -> int:
     for s, (_, mixer) in mixes.items():
         print(f"\n{s} worst case: limiter cut at most {-db(mixer.lowest_gain):.1f} dB, "
               f"{mixer.steals} voices stolen for newer ones.", end="")
-    print(f"\n\nWAV files (16-bit mono, {synth.RATE} Hz) in {out}")
+    circuit, loops = circuit_checks(), loop_checks()
+    print("\n\nThe cabinet set against the board (MAME's asteroid_a.cpp and the ROM):\n")
+    print(circuit_table(circuit))
+    print(f"\n{sum(c.ok for c in circuit)} of {len(circuit)} numbers within 10 % of the board's.")
+    print("\nLoops through the mixer (odd-sized blocks, as a sound driver asks):\n")
+    print(loop_table(loops))
+    print(f"\n{sum(c.ok for c in loops)} of {len(loops)} loops gapless and click-free.")
+    print(f"\nWAV files (16-bit mono, {synth.RATE} Hz) in {out}")
     try:
         png = spectrogram_png(sounds["cabinet"])
     except ImportError:

@@ -11,7 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asteroids.app import dsp, synth, synth_cabinet
-from asteroids.app.sound_measure import centroid_hz, period_s
+from asteroids.app.sound_measure import (
+    band_peak_hz,
+    centroid_hz,
+    first_null_hz,
+    gate_rate_hz,
+    period_s,
+    pitch_track,
+    strongest_hz,
+    warble_hz,
+)
 from asteroids.config.schema import SOUND_SETS, AudioConfig
 
 R = synth.RATE
@@ -81,22 +90,11 @@ def test_the_thump_model_gives_the_circuit_pitches():
     assert [round(synth_cabinet.thump_555(d)[0], 1) for d in (0, 4)] == [81.6, 87.5]
 
 
-def _first_null_hz(wave: np.ndarray, below_hz: float) -> float:
-    """The deepest notch of the sample-and-hold spectrum under ``below_hz`` (the hold's
-    sinc has its nulls at the clock and its multiples; the 52 Hz RC is divided out)."""
-    power = np.abs(np.fft.rfft(wave)) ** 2
-    f = np.fft.rfftfreq(wave.size, 1.0 / R)
-    k = int(50.0 / f[1])
-    smooth = np.convolve(power, np.ones(k) / k, mode="same") * (1 + (f / 52.3) ** 2)
-    band = (f > 300.0) & (f < below_hz)
-    return float(f[band][np.argmin(smooth[band])])
-
-
 @pytest.mark.parametrize(("name", "clock_hz"), [
     ("bang_large", 1000.0), ("bang_medium", 2400.0), ("bang_small", 4000.0),
     ("ship_explode", 1000.0)])
 def test_explosions_sample_and_hold_at_the_clock_of_their_size(name, clock_hz):
-    assert within(_first_null_hz(cabinet(name), 1.1 * clock_hz), clock_hz)
+    assert within(first_null_hz(cabinet(name), R, 1.1 * clock_hz), clock_hz)
 
 
 @pytest.mark.parametrize("name", ["bang_large", "bang_medium", "bang_small", "ship_explode"])
@@ -116,30 +114,17 @@ def test_explosions_last_about_a_second_decaying_linearly(name):
 
 def test_thrust_is_noise_band_passed_at_89_hz():
     wave = cabinet("thrust")
-    power = np.abs(np.fft.rfft(wave)) ** 2
-    f = np.fft.rfftfreq(wave.size, 1.0 / R)
-    k = int(5.0 / f[1])
-    assert within(float(f[np.argmax(np.convolve(power, np.ones(k) / k, mode="same"))]), 89.5)
+    assert within(band_peak_hz(wave, R), 89.5)
     assert within(centroid_hz(wave, R), 91.0)
-
-
-def _pitch_track(wave: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Instantaneous frequency from upward zero crossings: (times, Hz)."""
-    below = np.signbit(wave)
-    up = np.nonzero(~below[1:] & below[:-1])[0]
-    t = (up + wave[up] / (wave[up] - wave[up + 1])) / R
-    return t[:-1] + np.diff(t) / 2, 1.0 / np.diff(t)
 
 
 @pytest.mark.parametrize(("name", "low", "high", "warble"), [
     ("saucer_large", 500.0, 1420.0, 5.75), ("saucer_small", 750.0, 1670.0, 8.25)])
 def test_saucer_sirens_span_the_circuit_range_at_its_warble_rate(name, low, high, warble):
-    t, hz = _pitch_track(cabinet(name))
+    wave = cabinet(name)
+    _, hz = pitch_track(wave, R)
     assert within(float(hz.min()), low) and within(float(hz.max()), high)
-    grid = np.arange(t[0], t[-1], 0.002)
-    track = np.interp(grid, t, hz) - hz.mean()
-    spectrum = np.abs(np.fft.rfft(track))
-    assert within(float(np.fft.rfftfreq(grid.size, 0.002)[np.argmax(spectrum)]), warble)
+    assert within(warble_hz(wave, R), warble)
 
 
 @pytest.mark.parametrize(("name", "sweep"), [
@@ -162,11 +147,8 @@ def test_saucer_fire_is_not_the_ship_fire():
 
 def test_extra_life_beeps_3_khz_every_128_ms_for_1_4_s():
     wave = cabinet("extra_life")
-    spectrum = np.abs(np.fft.rfft(wave))
-    assert within(float(np.fft.rfftfreq(wave.size, 1.0 / R)[np.argmax(spectrum)]), 3000.0)
-    env = np.convolve(np.abs(wave), np.ones(88) / 88, mode="same")
-    gate = np.abs(np.fft.rfft(env - env.mean()))
-    assert within(float(np.fft.rfftfreq(env.size, 1.0 / R)[np.argmax(gate)]), 1 / 0.128)
+    assert within(strongest_hz(wave, R), 3000.0)
+    assert within(gate_rate_hz(wave, R), 1 / 0.128)
     assert within(wave.size / R, 1.408)
 
 
