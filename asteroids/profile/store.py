@@ -72,6 +72,11 @@ MAX_DIGITS = 40
 LOCK_TIMEOUT_S = 5.0
 """How long a save waits for another game's save to finish (a save takes milliseconds)."""
 
+LOCK_POLL_S = 0.005
+"""How often a waiting save tries the lock. filelock's default (50 ms) lets a process that
+saves again and again take the lock back before a waiting one looks, for seconds on a busy
+machine; a save holds it for a few milliseconds, so the waiter looks that often."""
+
 
 class StoreFileError(ValueError):
     """A file that cannot be used as a whole; ``str()`` is one line naming the file."""
@@ -279,7 +284,7 @@ class Store(Generic[T]):
         reading = self._read()
         if reading.unusable and reading.read_only is None:
             try:
-                with self._lock():
+                with self._lock().acquire(poll_interval=LOCK_POLL_S):
                     reading = self._read(set_aside=True)
             except (filelock.Timeout, OSError):
                 reading = self._read(set_aside=True)  # no lock to be had: as before locks
@@ -385,7 +390,7 @@ class Store(Generic[T]):
         what = self.fmt.what
         notes: list[str] = []
         try:
-            with self._lock():
+            with self._lock().acquire(poll_interval=LOCK_POLL_S):
                 reading = self._read(set_aside=True)
                 notes = [reading.moved] if reading.moved else []
                 if reading.read_only is not None:
