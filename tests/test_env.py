@@ -147,3 +147,57 @@ def test_rgb_array_frames_come_from_the_game_renderer():
     assert frame.shape == (240, 320, 3) and frame.dtype == np.uint8
     assert frame.max() > 0 and (frame == 0).mean() > 0.5  # lines on black
     env.close()
+
+
+# --- the vector environment -----------------------------------------------------------
+
+def _run_vec(envs, steps: int, seed: int) -> list[tuple]:
+    """``steps`` random steps of ``envs`` from ``reset(seed=seed)``: what each step gave."""
+    rng = np.random.default_rng(seed)
+    obs, info = envs.reset(seed=seed)
+    trace = [(obs.copy(), np.asarray(info["game_seed"]).copy())]
+    for _ in range(steps):
+        actions = rng.integers(0, len(ACTIONS), envs.num_envs)
+        obs, reward, term, trunc, info = envs.step(actions)
+        trace.append((obs.copy(), reward.copy(), term.copy(), trunc.copy(),
+                      np.asarray(info["game_seed"]).copy(), np.asarray(info["score"]).copy()))
+    return trace
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_make_vec_gives_the_trajectories_of_single_envs_seeded_alike(env_id):
+    """vector_entry_point against Gymnasium's own SyncVectorEnv of B single envs: the same
+    observations, rewards, ends, game seeds and scores at every step, through games that end
+    (one life, random buttons) at different ticks, truncations and autoresets."""
+    config = load_config(ENV_IDS[env_id], overrides=["game.lives=1"])
+    kwargs = {"config": config, "max_ticks": 240, "frame_skip": 2}
+    ours = gym.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point", **kwargs)
+    theirs = gym.make_vec(env_id, num_envs=5, vectorization_mode="sync", **kwargs)
+    from asteroids.env import AsteroidsVectorEnv
+
+    assert isinstance(ours.unwrapped, AsteroidsVectorEnv)
+    a, b = _run_vec(ours, 400, seed=11), _run_vec(theirs, 400, seed=11)
+    ends = sum(int(t[2].sum() + t[3].sum()) for t in a[1:])
+    assert ends >= 10 and any(t[2].any() for t in a[1:])  # games ended, and were reset
+    assert any(len(set(t[2].nonzero()[0])) < 5 for t in a[1:] if t[2].any())  # not together
+    for step_a, step_b in zip(a, b, strict=True):
+        for x, y in zip(step_a, step_b, strict=True):
+            np.testing.assert_array_equal(x, y)
+    ours.close()
+    theirs.close()
+
+
+def test_the_vector_env_keeps_to_its_spaces_and_reads_any_toml(tmp_path):
+    toml = tmp_path / "mine.toml"
+    toml.write_text("[game]\nlives = 2\n")
+    envs = gym.make_vec("asteroids/Default-v0", num_envs=3,
+                        vectorization_mode="vector_entry_point", config=str(toml))
+    obs, _ = envs.reset(seed=1)
+    assert obs.shape == (3, size(envs.unwrapped.observer.rocks)) and obs.dtype == np.float32
+    assert envs.observation_space.contains(obs)
+    assert envs.unwrapped.worlds[0].lives == 2
+    obs, reward, term, trunc, _ = envs.step(envs.action_space.sample())
+    assert envs.observation_space.contains(obs) and reward.shape == term.shape == (3,)
+    with pytest.raises(ValueError, match="2 seeds for 3 games"):
+        envs.reset(seed=[1, 2])
+    envs.close()

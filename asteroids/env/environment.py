@@ -25,10 +25,53 @@ from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 
-__all__ = ["DEFAULT_MAX_MINUTES", "AsteroidsEnv"]
+__all__ = ["DEFAULT_MAX_MINUTES", "AsteroidsEnv", "config_for", "episode_end", "game_seed_from",
+           "max_ticks_for", "play_ticks"]
 
 DEFAULT_MAX_MINUTES = 5.0
 """Without ``max_ticks``, an episode is truncated after this much game time."""
+
+
+def game_seed_from(rng: np.random.Generator) -> int:
+    """The seed of an episode's game, drawn from the environment's seeded generator."""
+    return int(rng.integers(0, 2**63 - 1))
+
+
+def play_ticks(world: World, mask: int, config: Config, frame_skip: int, max_ticks: int,
+               recorder: Any = None) -> tuple[World, World | None]:
+    """One environment step: ``frame_skip`` ticks with the buttons of ``mask``, fewer when the
+    game ends or reaches ``max_ticks``. Returns the World after them and the one before the
+    last tick (None when no tick was played)."""
+    prev = None
+    for _ in range(frame_skip):
+        if world.game_over or world.tick >= max_ticks:
+            break
+        prev = world
+        world, _ = step(world, mask, config)
+        if recorder is not None:
+            recorder.add(mask, world)
+    return world, prev
+
+
+def episode_end(world: World, max_ticks: int) -> tuple[bool, bool]:
+    """``(terminated, truncated)``: game over, or ``max_ticks`` played without it."""
+    terminated = bool(world.game_over)
+    return terminated, not terminated and world.tick >= max_ticks
+
+
+def max_ticks_for(config: Config, max_ticks: int | None) -> int:
+    """``max_ticks``, or ``DEFAULT_MAX_MINUTES`` of game time at the config's tick rate."""
+    ticks = max_ticks if max_ticks is not None else round(
+        DEFAULT_MAX_MINUTES * 60.0 * float(config.world.tick_hz))
+    if ticks < 1:
+        raise ValueError(f"max_ticks must be 1 or more; got {ticks}")
+    return ticks
+
+
+def config_for(config: Config | str | os.PathLike[str] | None) -> Config:
+    """A ``Config`` from a Config, a bundled preset's name, a TOML file or None (defaults)."""
+    return config if isinstance(config, Config) else (
+        load_config() if config is None else load_config(os.fspath(config)))
 
 
 class AsteroidsEnv(gym.Env):
@@ -58,13 +101,9 @@ class AsteroidsEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'rgb_array'; got {render_mode!r}")
         if frame_skip < 1 or rocks < 1:
             raise ValueError("frame_skip and rocks must be 1 or more")
-        self.config = config if isinstance(config, Config) else (
-            load_config() if config is None else load_config(os.fspath(config)))
+        self.config = config_for(config)
         hz = float(self.config.world.tick_hz)
-        self.max_ticks = max_ticks if max_ticks is not None else round(
-            DEFAULT_MAX_MINUTES * 60.0 * hz)
-        if self.max_ticks < 1:
-            raise ValueError(f"max_ticks must be 1 or more; got {self.max_ticks}")
+        self.max_ticks = max_ticks_for(self.config, max_ticks)
         self.frame_skip = frame_skip
         self.observer = Observer(self.config, rocks)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.observer.size,), np.float32)
@@ -90,7 +129,7 @@ class AsteroidsEnv(gym.Env):
         if options and "game_seed" in options:
             self.game_seed = int(options["game_seed"])
         else:
-            self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
+            self.game_seed = game_seed_from(self.np_random)
         self.world = self.prev = new_world(self.config, self.game_seed)
         self.episodes += 1
         if self.record:
@@ -109,17 +148,11 @@ class AsteroidsEnv(gym.Env):
         """Press the buttons of ``action`` for ``frame_skip`` ticks (fewer at game over)."""
         if self.world is None:
             raise RuntimeError("call reset() before step()")
-        mask = ACTIONS[int(action)]
         start = self.world.score
-        for _ in range(self.frame_skip):
-            if self.world.game_over or self.world.tick >= self.max_ticks:
-                break
-            self.prev = self.world
-            self.world, _ = step(self.world, mask, self.config)
-            if self._recorder is not None:
-                self._recorder.add(mask, self.world)
-        terminated = bool(self.world.game_over)
-        truncated = not terminated and self.world.tick >= self.max_ticks
+        self.world, prev = play_ticks(self.world, ACTIONS[int(action)], self.config,
+                                      self.frame_skip, self.max_ticks, self._recorder)
+        self.prev = prev if prev is not None else self.prev
+        terminated, truncated = episode_end(self.world, self.max_ticks)
         if (terminated or truncated) and self.replay_dir is not None:
             self.save_replay(self.replay_dir / f"episode{self.episodes:05d}-seed"
                              f"{self.game_seed}.replay")
