@@ -108,3 +108,17 @@ def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
     assert done.returncode == 0, done.stderr
     assert "| pool, --jobs 1 (in process) |" in done.stdout
     assert "## Overhead per game: 4 games of 1 tick" in done.stdout
+
+
+def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "batch", "--games", "1", "--ticks", "20",
+         "--hold", "2", "--ale-frames", "40", "--kessler-seconds", "0.5"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ours")]
+    assert len(rows) == 2 and "game-ticks/s" in rows[0] and "kB" in rows[0]
+    for peer in ("ALE Asteroids-v5", "kesslergame"):
+        row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {peer}"))
+        assert "frames/s" in row or "pip install '.[peers]'" in row
+    assert "200 000 game-ticks/s" in out.stdout
