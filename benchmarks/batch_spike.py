@@ -1,0 +1,714 @@
+"""SPIKE for issue 25 (a batched core): ``python -m benchmarks.batch_spike``.
+
+This is a throw-away measurement, not the batched core. It answers, with numbers, the
+questions docs/batch-design.md needs answered before the batched core is built:
+
+* ``--core``: where the one-game core spends a tick (classic preset, idle and aimer games):
+  each phase of ``simulation.step`` timed by wrapping the phase functions in this process
+  (the game's code is not changed), the bot's decision, and the rest (Draft, freeze, events).
+* ``--overhead``: what a "batch of one" costs: a numpy operation on length-1 arrays against
+  the same arithmetic on Python floats.
+* ``--kernels`` (default): numpy kernels over a struct-of-arrays of B classic-sized games
+  (rocks packed with per-game offsets and a game index per rock, per-game scalars as (B,)
+  arrays): rock motion and wrap, ship against rocks (circles), the shot sweep (broad phase by
+  circles, then exact edges for the candidates, the nearest hit per shot), a per-game
+  compaction (rocks removed and fragments appended without Python loops), and a vectorised
+  PCG32, at B = 1, 64, 1024, 4096. The geometry is rule-shaped but NOT the game's rules
+  bit for bit; only the PCG32 is exact (checked against ``asteroids.core.rng.Pcg32``; see
+  also tests/core/test_batch_pcg32_spike.py).
+
+Timings are wall clock, single-threaded, best of ``--repeat`` (default 3) runs each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from asteroids.config import load_config
+from asteroids.core import new_world, simulation
+from asteroids.core.bot import BOTS
+from asteroids.core.params import params_for
+from asteroids.core.rng import Pcg32, seed_state
+from asteroids.core.spawn import _CLASSIC
+from asteroids.core.tables import HEADING_STEPS
+
+ROOT = Path(__file__).resolve().parents[1]
+CLASSIC = ROOT / "config" / "classic.toml"
+
+U64 = np.uint64
+_MULT = 6364136223846793005
+_MASK64 = (1 << 64) - 1
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    """The best wall time of ``repeat`` calls of ``fn``, in seconds."""
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+# --------------------------------------------------------------------------------------------
+# 1. The one-game core, phase by phase
+# --------------------------------------------------------------------------------------------
+
+PHASES = ("control_ship", "update_saucer", "sweep_shots", "move_bodies", "touch", "resolve",
+          "update_ship_timers", "run_waves", "heartbeat")
+
+
+class PhaseClock:
+    """Wraps the phase functions ``simulation.step`` calls (its module globals) with timers."""
+
+    def __init__(self) -> None:
+        self.total = dict.fromkeys(PHASES, 0.0)
+        self.calls = dict.fromkeys(PHASES, 0)
+        self.saved: dict[str, Callable[..., object]] = {}
+
+    def __enter__(self) -> PhaseClock:
+        for name in PHASES:
+            fn = getattr(simulation, name)
+            self.saved[name] = fn
+            setattr(simulation, name, self._wrap(name, fn))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name, fn in self.saved.items():
+            setattr(simulation, name, fn)
+
+    def _wrap(self, name: str, fn: Callable[..., object]) -> Callable[..., object]:
+        total, calls, clock = self.total, self.calls, time.perf_counter
+
+        def timed(*args: object) -> object:
+            t0 = clock()
+            out = fn(*args)
+            total[name] += clock() - t0
+            calls[name] += 1
+            return out
+
+        return timed
+
+
+def play(config: object, seed: int, bot_name: str, ticks: int) -> tuple[int, float, float]:
+    """Play ``ticks`` ticks (on past game over); returns (game-over tick or -1, step seconds,
+    bot seconds)."""
+    bot = BOTS[bot_name]
+    world = new_world(config, seed)
+    step = simulation.step
+    step_s = bot_s = 0.0
+    over_at = -1
+    clock = time.perf_counter
+    for _ in range(ticks):
+        t0 = clock()
+        mask = bot(world, config)
+        t1 = clock()
+        world, _ = step(world, mask, config)
+        t2 = clock()
+        bot_s += t1 - t0
+        step_s += t2 - t1
+        if over_at < 0 and world.game_over:
+            over_at = world.tick
+    return over_at, step_s, bot_s
+
+
+def core_profile(ticks: int, seed: int, repeat: int) -> None:
+    """Per-phase cost per tick of an idle and an aimer classic game."""
+    config = load_config(CLASSIC)
+    print(f"\n## One-game core, classic, {ticks} ticks, seed {seed} (best of {repeat})\n")
+    for bot_name in ("idle", "aimer"):
+        plain = math.inf
+        bot_best = math.inf
+        over_at = -1
+        for _ in range(repeat):
+            over_at, step_s, bot_s = play(config, seed, bot_name, ticks)
+            plain, bot_best = min(plain, step_s), min(bot_best, bot_s)
+        best_clock: PhaseClock | None = None
+        best_step = math.inf
+        for _ in range(repeat):
+            with PhaseClock() as clock:
+                _, step_s, _ = play(config, seed, bot_name, ticks)
+            if step_s < best_step:
+                best_step, best_clock = step_s, clock
+        assert best_clock is not None
+        print(f"### {bot_name}: game over at tick {over_at}; step {1e6 * plain / ticks:.1f} "
+              f"µs/tick ({ticks / plain:,.0f} ticks/s), bot {1e6 * bot_best / ticks:.1f} "
+              f"µs/tick; with both {ticks / (plain + bot_best):,.0f} ticks/s\n")
+        print("| phase | calls | µs per call | µs per tick | share of step |")
+        print("|---|---:|---:|---:|---:|")
+        phases_s = 0.0
+        for name in PHASES:
+            t, n = best_clock.total[name], best_clock.calls[name]
+            phases_s += t
+            print(f"| {name} | {n} | {1e6 * t / max(n, 1):.2f} | {1e6 * t / ticks:.2f} | "
+                  f"{100 * t / best_step:.0f}% |")
+        rest = best_step - phases_s
+        print(f"| rest of step (Draft, Pcg32, Frame, freeze, wrappers) | {ticks} | "
+              f"{1e6 * rest / ticks:.2f} | {1e6 * rest / ticks:.2f} | "
+              f"{100 * rest / best_step:.0f}% |")
+        print(f"| **step, timed** | {ticks} | | {1e6 * best_step / ticks:.2f} | 100% |\n")
+
+
+# --------------------------------------------------------------------------------------------
+# 2. The cost of a batch of one
+# --------------------------------------------------------------------------------------------
+
+
+def overhead(repeat: int) -> None:
+    """A numpy op on length-1 arrays vs Python float math, and fixed per-call costs."""
+    n = 100_000
+    x, v = 1.5, 0.25
+    xa, va = np.array([1.5]), np.array([0.25])
+    w = 1024.0
+    out = np.empty(1)
+
+    def py_float() -> None:
+        for _ in range(n):
+            y = x + v
+            y = y - w if y >= w else y
+
+    def np_len1() -> None:
+        for _ in range(n):
+            y = xa + va
+            np.where(y >= w, y - w, y)
+
+    def np_len1_out() -> None:
+        for _ in range(n):
+            np.add(xa, va, out=out)
+            np.subtract(out, w, out=out, where=out >= w)
+
+    def np_scalar_read() -> None:
+        for _ in range(n):
+            float(xa[0])
+
+    def np_tolist() -> None:
+        for _ in range(n):
+            xa.tolist()
+
+    def py_call() -> None:
+        def f(a: float, b: float) -> float:
+            return a + b
+        for _ in range(n):
+            f(x, v)
+
+    print(f"\n## Batch-of-one overhead (per operation, best of {repeat}, {n:,} loops)\n")
+    print("| operation | ns |")
+    print("|---|---:|")
+    for label, fn in (("Python float: x + v, wrap by compare", py_float),
+                      ("numpy (1,) arrays: x + v, np.where wrap", np_len1),
+                      ("numpy (1,) arrays, out=: add, subtract where", np_len1_out),
+                      ("float(a[0]) (array -> Python float)", np_scalar_read),
+                      ("a.tolist() on a (1,) array", np_tolist),
+                      ("a Python function call, two floats", py_call)):
+        print(f"| {label} | {1e9 * best_of(fn, repeat) / n:.0f} |")
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Vectorised PCG32: one 64-bit state per game
+# --------------------------------------------------------------------------------------------
+
+
+def _jump(k: int) -> tuple[int, int]:
+    """(A, B) with state_k = A * s + B * inc (mod 2**64): k steps of the LCG, by squaring."""
+    a, b = 1, 0                 # the identity
+    ma, mb = _MULT, 1           # one step: s -> mult * s + inc
+    while k:
+        if k & 1:
+            a, b = (a * ma) & _MASK64, (b * ma + mb) & _MASK64
+        ma, mb = (ma * ma) & _MASK64, (mb * ma + mb) & _MASK64
+        k >>= 1
+    return a, b
+
+
+class BatchPcg32:
+    """B independent PCG32 generators: ``state`` and ``inc`` are (B,) uint64 arrays.
+
+    ``u32(active)`` draws once for the games in the boolean mask ``active`` (the others keep
+    their state): exactly ``Pcg32.u32`` per game. ``advance(k)`` jumps each game by its own
+    number of draws ``k`` (a (B,) int array) in O(log max k) vector steps, so a rule that
+    draws a per-game number of values (fragments, a wave) can draw them all from jumped
+    states at once and then advance every game past them.
+    """
+
+    def __init__(self, state: np.ndarray, inc: np.ndarray) -> None:
+        self.state = state.astype(U64, copy=True)
+        self.inc = inc.astype(U64, copy=True)
+
+    @staticmethod
+    def output(old: np.ndarray) -> np.ndarray:
+        """PCG32's XSH-RR output of the states ``old`` (uint64 array) as uint64 < 2**32."""
+        xorshifted = (((old >> U64(18)) ^ old) >> U64(27)) & U64(0xFFFFFFFF)
+        rot = old >> U64(59)
+        left = (U64(32) - rot) & U64(31)
+        return ((xorshifted >> rot) | (xorshifted << left)) & U64(0xFFFFFFFF)
+
+    def u32(self, active: np.ndarray | None = None) -> np.ndarray:
+        """One draw per game (per active game; inactive games get 0 and do not advance)."""
+        old = self.state
+        with np.errstate(over="ignore"):
+            new = old * U64(_MULT) + self.inc
+        if active is None:
+            self.state = new
+            return self.output(old)
+        self.state = np.where(active, new, old)
+        return np.where(active, self.output(old), U64(0))
+
+    def below(self, n: np.ndarray | int, active: np.ndarray | None = None) -> np.ndarray:
+        """``Pcg32.below(n)`` per game: (u32 * n) >> 32 (n > 1; one draw either way)."""
+        u = self.u32(active)
+        n64 = np.asarray(n).astype(U64)
+        return np.where(n64 > U64(1), (u * n64) >> U64(32), U64(0)).astype(np.int64)
+
+    def advance(self, k: np.ndarray) -> None:
+        """Jump game g by ``k[g]`` draws (k >= 0), by binary powers of the LCG step."""
+        k = np.asarray(k, dtype=np.int64)
+        state = self.state
+        inc = self.inc
+        bit = 0
+        top = int(k.max()) if k.size else 0
+        with np.errstate(over="ignore"):
+            while (1 << bit) <= top:
+                a, b = _jump(1 << bit)
+                on = ((k >> bit) & 1).astype(bool)
+                state = np.where(on, U64(a) * state + U64(b) * inc, state)
+                bit += 1
+        self.state = state
+
+    def draws(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``counts[g]`` consecutive draws per game, packed game after game, and their game
+        index: what ``counts[g]`` calls of ``Pcg32.u32`` would give each game. The states
+        advance past them."""
+        counts = np.asarray(counts, dtype=np.int64)
+        total = int(counts.sum())
+        game = np.repeat(np.arange(counts.shape[0]), counts)
+        starts = np.cumsum(counts) - counts
+        j = np.arange(total, dtype=np.int64) - starts[game]   # draw number within its game
+        a_tab, b_tab = _jump_table(int(counts.max()) if counts.size else 0)
+        with np.errstate(over="ignore"):
+            old = a_tab[j] * self.state[game] + b_tab[j] * self.inc[game]
+        self.advance(counts)
+        return self.output(old), game
+
+
+_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _jump_table(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A_k, B_k for k < n as uint64 arrays (built once per size; a spike's cache)."""
+    size = max(64, 1 << max(n - 1, 0).bit_length())
+    if size not in _TABLES:
+        a, b = [1], [0]
+        for _ in range(size - 1):
+            a.append((a[-1] * _MULT) & _MASK64)
+            b.append((b[-1] * _MULT + 1) & _MASK64)
+        _TABLES[size] = (np.array(a, dtype=U64), np.array(b, dtype=U64))
+    return _TABLES[size]
+
+
+def check_pcg32(seeds: Sequence[int] = (0, 1, 2, 42, 12345, 2**63 + 7, 2**64 - 1)) -> None:
+    """Fail loudly unless the batch generator equals ``Pcg32`` seed by seed."""
+    pairs = [seed_state(s) for s in seeds]
+    gens = [Pcg32(s, i) for s, i in pairs]
+    batch = BatchPcg32(np.array([s for s, _ in pairs], dtype=U64),
+                       np.array([i for _, i in pairs], dtype=U64))
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        active = rng.random(len(seeds)) < 0.6
+        got = batch.u32(active)
+        for g, gen in enumerate(gens):
+            if active[g]:
+                assert int(got[g]) == gen.u32(), "u32 differs"
+        n = rng.integers(2, 1000, len(seeds))
+        got = batch.below(n)
+        for g, gen in enumerate(gens):
+            assert int(got[g]) == gen.below(int(n[g])), "below differs"
+        counts = rng.integers(0, 40, len(seeds))
+        got, game = batch.draws(counts)
+        for g, gen in enumerate(gens):
+            want = [gen.u32() for _ in range(int(counts[g]))]
+            assert got[game == g].tolist() == want, "draws differ"
+        k = rng.integers(0, 300, len(seeds))
+        batch.advance(k)
+        for g, gen in enumerate(gens):
+            for _ in range(int(k[g])):
+                gen.u32()
+        assert [int(s) for s in batch.state] == [g.state for g in gens], "advance differs"
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Classic-sized batch state and rule-shaped kernels
+# --------------------------------------------------------------------------------------------
+
+W, H = 1024.0, 768.0
+RADIUS = np.array([33.0, 18.0, 10.5])
+SHAPES = [np.asarray(s) for s in _CLASSIC]          # 4 classic outlines, radius 1
+MAX_PTS = max(s.shape[0] for s in SHAPES)           # 11
+SHAPE_PTS = np.zeros((len(SHAPES), MAX_PTS, 2))     # padded: a repeated last point
+SHAPE_N = np.array([s.shape[0] for s in SHAPES])
+for _i, _s in enumerate(SHAPES):
+    SHAPE_PTS[_i, :_s.shape[0]] = _s
+    SHAPE_PTS[_i, _s.shape[0]:] = _s[0]             # pad with the first point: a 0-length edge
+
+
+class Batch:
+    """The spike's struct-of-arrays: per-game scalars (B,), rocks and shots packed in game
+    order with a game index per row and per-game offsets (B + 1,)."""
+
+    def __init__(self, b: int, rocks_per_game: int, shots_per_game: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        self.b = b
+        self.ship = np.column_stack([rng.uniform(0, W, b), rng.uniform(0, H, b)])
+        self.ship_v = rng.uniform(-2, 2, (b, 2))
+        self.ship_r = np.full(b, 11.0)
+        n = b * rocks_per_game
+        self.rock_game = np.repeat(np.arange(b, dtype=np.int64), rocks_per_game)
+        self.rock_off = np.arange(0, n + 1, rocks_per_game, dtype=np.int64)
+        self.rock_id = np.arange(n, dtype=np.int64)
+        self.rock_size = rng.integers(0, 3, n)
+        self.rock_shape = rng.integers(0, 4, n)
+        self.rock_r = RADIUS[self.rock_size]
+        self.rock_pos = np.column_stack([rng.uniform(0, W, n), rng.uniform(0, H, n)])
+        self.rock_vel = rng.uniform(-3.9, 3.9, (n, 2))
+        k = b * shots_per_game
+        self.shot_game = np.repeat(np.arange(b, dtype=np.int64), shots_per_game)
+        self.shot_off = np.arange(0, k + 1, shots_per_game, dtype=np.int64)
+        self.shot_pos = np.column_stack([rng.uniform(0, W, k), rng.uniform(0, H, k)])
+        ang = rng.uniform(0, 2 * np.pi, k)
+        self.shot_vel = 7.875 * np.column_stack([np.cos(ang), np.sin(ang)])
+        self.shot_ttl = rng.integers(1, 72, k)
+        state, inc = zip(*(seed_state(seed * 100_003 + g) for g in range(b)), strict=True)
+        self.rng = BatchPcg32(np.array(state, dtype=U64), np.array(inc, dtype=U64))
+        # Per-game scalars a World holds (the rest of the ~45 fields): int64 (B,) each.
+        self.scalars = {name: np.zeros(b, dtype=np.int64) for name in (
+            "tick", "next_id", "ship_state", "ship_heading", "ship_timer", "lives", "score",
+            "wave", "wave_timer", "saucer_timer", "since_break", "beat_timer", "flags")}
+
+    def nbytes(self) -> int:
+        """Bytes the batch's arrays hold (numpy buffers only)."""
+        total = 0
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                total += value.nbytes
+            elif isinstance(value, dict):
+                total += sum(a.nbytes for a in value.values())
+        return total + self.rng.state.nbytes + self.rng.inc.nbytes
+
+
+def k_move_rocks(bt: Batch) -> None:
+    """Rocks move and wrap (the classic rule: x + v, then into [0, W) x [0, H))."""
+    pos = bt.rock_pos + bt.rock_vel
+    pos[:, 0] %= W
+    pos[:, 1] %= H
+    bt.rock_pos = pos
+
+
+def k_move_shots(bt: Batch) -> None:
+    """Shots move and wrap, age, and the expired are removed (a per-game compaction)."""
+    pos = bt.shot_pos + bt.shot_vel
+    pos[:, 0] %= W
+    pos[:, 1] %= H
+    ttl = bt.shot_ttl - 1
+    keep = ttl > 0
+    bt.shot_pos, bt.shot_ttl = pos, ttl
+    # keep everything in this spike (so every B runs the same load), but pay for the
+    # compaction a real tick does: offsets from the kept mask, by a cumulative sum.
+    np.add.reduceat(keep, bt.shot_off[:-1]) if keep.shape[0] else None
+
+
+def wrap_delta(d: np.ndarray) -> np.ndarray:
+    """Nearest image of displacements (N, 2) in the W x H torus."""
+    out = d.copy()
+    out[:, 0] -= W * np.round(out[:, 0] / W)
+    out[:, 1] -= H * np.round(out[:, 1] / H)
+    return out
+
+
+def k_ship_contacts(bt: Batch) -> np.ndarray:
+    """Ship against its own game's rocks, circles, nearest image: per game the lowest rock
+    index that touches (a claim), or -1."""
+    d = wrap_delta(bt.rock_pos - bt.ship[bt.rock_game])
+    reach = bt.rock_r + bt.ship_r[bt.rock_game]
+    touch = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] <= reach * reach
+    first = np.full(bt.b, -1, dtype=np.int64)
+    hit = np.flatnonzero(touch)
+    # the lowest index per game: hits are in ascending order, so the first one of each game
+    g = bt.rock_game[hit]
+    lead = np.ones(hit.shape[0], dtype=bool)
+    lead[1:] = g[1:] != g[:-1]
+    first[g[lead]] = hit[lead]
+    return first
+
+
+def _pairs_same_game(shot_game: np.ndarray, shot_off: np.ndarray, rock_off: np.ndarray,
+                     b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (shot, rock) pair of the same game, as two flat index arrays (no Python loop):
+    shot s meets rocks rock_off[g]..rock_off[g+1] of its game g."""
+    rocks_of = np.diff(rock_off)
+    per_shot = rocks_of[shot_game]
+    total = int(per_shot.sum())
+    shot = np.repeat(np.arange(shot_game.shape[0], dtype=np.int64), per_shot)
+    starts = np.cumsum(per_shot) - per_shot
+    rock = rock_off[shot_game][shot] + (np.arange(total, dtype=np.int64) - starts[shot])
+    return shot, rock
+
+
+def k_shot_sweep(bt: Batch) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Each shot's segment this tick against its own game's rocks: broad phase by swept
+    circle, exact segment-edge tests for the candidates (the rock's outline in the rock's
+    frame), the nearest hit per shot. Returns (hit rock or -1 per shot, t per shot, pairs,
+    candidates)."""
+    shot, rock = _pairs_same_game(bt.shot_game, bt.shot_off, bt.rock_off, bt.b)
+    # relative motion: the shot's segment in the rock's frame (the core's body_motion)
+    rel_v = bt.shot_vel[shot] - bt.rock_vel[rock]
+    d = wrap_delta(bt.rock_pos[rock] - bt.shot_pos[shot])
+    # circle broad phase: closest approach of the segment to the rock's centre
+    vv = rel_v[:, 0] * rel_v[:, 0] + rel_v[:, 1] * rel_v[:, 1]
+    t = np.clip((d[:, 0] * rel_v[:, 0] + d[:, 1] * rel_v[:, 1]) / np.maximum(vv, 1e-300),
+                0.0, 1.0)
+    mx = d[:, 0] - rel_v[:, 0] * t
+    my = d[:, 1] - rel_v[:, 1] * t
+    r = bt.rock_r[rock] * 1.0001 + 1e-6
+    cand = np.flatnonzero(mx * mx + my * my <= r * r)
+    n_pairs, n_cand = shot.shape[0], cand.shape[0]
+    hit_rock = np.full(bt.shot_pos.shape[0], -1, dtype=np.int64)
+    hit_t = np.full(bt.shot_pos.shape[0], np.inf)
+    if n_cand == 0:
+        return hit_rock, hit_t, n_pairs, n_cand
+    cs, cr = shot[cand], rock[cand]
+    # the candidate rocks' outlines, padded to MAX_PTS points (edges i -> i+1, closed)
+    pts = SHAPE_PTS[bt.rock_shape[cr]] * bt.rock_r[cr][:, None, None]     # (C, P, 2)
+    a = pts
+    e = np.roll(pts, -1, axis=1) - pts
+    # the segment from -d (the shot's start relative to the rock) along rel_v
+    p0 = -d[cand][:, None, :]
+    v = rel_v[cand][:, None, :]
+    # solve p0 + v t = a + e u, t, u in [0, 1]
+    den = v[..., 0] * e[..., 1] - v[..., 1] * e[..., 0]
+    q = a - p0
+    tn = q[..., 0] * e[..., 1] - q[..., 1] * e[..., 0]
+    un = q[..., 0] * v[..., 1] - q[..., 1] * v[..., 0]
+    ok = den != 0.0
+    safe = np.where(ok, den, 1.0)
+    tt, uu = tn / safe, un / safe
+    good = ok & (tt >= 0.0) & (tt <= 1.0) & (uu >= 0.0) & (uu <= 1.0)
+    tt = np.where(good, tt, np.inf)
+    t_pair = tt.min(axis=1)                                              # (C,)
+    # nearest hit per shot: the min t over its candidate pairs (ties: the lower rock,
+    # by lexsort on (rock, t, shot))
+    order = np.lexsort((cr, t_pair, cs))
+    cs_o, t_o, cr_o = cs[order], t_pair[order], cr[order]
+    lead = np.ones(cs_o.shape[0], dtype=bool)
+    lead[1:] = cs_o[1:] != cs_o[:-1]
+    win = lead & np.isfinite(t_o)
+    hit_rock[cs_o[win]] = cr_o[win]
+    hit_t[cs_o[win]] = t_o[win]
+    return hit_rock, hit_t, n_pairs, n_cand
+
+
+def k_compact_rocks(bt: Batch, broken: np.ndarray, split: bool = True) -> None:
+    """Remove the rocks in ``broken`` (a bool per rock) and append two fragments per broken
+    large or medium rock at the end of its own game's rocks: one gather, no Python loop,
+    offsets by cumulative sums. The fragments' draws come from the batch PCG32 (a fixed
+    number per fragment, game by game, as ``spawn.split_rocks`` draws them)."""
+    keep = ~broken
+    parent = np.flatnonzero(broken & (bt.rock_size < 2)) if split else np.zeros(0, np.int64)
+    kids_per_parent = 2
+    kid_parent = np.repeat(parent, kids_per_parent)
+    kid_game = bt.rock_game[kid_parent]
+    b = bt.b
+    kept_per_game = np.bincount(bt.rock_game[keep], minlength=b)
+    kids_per_game = np.bincount(kid_game, minlength=b)
+    # draws: 2 kicks + 4 + 2 * vertices_max per fragment (the core's split + make_rocks)
+    per_kid = 2 + 4 + 2 * 14
+    u, _ = bt.rng.draws(kids_per_game * per_kid)
+    u = u.reshape(-1, per_kid) if u.shape[0] else np.zeros((0, per_kid), dtype=U64)
+    kick = (2.0 * (u[:, 0:2].astype(np.float64) / 4294967296.0) - 1.0) * 0.5
+    shape = ((u[:, 3] * U64(4)) >> U64(32)).astype(np.int64)
+    # new layout: per game, its kept rocks (in order) then its fragments (in order)
+    new_off = np.zeros(b + 1, dtype=np.int64)
+    np.cumsum(kept_per_game + kids_per_game, out=new_off[1:])
+    kept_idx = np.flatnonzero(keep)
+    kept_game = bt.rock_game[kept_idx]
+    kept_rank = np.arange(kept_idx.shape[0]) - (np.cumsum(kept_per_game) - kept_per_game)[
+        kept_game]
+    kid_rank = np.arange(kid_parent.shape[0]) - (np.cumsum(kids_per_game) - kids_per_game)[
+        kid_game]
+    dest_kept = new_off[kept_game] + kept_rank
+    dest_kid = new_off[kid_game] + kept_per_game[kid_game] + kid_rank
+    n = int(new_off[-1])
+
+    def place(old: np.ndarray, kid_values: np.ndarray) -> np.ndarray:
+        out = np.empty((n, *old.shape[1:]), dtype=old.dtype)
+        out[dest_kept] = old[kept_idx]
+        out[dest_kid] = kid_values
+        return out
+
+    kid_size = bt.rock_size[kid_parent] + 1
+    bt.rock_pos = place(bt.rock_pos, bt.rock_pos[kid_parent])
+    bt.rock_vel = place(bt.rock_vel, bt.rock_vel[kid_parent] + kick)
+    bt.rock_size = place(bt.rock_size, kid_size)
+    bt.rock_r = place(bt.rock_r, RADIUS[kid_size])
+    bt.rock_shape = place(bt.rock_shape, shape)
+    bt.rock_id = place(bt.rock_id, np.arange(kid_parent.shape[0]) + 10**9)
+    bt.rock_game = place(bt.rock_game, kid_game)
+    bt.rock_off = new_off
+
+
+def k_pcg_tick(bt: Batch) -> None:
+    """The per-tick scalar draws of a tick where some games draw: e.g. the saucer's zig-zag
+    (below(4)) in about 1 game in 128, masked, as one vector call."""
+    active = (bt.scalars["tick"] & 127) == (np.arange(bt.b) & 127)
+    bt.rng.below(4, active)
+
+
+def k_scalars(bt: Batch) -> None:
+    """The ship's flight per game as (B,) arrays: turn, thrust, drag, axis clamp, wrap (the
+    shape of ship.control_ship + move_bodies for the ship)."""
+    s = bt.scalars
+    s["tick"] += 1
+    heading = s["ship_heading"]
+    turn = np.where((s["tick"] & 1) == 1, 3, 0)
+    heading[:] = (heading + turn) % HEADING_STEPS
+    v = bt.ship_v * 0.9921875
+    np.clip(v, -7.875, 7.875, out=v)
+    bt.ship_v = v
+    pos = bt.ship + v
+    pos[:, 0] %= W
+    pos[:, 1] %= H
+    bt.ship = pos
+    s["ship_timer"] = np.maximum(s["ship_timer"] - 1, 0)
+
+
+def k_aimer_shape(bt: Batch) -> None:
+    """A stand-in for the aimer's decision per game, batched: for every (mover, rock) pair
+    of the same game, closest approach over a horizon with the 9 wrap images (the shape of
+    ``bot._closest``), for 7 movers per game (its shots in flight, 3 candidate shots, the
+    ship); then the intercept quadratic per (ship, rock) and an argmin per game."""
+    movers = 7
+    b = bt.b
+    mover_game = np.repeat(np.arange(b, dtype=np.int64), movers)
+    mover_off = np.arange(0, b * movers + 1, movers, dtype=np.int64)
+    mover_pos = np.repeat(bt.ship, movers, axis=0)
+    mover_vel = np.repeat(bt.ship_v, movers, axis=0) + 7.875
+    m, r = _pairs_same_game(mover_game, mover_off, bt.rock_off, b)
+    rel = wrap_delta(bt.rock_pos[r] - mover_pos[m])
+    vel = bt.rock_vel[r] - mover_vel[m]
+    images = np.array([(i * W, j * H) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
+    rr = rel[:, None, :] + images                           # (P, 9, 2)
+    vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
+    tau = (rr[..., 0] * vel[:, None, 0] + rr[..., 1] * vel[:, None, 1]) / np.maximum(
+        vv, 1e-300)[:, None]
+    tau = np.clip(-tau, 0.0, 60.0)
+    mx = rr[..., 0] + vel[:, None, 0] * tau
+    my = rr[..., 1] + vel[:, None, 1] * tau
+    miss = np.sqrt((mx * mx + my * my).min(axis=1))
+    # intercept quadratic for the ship row (the last mover of each game)
+    a = vv - 7.875 * 7.875
+    bq = rel[:, 0] * vel[:, 0] + rel[:, 1] * vel[:, 1]
+    c = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
+    t = (-bq - np.sqrt(np.maximum(bq * bq - a * c, 0.0))) / np.where(a < 0, a, -1.0)
+    cost = t + (miss < bt.rock_r[r]) * 400.0
+    # per game argmin over its own pairs: sort by (game, cost)
+    g = mover_game[m]
+    order = np.lexsort((cost, g))
+    lead = np.ones(order.shape[0], dtype=bool)
+    lead[1:] = g[order][1:] != g[order][:-1]
+
+
+def kernels(sizes: Sequence[int], rocks: int, shots: int, repeat: int, ticks: int) -> None:
+    """Time each kernel per batch step at each B; game-ticks/s and bytes per game."""
+    check_pcg32()
+    print("\nBatchPcg32 equals asteroids.core.rng.Pcg32 (u32, masked u32, below, per-game "
+          "draws, advance) for 7 seeds: OK")
+    print(f"\n## Kernels over B classic-sized games ({rocks} rocks, {shots} shots per game; "
+          f"µs per batch step, best of {repeat} runs of {ticks} steps)\n")
+    names = ("move_rocks", "move_shots", "ship_contacts", "shot_sweep", "compact_rocks",
+             "pcg_tick", "scalars", "aimer_shape")
+    print("| B | " + " | ".join(names) + " | idle sum | aimer sum | idle game-ticks/s | "
+          "aimer game-ticks/s | bytes/game |")
+    print("|---:|" + "---:|" * (len(names) + 5))
+    for b in sizes:
+        bt = Batch(b, rocks, shots, seed=7)
+        per_game_bytes = bt.nbytes() / b
+        broken = np.zeros(bt.rock_pos.shape[0], dtype=bool)
+        broken[::97] = True  # about 1 rock in 100 breaks in a step (a busy tick)
+        fns: dict[str, Callable[[], object]] = {
+            "move_rocks": lambda bt=bt: k_move_rocks(bt),
+            "move_shots": lambda bt=bt: k_move_shots(bt),
+            "ship_contacts": lambda bt=bt: k_ship_contacts(bt),
+            "shot_sweep": lambda bt=bt: k_shot_sweep(bt),
+            "compact_rocks": lambda: None,
+            "pcg_tick": lambda bt=bt: k_pcg_tick(bt),
+            "scalars": lambda bt=bt: k_scalars(bt),
+            "aimer_shape": lambda bt=bt: k_aimer_shape(bt),
+        }
+        us: dict[str, float] = {}
+        for name in names:
+            if name == "compact_rocks":
+                def run(bt: Batch = bt) -> None:
+                    for _ in range(ticks):
+                        n = bt.rock_pos.shape[0]
+                        br = np.zeros(n, dtype=bool)
+                        br[::97] = True
+                        k_compact_rocks(bt, br)  # break ~1 %: fragments appended per game
+                        n2 = bt.rock_pos.shape[0]
+                        drop = np.zeros(n2, dtype=bool)  # then drop the surplus, no split,
+                        drop[::max(1, n2 // max(1, n2 - n))] = True  # to keep the load
+                        drop[np.cumsum(drop) > n2 - n] = False
+                        k_compact_rocks(bt, drop, split=False)
+                us[name] = 1e6 * best_of(run, repeat) / ticks / 2
+                continue
+            fn = fns[name]
+
+            def loop(fn: Callable[[], object] = fn) -> None:
+                for _ in range(ticks):
+                    fn()
+
+            us[name] = 1e6 * best_of(loop, repeat) / ticks
+        idle = sum(us[n] for n in names if n != "aimer_shape")
+        aimer = idle + us["aimer_shape"]
+        print(f"| {b} | " + " | ".join(f"{us[n]:.0f}" for n in names) +
+              f" | {idle:.0f} | {aimer:.0f} | {b / idle * 1e6:,.0f} | {b / aimer * 1e6:,.0f} "
+              f"| {per_game_bytes:,.0f} |")
+        _, _, n_pairs, n_cand = k_shot_sweep(bt)
+        print(f"<!-- B={b}: shot sweep {n_pairs} pairs, {n_cand} candidates -->")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.batch_spike",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--core", action="store_true", help="profile the one-game core")
+    parser.add_argument("--overhead", action="store_true", help="batch-of-one overhead")
+    parser.add_argument("--kernels", action="store_true", help="the batch kernels (default)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    parser.add_argument("--rocks", type=int, default=15,
+                        help="rocks per game (classic: 4..11 large, up to 27 in all)")
+    parser.add_argument("--shots", type=int, default=4, help="shots per game (classic cap 4 "
+                        "for the ship, 2 for the saucer)")
+    parser.add_argument("--steps", type=int, default=20, help="batch steps per timed run")
+    parser.add_argument("--ticks", type=int, default=3000, help="ticks of the core profile")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per timing (best kept)")
+    args = parser.parse_args(argv)
+    if not (args.core or args.overhead or args.kernels):
+        args.kernels = True
+    params_for(load_config(CLASSIC))  # warm the config cache and imports
+    print(f"numpy {np.__version__}; timings: best of {args.repeat}, one thread")
+    if args.core:
+        core_profile(args.ticks, args.seed, args.repeat)
+    if args.overhead:
+        overhead(args.repeat)
+    if args.kernels:
+        kernels(args.sizes, args.rocks, args.shots, args.repeat, args.steps)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
