@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -585,99 +586,444 @@ def k_scalars(bt: Batch) -> None:
     s["ship_timer"] = np.maximum(s["ship_timer"] - 1, 0)
 
 
-def k_aimer_shape(bt: Batch) -> None:
-    """A stand-in for the aimer's decision per game, batched: for every (mover, rock) pair
-    of the same game, closest approach over a horizon with the 9 wrap images (the shape of
-    ``bot._closest``), for 7 movers per game (its shots in flight, 3 candidate shots, the
-    ship); then the intercept quadratic per (ship, rock) and an argmin per game."""
-    movers = 7
+_IMAGES = np.array([(i * W, j * H) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
+
+
+def _movers(bt: Batch, per_game: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``per_game`` movers per game (the aimer's shots in flight, its 3 candidate shots and
+    the ship), packed with offsets: (game, offsets, pos, vel)."""
     b = bt.b
-    mover_game = np.repeat(np.arange(b, dtype=np.int64), movers)
-    mover_off = np.arange(0, b * movers + 1, movers, dtype=np.int64)
-    mover_pos = np.repeat(bt.ship, movers, axis=0)
-    mover_vel = np.repeat(bt.ship_v, movers, axis=0) + 7.875
-    m, r = _pairs_same_game(mover_game, mover_off, bt.rock_off, b)
-    rel = wrap_delta(bt.rock_pos[r] - mover_pos[m])
-    vel = bt.rock_vel[r] - mover_vel[m]
-    images = np.array([(i * W, j * H) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
-    rr = rel[:, None, :] + images                           # (P, 9, 2)
+    game = np.repeat(np.arange(b, dtype=np.int64), per_game)
+    off = np.arange(0, b * per_game + 1, per_game, dtype=np.int64)
+    pos = np.repeat(bt.ship, per_game, axis=0)
+    ang = np.arange(b * per_game) * 0.7
+    vel = np.repeat(bt.ship_v, per_game, axis=0) + 7.875 * np.column_stack(
+        [np.cos(ang), np.sin(ang)])
+    return game, off, pos, vel
+
+
+def _closest9(rel: np.ndarray, vel: np.ndarray, horizon: float) -> tuple[np.ndarray, ...]:
+    """``bot._closest`` over the 9 wrap images, for flat (P, 2) pairs: (tau, miss)."""
+    rr = rel[:, None, :] + _IMAGES
     vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
     tau = (rr[..., 0] * vel[:, None, 0] + rr[..., 1] * vel[:, None, 1]) / np.maximum(
         vv, 1e-300)[:, None]
-    tau = np.clip(-tau, 0.0, 60.0)
+    tau = np.minimum(np.maximum(-tau, 0.0), horizon)
     mx = rr[..., 0] + vel[:, None, 0] * tau
     my = rr[..., 1] + vel[:, None, 1] * tau
-    miss = np.sqrt((mx * mx + my * my).min(axis=1))
-    # intercept quadratic for the ship row (the last mover of each game)
+    d2 = mx * mx + my * my
+    best = d2.min(axis=1)
+    return np.where(d2 == best[:, None], tau, np.inf).min(axis=1), np.sqrt(best)
+
+
+def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0) -> int:
+    """A stand-in for the aimer's decision, batched: for every (mover, rock) pair of the same
+    game, closest approach over a 60-tick horizon with the 9 wrap images (``bot._closest``);
+    then the intercept quadratic per pair and an argmin per game.
+
+    ``prune`` > 0: first a conservative capsule test per pair and image (can this image come
+    within ``prune`` px of the mover's path?), and the exact 9-image computation only for
+    the pairs that pass. Exact for the aimer, whose decisions only read ``miss`` and ``t``
+    where ``miss`` is below a radius (hit_r < 24 px, reach_r <= 50 px in classic). Returns
+    the number of pairs computed exactly."""
+    b = bt.b
+    mover_game, mover_off, mover_pos, mover_vel = _movers(bt, movers)
+    m, r = _pairs_same_game(mover_game, mover_off, bt.rock_off, b)
+    rel = wrap_delta(bt.rock_pos[r] - mover_pos[m])
+    vel = bt.rock_vel[r] - mover_vel[m]
+    horizon = 60.0
+    exact = rel.shape[0]
+    if prune > 0.0:
+        # capsule test per image: the path p(t) = rel + img + vel t, t in [0, horizon], comes
+        # within ``prune`` of the origin only if the origin's projection lies within the
+        # segment's extent +- prune and its distance to the line is <= prune.
+        vx, vy = vel[:, 0], vel[:, 1]
+        speed = np.sqrt(vx * vx + vy * vy)
+        cross0 = rel[:, 0] * vy - rel[:, 1] * vx
+        dot0 = rel[:, 0] * vx + rel[:, 1] * vy
+        lim = prune * speed + 1e-9
+        span = speed * speed * horizon
+        keep = np.zeros(rel.shape[0], dtype=bool)
+        for ix, iy in _IMAGES.tolist():
+            c = cross0 + (ix * vy - iy * vx)
+            dt = -(dot0 + (ix * vx + iy * vy))
+            keep |= (np.abs(c) <= lim) & (dt >= -lim) & (dt <= span + lim)
+        sel = np.flatnonzero(keep)
+        exact = sel.shape[0]
+        tau = np.full(rel.shape[0], np.inf)
+        miss = np.full(rel.shape[0], np.inf)
+        tau[sel], miss[sel] = _closest9(rel[sel], vel[sel], horizon)
+    else:
+        tau, miss = _closest9(rel, vel, horizon)
+    vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
     a = vv - 7.875 * 7.875
     bq = rel[:, 0] * vel[:, 0] + rel[:, 1] * vel[:, 1]
     c = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
     t = (-bq - np.sqrt(np.maximum(bq * bq - a * c, 0.0))) / np.where(a < 0, a, -1.0)
     cost = t + (miss < bt.rock_r[r]) * 400.0
-    # per game argmin over its own pairs: sort by (game, cost)
     g = mover_game[m]
     order = np.lexsort((cost, g))
     lead = np.ones(order.shape[0], dtype=bool)
     lead[1:] = g[order][1:] != g[order][:-1]
+    return exact
 
 
-def kernels(sizes: Sequence[int], rocks: int, shots: int, repeat: int, ticks: int) -> None:
+# --------------------------------------------------------------------------------------------
+# 5. The padded alternative: rocks in (B, R) slots with an alive mask
+# --------------------------------------------------------------------------------------------
+
+
+class Padded:
+    """Rocks and shots in fixed slots per game: (B, R) and (B, S), with counts; rows of a game
+    stay in id order (slots 0..count-1 live)."""
+
+    def __init__(self, bt: Batch, cap_rocks: int, cap_shots: int) -> None:
+        b = bt.b
+        self.b = b
+        self.rock_n = np.diff(bt.rock_off)
+        self.shot_n = np.diff(bt.shot_off)
+        r_slot = np.arange(bt.rock_pos.shape[0]) - bt.rock_off[bt.rock_game]
+        s_slot = np.arange(bt.shot_pos.shape[0]) - bt.shot_off[bt.shot_game]
+        self.rock_pos = np.zeros((b, cap_rocks, 2))
+        self.rock_vel = np.zeros((b, cap_rocks, 2))
+        self.rock_r = np.zeros((b, cap_rocks))
+        self.rock_shape = np.zeros((b, cap_rocks), dtype=np.int64)
+        self.rock_pos[bt.rock_game, r_slot] = bt.rock_pos
+        self.rock_vel[bt.rock_game, r_slot] = bt.rock_vel
+        self.rock_r[bt.rock_game, r_slot] = bt.rock_r
+        self.rock_shape[bt.rock_game, r_slot] = bt.rock_shape
+        self.rock_alive = np.arange(cap_rocks)[None, :] < self.rock_n[:, None]
+        self.shot_pos = np.zeros((b, cap_shots, 2))
+        self.shot_vel = np.zeros((b, cap_shots, 2))
+        self.shot_pos[bt.shot_game, s_slot] = bt.shot_pos
+        self.shot_vel[bt.shot_game, s_slot] = bt.shot_vel
+        self.shot_alive = np.arange(cap_shots)[None, :] < self.shot_n[:, None]
+        self.ship = bt.ship.copy()
+        self.ship_r = bt.ship_r.copy()
+
+
+def p_move_rocks(pd: Padded) -> None:
+    pos = pd.rock_pos + pd.rock_vel
+    pos[..., 0] %= W
+    pos[..., 1] %= H
+    pd.rock_pos = pos
+
+
+def p_ship_contacts(pd: Padded) -> np.ndarray:
+    d = pd.rock_pos - pd.ship[:, None, :]
+    d[..., 0] -= W * np.round(d[..., 0] / W)
+    d[..., 1] -= H * np.round(d[..., 1] / H)
+    reach = pd.rock_r + pd.ship_r[:, None]
+    touch = (d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] <= reach * reach) & pd.rock_alive
+    return np.where(touch.any(axis=1), touch.argmax(axis=1), -1)
+
+
+def p_shot_broad(pd: Padded) -> np.ndarray:
+    """The shot sweep's broad phase over (B, S, R) slots: (game, shot slot, rock slot) of the
+    candidate pairs (the exact edge test then runs on those few, as in ``k_shot_sweep``)."""
+    rel_v = pd.shot_vel[:, :, None, :] - pd.rock_vel[:, None, :, :]
+    d = pd.rock_pos[:, None, :, :] - pd.shot_pos[:, :, None, :]
+    d[..., 0] -= W * np.round(d[..., 0] / W)
+    d[..., 1] -= H * np.round(d[..., 1] / H)
+    vx, vy = rel_v[..., 0], rel_v[..., 1]
+    vv = vx * vx + vy * vy
+    t = (d[..., 0] * vx + d[..., 1] * vy) / np.maximum(vv, 1e-300)
+    np.clip(t, 0.0, 1.0, out=t)
+    mx = d[..., 0] - vx * t
+    my = d[..., 1] - vy * t
+    r = pd.rock_r[:, None, :] * 1.0001 + 1e-6
+    near = (mx * mx + my * my <= r * r) & pd.shot_alive[:, :, None] & pd.rock_alive[:, None, :]
+    return np.argwhere(near)
+
+
+def p_compact(pd: Padded, broken: np.ndarray) -> None:
+    """Drop ``broken`` (B, R) rocks keeping order, then append one fragment per broken rock
+    at the end of its game's live slots (vectorised, no Python loop over games)."""
+    alive = pd.rock_alive & ~broken
+    order = np.argsort(~alive, axis=1, kind="stable")
+    pos = np.take_along_axis(pd.rock_pos, order[..., None], axis=1)
+    vel = np.take_along_axis(pd.rock_vel, order[..., None], axis=1)
+    rad = np.take_along_axis(pd.rock_r, order, axis=1)
+    n = alive.sum(axis=1)
+    g, slot = np.nonzero(broken)
+    rank = np.arange(g.shape[0]) - (np.cumsum(np.bincount(g, minlength=pd.b)) -
+                                    np.bincount(g, minlength=pd.b))[g]
+    dest = n[g] + rank
+    ok = dest < pos.shape[1]
+    pos[g[ok], dest[ok]] = pd.rock_pos[g[ok], slot[ok]]
+    vel[g[ok], dest[ok]] = pd.rock_vel[g[ok], slot[ok]]
+    rad[g[ok], dest[ok]] = pd.rock_r[g[ok], slot[ok]]
+    n = n + np.bincount(g[ok], minlength=pd.b)
+    pd.rock_pos, pd.rock_vel, pd.rock_r = pos, vel, rad
+    pd.rock_alive = np.arange(pos.shape[1])[None, :] < n[:, None]
+    pd.rock_n = n
+
+
+# --------------------------------------------------------------------------------------------
+# 6. One rule, two backends: the ship's flight written once, run on Python floats (a batch of
+#    one, as ``step`` would) and on (B,) arrays (``step_batch``)
+# --------------------------------------------------------------------------------------------
+
+
+class ScalarOps:
+    """The few operations a branch-free rule needs, on Python scalars."""
+
+    @staticmethod
+    def where(c: bool, a: float, b: float) -> float:
+        return a if c else b
+
+    @staticmethod
+    def clamp(x: float, lo: float, hi: float) -> float:
+        return min(max(x, lo), hi)
+
+
+class ArrayOps:
+    """The same on (B,) arrays."""
+
+    where = staticmethod(np.where)
+
+    @staticmethod
+    def clamp(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        return np.minimum(np.maximum(x, lo), hi)
+
+
+_COS_T = np.cos(2 * np.pi * np.arange(HEADING_STEPS) / HEADING_STEPS)
+_SIN_T = np.sin(2 * np.pi * np.arange(HEADING_STEPS) / HEADING_STEPS)
+_COS_L, _SIN_L = tuple(_COS_T.tolist()), tuple(_SIN_T.tolist())
+
+
+def fly_ship(ops: type, cos: object, sin: object, flying: object, mask: object,
+             heading: object, vx: object, vy: object, x: object, y: object) -> tuple:
+    """Turn, thrust or drag, axis clamp, move and wrap: ``ship.control_ship`` +
+    ``motion.move_bodies`` for the ship, branch-free, for either backend (``cos``/``sin``:
+    a tuple for scalars, an array for arrays; both index with ``[heading]``)."""
+    turn = ops.where(mask & 2, 3, 0) - ops.where(mask & 4, 3, 0)
+    heading = ops.where(flying, (heading + turn) % HEADING_STEPS, heading)
+    thrust = (mask & 1) != 0
+    c, s = cos[heading], sin[heading]
+    nvx = ops.where(thrust, vx + c * 0.0630, vx * 0.9921875)
+    nvy = ops.where(thrust, vy + s * 0.0630, vy * 0.9921875)
+    nvx = ops.clamp(nvx, -7.875, 7.875) + 0.0
+    nvy = ops.clamp(nvy, -7.875, 7.875) + 0.0
+    vx, vy = ops.where(flying, nvx, vx), ops.where(flying, nvy, vy)
+    nx, ny = (x + vx) % W, (y + vy) % H
+    x = ops.where(flying, ops.where(nx >= W, 0.0, nx) + 0.0, x)
+    y = ops.where(flying, ops.where(ny >= H, 0.0, ny) + 0.0, y)
+    return heading, vx, vy, x, y
+
+
+def fly_ship_branchy(flying: bool, mask: int, heading: int, vx: float, vy: float, x: float,
+                     y: float) -> tuple:
+    """The same rule as today's core writes it (branches on Python scalars)."""
+    if not flying:
+        return heading, vx, vy, x, y
+    turn = 0
+    if mask & 2:
+        turn += 3
+    if mask & 4:
+        turn -= 3
+    heading = (heading + turn) % HEADING_STEPS
+    if mask & 1:
+        vx += _COS_L[heading] * 0.0630
+        vy += _SIN_L[heading] * 0.0630
+    else:
+        vx *= 0.9921875
+        vy *= 0.9921875
+    vx = min(max(vx, -7.875), 7.875) + 0.0
+    vy = min(max(vy, -7.875), 7.875) + 0.0
+    nx, ny = (x + vx) % W, (y + vy) % H
+    return heading, vx, vy, (0.0 if nx >= W else nx) + 0.0, (0.0 if ny >= H else ny) + 0.0
+
+
+def two_backends(repeat: int) -> None:
+    """The same rule on one game's Python scalars, on (1,) arrays and on (4096,) arrays:
+    time per call and bit-identity of the results."""
+    n = 20_000
+    rng = np.random.default_rng(3)
+    masks = rng.integers(0, 8, n).tolist()
+
+    def scalar_branchy() -> tuple:
+        st = (64, 1.0, -2.0, 500.0, 300.0)
+        for m in masks:
+            st = fly_ship_branchy(True, m, *st)
+        return st
+
+    def scalar_free() -> tuple:
+        st = (64, 1.0, -2.0, 500.0, 300.0)
+        for m in masks:
+            st = fly_ship(ScalarOps, _COS_L, _SIN_L, True, m, *st)
+        return st
+
+    def arrays(b: int) -> Callable[[], tuple]:
+        def run() -> tuple:
+            st = (np.full(b, 64), np.full(b, 1.0), np.full(b, -2.0), np.full(b, 500.0),
+                  np.full(b, 300.0))
+            flying = np.ones(b, dtype=bool)
+            for m in masks[: n // 20]:
+                st = fly_ship(ArrayOps, _COS_T, _SIN_T, flying, np.full(b, m), *st)
+            return st
+        return run
+
+    a = scalar_branchy()
+    b = scalar_free()
+    c = arrays(1)()
+    same = a == b
+    partial_b = b  # the array runs take n/20 ticks: compare on those
+    st = (64, 1.0, -2.0, 500.0, 300.0)
+    for m in masks[: n // 20]:
+        st = fly_ship_branchy(True, m, *st)
+    same_arr = all(float(x[0]) == float(y) for x, y in zip(c, st, strict=True))
+    print(f"\n## One rule, two backends: the ship's flight (best of {repeat})\n")
+    print(f"bit-identical: branch-free scalars == branchy scalars: {same}; (1,) arrays == "
+          f"branchy scalars over {n // 20} ticks: {same_arr}\n")
+    del partial_b
+    print("| backend | µs per game-tick |")
+    print("|---|---:|")
+    print(f"| Python scalars, branchy (today's style) | "
+          f"{1e6 * best_of(scalar_branchy, repeat) / n:.2f} |")
+    print(f"| Python scalars, branch-free (shared rule, ScalarOps) | "
+          f"{1e6 * best_of(scalar_free, repeat) / n:.2f} |")
+    for b in (1, 64, 1024, 4096):
+        t = best_of(arrays(b), repeat) / (n // 20)
+        print(f"| (B,) arrays, B = {b} (ArrayOps) | {1e6 * t / b:.3f} "
+              f"(µs per batch step: {1e6 * t:.1f}) |")
+
+
+def _peak_bytes(fn: Callable[[], object]) -> int:
+    """Peak bytes numpy allocated during ``fn()`` (numpy reports to tracemalloc)."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+WORKLOADS = {"idle": (7, 1), "aimer": (9, 3)}
+"""Rocks and shots per game, from real classic games of 3 000 ticks (seeds 1-3): idle
+games hold 6-7.5 rocks and 0.2-0.6 shots on average (max 11, 2); aimer games 8.6-9.5 rocks
+and 2.0-2.2 shots (max 27, 4), plus saucer shots."""
+
+
+def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None:
     """Time each kernel per batch step at each B; game-ticks/s and bytes per game."""
     check_pcg32()
     print("\nBatchPcg32 equals asteroids.core.rng.Pcg32 (u32, masked u32, below, per-game "
           "draws, advance) for 7 seeds: OK")
-    print(f"\n## Kernels over B classic-sized games ({rocks} rocks, {shots} shots per game; "
-          f"µs per batch step, best of {repeat} runs of {ticks} steps)\n")
-    names = ("move_rocks", "move_shots", "ship_contacts", "shot_sweep", "compact_rocks",
-             "pcg_tick", "scalars", "aimer_shape")
-    print("| B | " + " | ".join(names) + " | idle sum | aimer sum | idle game-ticks/s | "
-          "aimer game-ticks/s | bytes/game |")
-    print("|---:|" + "---:|" * (len(names) + 5))
+    packed = ("move_rocks", "move_shots", "ship_contacts", "shot_sweep", "compact_rocks",
+              "pcg_tick", "scalars")
+    for workload, (rocks, shots) in WORKLOADS.items():
+        print(f"\n## Packed kernels, {workload} workload: {rocks} rocks and {shots} shots per "
+              f"game (µs per batch step, best of {repeat} runs of {steps} steps)\n")
+        cols = list(packed) + (["aimer_brute", f"aimer_pruned({prune:g}px)"]
+                               if workload == "aimer" else [])
+        print("| B | " + " | ".join(cols) + " | step sum | game-ticks/s | resident B/game "
+              "| peak B/game |")
+        print("|---:|" + "---:|" * (len(cols) + 4))
+        for b in sizes:
+            bt = Batch(b, rocks, shots, seed=7)
+            resident = bt.nbytes() / b
+
+            def compact(bt: Batch = bt) -> None:
+                n = bt.rock_pos.shape[0]
+                br = np.zeros(n, dtype=bool)
+                br[::97] = True
+                k_compact_rocks(bt, br)  # break ~1 %: fragments appended per game
+                n2 = bt.rock_pos.shape[0]
+                drop = np.zeros(n2, dtype=bool)  # then drop as many, no split, to keep the
+                drop[::max(1, n2 // max(1, n2 - n))] = True  # load steady
+                drop[np.cumsum(drop) > n2 - n] = False
+                k_compact_rocks(bt, drop, split=False)
+
+            fns: dict[str, Callable[[], object]] = {
+                "move_rocks": lambda bt=bt: k_move_rocks(bt),
+                "move_shots": lambda bt=bt: k_move_shots(bt),
+                "ship_contacts": lambda bt=bt: k_ship_contacts(bt),
+                "shot_sweep": lambda bt=bt: k_shot_sweep(bt),
+                "compact_rocks": compact,
+                "pcg_tick": lambda bt=bt: k_pcg_tick(bt),
+                "scalars": lambda bt=bt: k_scalars(bt),
+                "aimer_brute": lambda bt=bt, k=shots + 4: k_aimer_shape(bt, movers=k),
+                f"aimer_pruned({prune:g}px)": lambda bt=bt, k=shots + 4: k_aimer_shape(
+                    bt, movers=k, prune=prune),
+            }
+            us: dict[str, float] = {}
+            for name in cols:
+                fn = fns[name]
+
+                def loop(fn: Callable[[], object] = fn) -> None:
+                    for _ in range(steps):
+                        fn()
+
+                fn()  # warm
+                us[name] = 1e6 * best_of(loop, repeat) / steps
+            us["compact_rocks"] /= 2  # it compacts twice per call
+            total = sum(us[n] for n in packed)
+            if workload == "aimer":
+                total += us[f"aimer_pruned({prune:g}px)"]
+            peak = max(_peak_bytes(fns[n]) for n in cols)
+            print(f"| {b} | " + " | ".join(f"{us[n]:,.0f}" for n in cols) +
+                  f" | {total:,.0f} | {b / total * 1e6:,.0f} | {resident:,.0f} | "
+                  f"{peak / b:,.0f} |")
+            if workload == "aimer":
+                exact = k_aimer_shape(bt, movers=shots + 4, prune=prune)
+                m, _ = _pairs_same_game(*_movers(bt, shots + 4)[:2], bt.rock_off, b)
+                print(f"<!-- B={b}: aimer pairs {m.shape[0]}, exact after pruning {exact} -->")
+            _, _, n_pairs, n_cand = k_shot_sweep(bt)
+            print(f"<!-- B={b}: shot sweep {n_pairs} pairs, {n_cand} candidates -->")
+
+    print(f"\n## Padded layout (rocks in (B, 27) slots, shots in (B, 6)), aimer workload, "
+          f"against packed (µs per batch step, best of {repeat})\n")
+    print("| B | move_rocks packed / padded | ship_contacts packed / padded | sweep broad "
+          "phase packed / padded | compact packed / padded |")
+    print("|---:|---:|---:|---:|---:|")
+    rocks, shots = WORKLOADS["aimer"]
     for b in sizes:
         bt = Batch(b, rocks, shots, seed=7)
-        per_game_bytes = bt.nbytes() / b
-        broken = np.zeros(bt.rock_pos.shape[0], dtype=bool)
-        broken[::97] = True  # about 1 rock in 100 breaks in a step (a busy tick)
-        fns: dict[str, Callable[[], object]] = {
-            "move_rocks": lambda bt=bt: k_move_rocks(bt),
-            "move_shots": lambda bt=bt: k_move_shots(bt),
-            "ship_contacts": lambda bt=bt: k_ship_contacts(bt),
-            "shot_sweep": lambda bt=bt: k_shot_sweep(bt),
-            "compact_rocks": lambda: None,
-            "pcg_tick": lambda bt=bt: k_pcg_tick(bt),
-            "scalars": lambda bt=bt: k_scalars(bt),
-            "aimer_shape": lambda bt=bt: k_aimer_shape(bt),
-        }
-        us: dict[str, float] = {}
-        for name in names:
-            if name == "compact_rocks":
-                def run(bt: Batch = bt) -> None:
-                    for _ in range(ticks):
-                        n = bt.rock_pos.shape[0]
-                        br = np.zeros(n, dtype=bool)
-                        br[::97] = True
-                        k_compact_rocks(bt, br)  # break ~1 %: fragments appended per game
-                        n2 = bt.rock_pos.shape[0]
-                        drop = np.zeros(n2, dtype=bool)  # then drop the surplus, no split,
-                        drop[::max(1, n2 // max(1, n2 - n))] = True  # to keep the load
-                        drop[np.cumsum(drop) > n2 - n] = False
-                        k_compact_rocks(bt, drop, split=False)
-                us[name] = 1e6 * best_of(run, repeat) / ticks / 2
-                continue
-            fn = fns[name]
+        pd = Padded(bt, 27, 6)
+        broken_p = np.zeros(bt.rock_pos.shape[0], dtype=bool)
+        broken_p[::97] = True
+        broken_d = np.zeros((b, 27), dtype=bool)
+        g = bt.rock_game[broken_p]
+        slot = np.flatnonzero(broken_p) - bt.rock_off[g]
+        broken_d[g, slot] = True
 
-            def loop(fn: Callable[[], object] = fn) -> None:
-                for _ in range(ticks):
+        def rep(fn: Callable[[], object]) -> float:
+            def loop() -> None:
+                for _ in range(steps):
                     fn()
+            return 1e6 * best_of(loop, repeat) / steps
 
-            us[name] = 1e6 * best_of(loop, repeat) / ticks
-        idle = sum(us[n] for n in names if n != "aimer_shape")
-        aimer = idle + us["aimer_shape"]
-        print(f"| {b} | " + " | ".join(f"{us[n]:.0f}" for n in names) +
-              f" | {idle:.0f} | {aimer:.0f} | {b / idle * 1e6:,.0f} | {b / aimer * 1e6:,.0f} "
-              f"| {per_game_bytes:,.0f} |")
-        _, _, n_pairs, n_cand = k_shot_sweep(bt)
-        print(f"<!-- B={b}: shot sweep {n_pairs} pairs, {n_cand} candidates -->")
+        def packed_broad(bt: Batch = bt) -> None:
+            shot, rock = _pairs_same_game(bt.shot_game, bt.shot_off, bt.rock_off, bt.b)
+            rel_v = bt.shot_vel[shot] - bt.rock_vel[rock]
+            d = wrap_delta(bt.rock_pos[rock] - bt.shot_pos[shot])
+            vv = rel_v[:, 0] * rel_v[:, 0] + rel_v[:, 1] * rel_v[:, 1]
+            t = np.clip((d[:, 0] * rel_v[:, 0] + d[:, 1] * rel_v[:, 1]) / np.maximum(
+                vv, 1e-300), 0.0, 1.0)
+            mx = d[:, 0] - rel_v[:, 0] * t
+            my = d[:, 1] - rel_v[:, 1] * t
+            r = bt.rock_r[rock] * 1.0001 + 1e-6
+            np.flatnonzero(mx * mx + my * my <= r * r)
+
+        def packed_compact(bt: Batch = bt, br: np.ndarray = broken_p) -> None:
+            saved = (bt.rock_pos, bt.rock_vel, bt.rock_size, bt.rock_r, bt.rock_shape,
+                     bt.rock_id, bt.rock_game, bt.rock_off, bt.rng.state.copy())
+            k_compact_rocks(bt, br)
+            (bt.rock_pos, bt.rock_vel, bt.rock_size, bt.rock_r, bt.rock_shape, bt.rock_id,
+             bt.rock_game, bt.rock_off, bt.rng.state) = saved
+
+        def padded_compact(pd: Padded = pd, br: np.ndarray = broken_d) -> None:
+            saved = (pd.rock_pos, pd.rock_vel, pd.rock_r, pd.rock_alive, pd.rock_n)
+            p_compact(pd, br)
+            pd.rock_pos, pd.rock_vel, pd.rock_r, pd.rock_alive, pd.rock_n = saved
+
+        row = [(rep(lambda bt=bt: k_move_rocks(bt)), rep(lambda pd=pd: p_move_rocks(pd))),
+               (rep(lambda bt=bt: k_ship_contacts(bt)),
+                rep(lambda pd=pd: p_ship_contacts(pd))),
+               (rep(packed_broad), rep(lambda pd=pd: p_shot_broad(pd))),
+               (rep(packed_compact), rep(padded_compact))]
+        print(f"| {b} | " + " | ".join(f"{x:,.0f} / {y:,.0f}" for x, y in row) + " |")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -688,16 +1034,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--overhead", action="store_true", help="batch-of-one overhead")
     parser.add_argument("--kernels", action="store_true", help="the batch kernels (default)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
-    parser.add_argument("--rocks", type=int, default=15,
-                        help="rocks per game (classic: 4..11 large, up to 27 in all)")
-    parser.add_argument("--shots", type=int, default=4, help="shots per game (classic cap 4 "
-                        "for the ship, 2 for the saucer)")
+    parser.add_argument("--prune", type=float, default=64.0,
+                        help="the aimer's pruning radius, px (0: none)")
+    parser.add_argument("--backends", action="store_true",
+                        help="one rule on Python scalars and on (B,) arrays")
     parser.add_argument("--steps", type=int, default=20, help="batch steps per timed run")
     parser.add_argument("--ticks", type=int, default=3000, help="ticks of the core profile")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (best kept)")
     args = parser.parse_args(argv)
-    if not (args.core or args.overhead or args.kernels):
+    if not (args.core or args.overhead or args.kernels or args.backends):
         args.kernels = True
     params_for(load_config(CLASSIC))  # warm the config cache and imports
     print(f"numpy {np.__version__}; timings: best of {args.repeat}, one thread")
@@ -706,7 +1052,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.overhead:
         overhead(args.repeat)
     if args.kernels:
-        kernels(args.sizes, args.rocks, args.shots, args.repeat, args.steps)
+        kernels(args.sizes, args.repeat, args.steps, args.prune)
+    if args.backends:
+        two_backends(args.repeat)
     return 0
 
 
