@@ -36,8 +36,7 @@ from asteroids.core import new_world, simulation
 from asteroids.core.bot import BOTS
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
-from asteroids.core.spawn import _CLASSIC
-from asteroids.core.tables import HEADING_STEPS
+from asteroids.core.tables import CLASSIC_ROCKS, HEADING_STEPS
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "config" / "classic.toml"
@@ -348,7 +347,7 @@ def check_pcg32(seeds: Sequence[int] = (0, 1, 2, 42, 12345, 2**63 + 7, 2**64 - 1
 
 W, H = 1024.0, 768.0
 RADIUS = np.array([33.0, 18.0, 10.5])
-SHAPES = [np.asarray(s) for s in _CLASSIC]          # 4 classic outlines, radius 1
+SHAPES = [r / np.sqrt((r * r).sum(axis=1)).max() for r in CLASSIC_ROCKS]  # radius 1
 MAX_PTS = max(s.shape[0] for s in SHAPES)           # 11
 SHAPE_PTS = np.zeros((len(SHAPES), MAX_PTS, 2))     # padded: a repeated last point
 SHAPE_N = np.array([s.shape[0] for s in SHAPES])
