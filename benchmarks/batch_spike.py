@@ -121,7 +121,8 @@ def play(config: object, seed: int, bot_name: str, ticks: int) -> tuple[int, flo
 def core_profile(ticks: int, seed: int, repeat: int) -> None:
     """Per-phase cost per tick of an idle and an aimer classic game."""
     config = load_config(CLASSIC)
-    print(f"\n## One-game core, classic, {ticks} ticks, seed {seed} (best of {repeat})\n")
+    print(f"\n## One-game core, classic, {ticks} ticks, seed {seed} (best of {repeat}; "
+          f"calibration {calibrate(repeat):.2f} ns per element of a 1M add)\n")
     for bot_name in ("idle", "aimer"):
         plain = math.inf
         bot_best = math.inf
@@ -197,7 +198,8 @@ def overhead(repeat: int) -> None:
         for _ in range(n):
             f(x, v)
 
-    print(f"\n## Batch-of-one overhead (per operation, best of {repeat}, {n:,} loops)\n")
+    print(f"\n## Batch-of-one overhead (per operation, best of {repeat}, {n:,} loops; "
+          f"calibration {calibrate(repeat):.2f} ns per element of a 1M add)\n")
     print("| operation | ns |")
     print("|---|---:|")
     for label, fn in (("Python float: x + v, wrap by compare", py_float),
@@ -585,6 +587,10 @@ def k_scalars(bt: Batch) -> None:
     s["ship_timer"] = np.maximum(s["ship_timer"] - 1, 0)
 
 
+CHUNK = 8192
+"""Pairs per block in the pair kernels: keeps temporaries in cache (2-3x faster at B=4096 than
+one pass over every pair; the core's narrow phase chunks the same way)."""
+
 _IMAGES = np.array([(i * W, j * H) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
 
 
@@ -615,55 +621,88 @@ def _closest9(rel: np.ndarray, vel: np.ndarray, horizon: float) -> tuple[np.ndar
     return np.where(d2 == best[:, None], tau, np.inf).min(axis=1), np.sqrt(best)
 
 
-def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0) -> int:
-    """A stand-in for the aimer's decision, batched: for every (mover, rock) pair of the same
-    game, closest approach over a 60-tick horizon with the 9 wrap images (``bot._closest``);
-    then the intercept quadratic per pair and an argmin per game.
-
-    ``prune`` > 0: first a conservative capsule test per pair and image (can this image come
-    within ``prune`` px of the mover's path?), and the exact 9-image computation only for
-    the pairs that pass. Exact for the aimer, whose decisions only read ``miss`` and ``t``
-    where ``miss`` is below a radius (hit_r < 24 px, reach_r <= 50 px in classic). Returns
-    the number of pairs computed exactly."""
+def aimer_closest(bt: Batch, movers: int, prune: float = 0.0) -> tuple[np.ndarray, ...]:
+    """For every (mover, rock) pair of the same game, closest approach over a 60-tick horizon
+    with the 9 wrap images (``bot._closest``), brute or pruned (see ``k_aimer_shape``).
+    Returns (mover, rock, rel, vel, tau, miss, pairs computed exactly)."""
     b = bt.b
     mover_game, mover_off, mover_pos, mover_vel = _movers(bt, movers)
     m, r = _pairs_same_game(mover_game, mover_off, bt.rock_off, b)
     rel = wrap_delta(bt.rock_pos[r] - mover_pos[m])
     vel = bt.rock_vel[r] - mover_vel[m]
     horizon = 60.0
-    exact = rel.shape[0]
-    if prune > 0.0:
-        # capsule test per image: the path p(t) = rel + img + vel t, t in [0, horizon], comes
-        # within ``prune`` of the origin only if the origin's projection lies within the
-        # segment's extent +- prune and its distance to the line is <= prune.
-        vx, vy = vel[:, 0], vel[:, 1]
-        speed = np.sqrt(vx * vx + vy * vy)
-        cross0 = rel[:, 0] * vy - rel[:, 1] * vx
-        dot0 = rel[:, 0] * vx + rel[:, 1] * vy
-        lim = prune * speed + 1e-9
-        span = speed * speed * horizon
-        keep = np.zeros(rel.shape[0], dtype=bool)
-        for ix, iy in _IMAGES.tolist():
-            c = cross0 + (ix * vy - iy * vx)
-            dt = -(dot0 + (ix * vx + iy * vy))
-            keep |= (np.abs(c) <= lim) & (dt >= -lim) & (dt <= span + lim)
-        sel = np.flatnonzero(keep)
-        exact = sel.shape[0]
-        tau = np.full(rel.shape[0], np.inf)
-        miss = np.full(rel.shape[0], np.inf)
-        tau[sel], miss[sel] = _closest9(rel[sel], vel[sel], horizon)
-    else:
-        tau, miss = _closest9(rel, vel, horizon)
+    n = rel.shape[0]
+    exact = n
+    tau = np.full(n, np.inf)
+    miss = np.full(n, np.inf)
+    for c0 in range(0, n, CHUNK):  # cache-sized blocks: elementwise, so the same bits
+        c1 = min(n, c0 + CHUNK)
+        rl, vl = rel[c0:c1], vel[c0:c1]
+        if prune > 0.0:
+            # capsule test per image: the path p(t) = rel + img + vel t, t in [0, horizon],
+            # comes within ``prune`` of the origin only if the origin's projection lies
+            # within the segment's extent +- prune and its distance to the line is <= prune.
+            vx, vy = vl[:, 0], vl[:, 1]
+            speed = np.sqrt(vx * vx + vy * vy)
+            cross0 = rl[:, 0] * vy - rl[:, 1] * vx
+            dot0 = rl[:, 0] * vx + rl[:, 1] * vy
+            lim = prune * speed + 1e-9
+            span = speed * speed * horizon
+            keep = np.zeros(c1 - c0, dtype=bool)
+            for ix, iy in _IMAGES.tolist():
+                c = cross0 + (ix * vy - iy * vx)
+                dt = -(dot0 + (ix * vx + iy * vy))
+                keep |= (np.abs(c) <= lim) & (dt >= -lim) & (dt <= span + lim)
+            sel = np.flatnonzero(keep)
+            exact -= (c1 - c0) - sel.shape[0]
+            tau[c0 + sel], miss[c0 + sel] = _closest9(rl[sel], vl[sel], horizon)
+        else:
+            tau[c0:c1], miss[c0:c1] = _closest9(rl, vl, horizon)
+    return m, r, rel, vel, tau, miss, exact
+
+
+def check_prune(b: int = 256, prune: float = 64.0) -> tuple[int, int]:
+    """The pruned closest approach equals the brute one, bit for bit, on every pair that
+    comes within ``prune`` px, and prunes only pairs that stay farther; (pairs, exact)."""
+    bt = Batch(b, 9, 3, seed=11)
+    *_, tau_b, miss_b, n = aimer_closest(bt, 7)
+    *_, tau_p, miss_p, exact = aimer_closest(bt, 7, prune)
+    near = miss_b <= prune
+    assert np.array_equal(miss_b[near], miss_p[near]) and np.array_equal(tau_b[near],
+                                                                         tau_p[near])
+    assert (miss_b[~np.isfinite(miss_p)] > prune).all()
+    return n, exact
+
+
+def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0) -> int:
+    """A stand-in for the aimer's decision, batched: ``aimer_closest`` (closest approach of
+    every (mover, rock) pair of a game, the shape of ``bot._closest``), then the intercept
+    quadratic per pair and the cheapest pair per game (a segment reduction, no sort).
+
+    ``prune`` > 0: first a conservative capsule test per pair and image (can this image come
+    within ``prune`` px of the mover's path?), and the exact 9-image computation only for
+    the pairs that pass. Exact for the aimer, whose decisions only read ``miss`` and ``t``
+    where ``miss`` is below a radius (hit_r < 24 px, reach_r <= 50 px in classic): see
+    ``check_prune``. Returns the number of pairs computed exactly."""
+    m, r, rel, vel, tau, miss, exact = aimer_closest(bt, movers, prune)
+    mover_game = np.repeat(np.arange(bt.b, dtype=np.int64), movers)
     vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
     a = vv - 7.875 * 7.875
     bq = rel[:, 0] * vel[:, 0] + rel[:, 1] * vel[:, 1]
     c = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
     t = (-bq - np.sqrt(np.maximum(bq * bq - a * c, 0.0))) / np.where(a < 0, a, -1.0)
     cost = t + (miss < bt.rock_r[r]) * 400.0
+    # per game: the cheapest pair, ties to the lowest index (pairs are in game order, so a
+    # segment reduction: no sort)
     g = mover_game[m]
-    order = np.lexsort((cost, g))
-    lead = np.ones(order.shape[0], dtype=bool)
-    lead[1:] = g[order][1:] != g[order][:-1]
+    if g.shape[0]:
+        lead = np.ones(g.shape[0], dtype=bool)
+        lead[1:] = g[1:] != g[:-1]
+        starts = np.flatnonzero(lead)
+        low = np.minimum.reduceat(cost, starts)
+        seg = np.cumsum(lead) - 1
+        idx = np.where(cost == low[seg], np.arange(g.shape[0]), g.shape[0])
+        np.minimum.reduceat(idx, starts)
     return exact
 
 
@@ -888,6 +927,19 @@ def two_backends(repeat: int) -> None:
               f"(µs per batch step: {1e6 * t:.1f}) |")
 
 
+def calibrate(repeat: int) -> float:
+    """ns per element of ``np.add`` over 1M float64 (out=): a yardstick for the machine's
+    load, printed beside every table."""
+    a = np.random.default_rng(0).random(1_000_000)
+    out = np.empty_like(a)
+
+    def run() -> None:
+        for _ in range(20):
+            np.add(a, a, out=out)
+
+    return 1e9 * best_of(run, repeat) / 20 / a.shape[0]
+
+
 def _peak_bytes(fn: Callable[[], object]) -> int:
     """Peak bytes numpy allocated during ``fn()`` (numpy reports to tracemalloc)."""
     tracemalloc.start()
@@ -907,8 +959,13 @@ and 2.0-2.2 shots (max 27, 4), plus saucer shots."""
 def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None:
     """Time each kernel per batch step at each B; game-ticks/s and bytes per game."""
     check_pcg32()
+    print(f"\nCalibration (this machine, now): {calibrate(repeat):.2f} ns per element of a "
+          "1M-element float64 add (numpy, one thread); a loaded machine scales everything.")
     print("\nBatchPcg32 equals asteroids.core.rng.Pcg32 (u32, masked u32, below, per-game "
           "draws, advance) for 7 seeds: OK")
+    pairs, exact = check_prune(prune=prune)
+    print(f"Aimer pruning at {prune:g} px equals the brute 9-image search on every pair within "
+          f"{prune:g} px: OK ({exact} of {pairs} pairs computed exactly)")
     packed = ("move_rocks", "move_shots", "ship_contacts", "shot_sweep", "compact_rocks",
               "pcg_tick", "scalars")
     for workload, (rocks, shots) in WORKLOADS.items():
@@ -956,6 +1013,9 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
 
                 fn()  # warm
                 us[name] = 1e6 * best_of(loop, repeat) / steps
+                fresh = Batch(b, rocks, shots, seed=7)  # compaction drifts the rock count:
+                vars(bt).update(vars(fresh))           # every kernel starts from the same
+                                                      # scene
             us["compact_rocks"] /= 2  # it compacts twice per call
             total = sum(us[n] for n in packed)
             if workload == "aimer":
