@@ -621,9 +621,11 @@ def _closest9(rel: np.ndarray, vel: np.ndarray, horizon: float) -> tuple[np.ndar
     return np.where(d2 == best[:, None], tau, np.inf).min(axis=1), np.sqrt(best)
 
 
-def aimer_closest(bt: Batch, movers: int, prune: float = 0.0) -> tuple[np.ndarray, ...]:
+def aimer_closest(bt: Batch, movers: int, prune: float = 0.0,
+                  axes: bool = False) -> tuple[np.ndarray, ...]:
     """For every (mover, rock) pair of the same game, closest approach over a 60-tick horizon
-    with the 9 wrap images (``bot._closest``), brute or pruned (see ``k_aimer_shape``).
+    with the 9 wrap images (``bot._closest``), brute or pruned (see ``k_aimer_shape``;
+    ``axes``: a per-axis lattice test before the capsule test).
     Returns (mover, rock, rel, vel, tau, miss, pairs computed exactly)."""
     b = bt.b
     mover_game, mover_off, mover_pos, mover_vel = _movers(bt, movers)
@@ -638,6 +640,23 @@ def aimer_closest(bt: Batch, movers: int, prune: float = 0.0) -> tuple[np.ndarra
     for c0 in range(0, n, CHUNK):  # cache-sized blocks: elementwise, so the same bits
         c1 = min(n, c0 + CHUNK)
         rl, vl = rel[c0:c1], vel[c0:c1]
+        if prune > 0.0 and axes:
+            # first a per-axis test against the 3 x 3 image lattice: image (ix, iy) can come
+            # within ``prune`` only if -ix lies in the path's x extent +- prune and -iy in
+            # its y extent; the lattice is a product, so "some image passes both" is "some
+            # ix passes and some iy passes". Only the survivors take the capsule test.
+            ends = rl + vl * horizon
+            lo = np.minimum(rl, ends) - prune
+            hi = np.maximum(rl, ends) + prune
+            ok = np.ones(c1 - c0, dtype=bool)
+            for axis, size in ((0, W), (1, H)):
+                la, ha = lo[:, axis], hi[:, axis]
+                ok &= (((la <= 0.0) & (ha >= 0.0)) | ((la <= size) & (ha >= size))
+                       | ((la <= -size) & (ha >= -size)))
+            first = np.flatnonzero(ok)
+            rl, vl = rl[first], vl[first]
+        else:
+            first = None
         if prune > 0.0:
             # capsule test per image: the path p(t) = rel + img + vel t, t in [0, horizon],
             # comes within ``prune`` of the origin only if the origin's projection lies
@@ -648,14 +667,15 @@ def aimer_closest(bt: Batch, movers: int, prune: float = 0.0) -> tuple[np.ndarra
             dot0 = rl[:, 0] * vx + rl[:, 1] * vy
             lim = prune * speed + 1e-9
             span = speed * speed * horizon
-            keep = np.zeros(c1 - c0, dtype=bool)
+            keep = np.zeros(rl.shape[0], dtype=bool)
             for ix, iy in _IMAGES.tolist():
                 c = cross0 + (ix * vy - iy * vx)
                 dt = -(dot0 + (ix * vx + iy * vy))
                 keep |= (np.abs(c) <= lim) & (dt >= -lim) & (dt <= span + lim)
             sel = np.flatnonzero(keep)
             exact -= (c1 - c0) - sel.shape[0]
-            tau[c0 + sel], miss[c0 + sel] = _closest9(rl[sel], vl[sel], horizon)
+            rows = sel if first is None else first[sel]
+            tau[c0 + rows], miss[c0 + rows] = _closest9(rl[sel], vl[sel], horizon)
         else:
             tau[c0:c1], miss[c0:c1] = _closest9(rl, vl, horizon)
     return m, r, rel, vel, tau, miss, exact
@@ -666,35 +686,44 @@ def check_prune(b: int = 256, prune: float = 64.0) -> tuple[int, int]:
     comes within ``prune`` px, and prunes only pairs that stay farther; (pairs, exact)."""
     bt = Batch(b, 9, 3, seed=11)
     *_, tau_b, miss_b, n = aimer_closest(bt, 7)
-    *_, tau_p, miss_p, exact = aimer_closest(bt, 7, prune)
     near = miss_b <= prune
-    assert np.array_equal(miss_b[near], miss_p[near]) and np.array_equal(tau_b[near],
-                                                                         tau_p[near])
-    assert (miss_b[~np.isfinite(miss_p)] > prune).all()
+    exact = n
+    for axes in (False, True):
+        *_, tau_p, miss_p, exact = aimer_closest(bt, 7, prune, axes)
+        assert np.array_equal(miss_b[near], miss_p[near]) and np.array_equal(tau_b[near],
+                                                                             tau_p[near])
+        assert (miss_b[~np.isfinite(miss_p)] > prune).all()
     return n, exact
 
 
-def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0) -> int:
+def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0, axes: bool = False) -> int:
     """A stand-in for the aimer's decision, batched: ``aimer_closest`` (closest approach of
     every (mover, rock) pair of a game, the shape of ``bot._closest``), then the intercept
-    quadratic per pair and the cheapest pair per game (a segment reduction, no sort).
+    quadratic per target, twice, and the cheapest target per game (a segment reduction, no
+    sort).
 
     ``prune`` > 0: first a conservative capsule test per pair and image (can this image come
     within ``prune`` px of the mover's path?), and the exact 9-image computation only for
     the pairs that pass. Exact for the aimer, whose decisions only read ``miss`` and ``t``
     where ``miss`` is below a radius (hit_r < 24 px, reach_r <= 50 px in classic): see
     ``check_prune``. Returns the number of pairs computed exactly."""
-    m, r, rel, vel, tau, miss, exact = aimer_closest(bt, movers, prune)
-    mover_game = np.repeat(np.arange(bt.b, dtype=np.int64), movers)
-    vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
+    m, r, rel, vel, tau, miss, exact = aimer_closest(bt, movers, prune, axes)
+    # the intercepts: per target, from the ship (the last mover of each game), as the aimer
+    # solves them (twice: a first guess of the turn ticks, then refined)
+    ship = np.flatnonzero(m % movers == movers - 1)
+    rs, rel_s, vel_s = r[ship], rel[ship], vel[ship]
+    vv = vel_s[:, 0] * vel_s[:, 0] + vel_s[:, 1] * vel_s[:, 1]
     a = vv - 7.875 * 7.875
-    bq = rel[:, 0] * vel[:, 0] + rel[:, 1] * vel[:, 1]
-    c = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
-    t = (-bq - np.sqrt(np.maximum(bq * bq - a * c, 0.0))) / np.where(a < 0, a, -1.0)
-    cost = t + (miss < bt.rock_r[r]) * 400.0
-    # per game: the cheapest pair, ties to the lowest index (pairs are in game order, so a
+    t = np.zeros(ship.shape[0])
+    for _ in range(2):
+        d = rel_s + vel_s * t[:, None]
+        bq = d[:, 0] * vel_s[:, 0] + d[:, 1] * vel_s[:, 1]
+        c = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+        t = (-bq - np.sqrt(np.maximum(bq * bq - a * c, 0.0))) / np.where(a < 0, a, -1.0)
+    cost = t + (miss[ship] < bt.rock_r[rs]) * 400.0
+    # per game: the cheapest target, ties to the lowest index (rows are in game order, so a
     # segment reduction: no sort)
-    g = mover_game[m]
+    g = bt.rock_game[rs]
     if g.shape[0]:
         lead = np.ones(g.shape[0], dtype=bool)
         lead[1:] = g[1:] != g[:-1]
@@ -704,6 +733,86 @@ def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0) -> int:
         idx = np.where(cost == low[seg], np.arange(g.shape[0]), g.shape[0])
         np.minimum.reduceat(idx, starts)
     return exact
+
+
+# --------------------------------------------------------------------------------------------
+# 4b. The core's own shot query over a batch: one call for every game's shots and rocks
+# --------------------------------------------------------------------------------------------
+
+
+def real_scenes(count: int, seed: int = 1) -> list[tuple[np.ndarray, ...]]:
+    """``count`` shot-query scenes from real classic aimer games (the ticks where shots and
+    rocks are both present): (starts, ends, outline points, offsets, rock motion), exactly
+    what ``sweep.sweep_shots`` hands ``first_hits`` for the ship's shots against the rocks."""
+    from asteroids.core.outlines import rock_outlines
+    from asteroids.core.world import Draft
+
+    config = load_config(CLASSIC)
+    bot = BOTS["aimer"]
+    scenes: list[tuple[np.ndarray, ...]] = []
+    game = seed
+    while len(scenes) < count:
+        world = new_world(config, game)
+        for _ in range(1500):
+            world, _ = simulation.step(world, bot(world, config), config)
+            if world.shot_id.shape[0] and world.ast_id.shape[0] and world.tick % 3 == 0:
+                scenes.append((world.shot_pos.copy(), world.shot_pos + world.shot_vel,
+                               rock_outlines(Draft(world)), world.ast_offsets.copy(),
+                               world.ast_vel.copy()))
+                if len(scenes) == count:
+                    break
+        game += 1
+    return scenes
+
+
+def check_batched_query(count: int = 300) -> tuple[int, int]:
+    """The core's ``first_hits`` run ONCE over ``count`` games packed together, with its broad
+    phase restricted to same-game pairs, gives every game bit for bit the hits the one-game
+    ``first_hits`` gives it: the narrow phase (``shots._broad_hits``) and the reduction
+    (``hits.reduce_hits``) work on global row numbers unchanged. (The same-game restriction
+    is done here by filtering the core's all-pairs broad phase, which a batch would build
+    per game instead; nothing in ``asteroids/`` changes: the patch lives in this process.)
+    Returns (scenes, hits)."""
+    from asteroids.core import shots
+
+    scenes = real_scenes(count)
+    world = np.array([W, H])
+    singles = [shots.first_hits(s, e, pts, offs, world_size=(W, H), body_motion=mot)
+               for s, e, pts, offs, mot in scenes]
+    shot_game = np.repeat(np.arange(count), [sc[0].shape[0] for sc in scenes])
+    body_game = np.repeat(np.arange(count), [sc[3].shape[0] - 1 for sc in scenes])
+    body_base = np.concatenate([[0], np.cumsum([sc[3].shape[0] - 1 for sc in scenes])])
+    point_base = np.concatenate([[0], np.cumsum([sc[2].shape[0] for sc in scenes])])
+    offsets = np.concatenate([[0]] + [sc[3][1:] + point_base[g]
+                                      for g, sc in enumerate(scenes)]).astype(np.int64)
+    original = shots.box_pairs
+
+    def same_game(alo: np.ndarray, ahi: np.ndarray, blo: np.ndarray, bhi: np.ndarray,
+                  world_: np.ndarray | None, *, method: str = "auto") -> tuple:
+        ia, ib, kx, ky = original(alo, ahi, blo, bhi, world_, method=method)
+        keep = shot_game[ia] == body_game[ib]
+        return ia[keep], ib[keep], kx[keep], ky[keep]
+
+    shots.box_pairs = same_game
+    try:
+        many = shots.first_hits(np.concatenate([sc[0] for sc in scenes]),
+                                np.concatenate([sc[1] for sc in scenes]),
+                                np.concatenate([sc[2] for sc in scenes]), offsets,
+                                world_size=world, body_motion=np.concatenate(
+                                    [sc[4] for sc in scenes]), method="direct")
+    finally:
+        shots.box_pairs = original
+    hits = 0
+    for g, one in enumerate(singles):
+        rows = np.flatnonzero(shot_game == g)
+        body = many.body[rows]
+        local = np.where(body >= 0, body - body_base[g], -1)
+        assert local.tolist() == one.body.tolist(), f"scene {g}: bodies differ"
+        assert many.edge[rows].tolist() == one.edge.tolist(), f"scene {g}: edges differ"
+        assert many.t[rows].tobytes() == one.t.tobytes(), f"scene {g}: t differs"
+        assert many.point[rows].tobytes() == one.point.tobytes(), f"scene {g}: points differ"
+        hits += int((one.body >= 0).sum())
+    return count, hits
 
 
 # --------------------------------------------------------------------------------------------
@@ -964,6 +1073,9 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
     print("\nBatchPcg32 equals asteroids.core.rng.Pcg32 (u32, masked u32, below, per-game "
           "draws, advance) for 7 seeds: OK")
     pairs, exact = check_prune(prune=prune)
+    n_scenes, n_hits = check_batched_query()
+    print(f"The core's first_hits over {n_scenes} real classic scenes packed into one call "
+          f"(same-game pairs only) equals the one-game first_hits bit for bit ({n_hits} hits)")
     print(f"Aimer pruning at {prune:g} px equals the brute 9-image search on every pair within "
           f"{prune:g} px: OK ({exact} of {pairs} pairs computed exactly)")
     packed = ("move_rocks", "move_shots", "ship_contacts", "shot_sweep", "compact_rocks",
@@ -971,7 +1083,7 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
     for workload, (rocks, shots) in WORKLOADS.items():
         print(f"\n## Packed kernels, {workload} workload: {rocks} rocks and {shots} shots per "
               f"game (µs per batch step, best of {repeat} runs of {steps} steps)\n")
-        cols = list(packed) + (["aimer_brute", f"aimer_pruned({prune:g}px)"]
+        cols = list(packed) + (["aimer_brute", f"aimer_pruned({prune:g}px)", "aimer_axes+pruned"]
                                if workload == "aimer" else [])
         print("| B | " + " | ".join(cols) + " | step sum | game-ticks/s | resident B/game "
               "| peak B/game |")
@@ -1002,6 +1114,8 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
                 "aimer_brute": lambda bt=bt, k=shots + 4: k_aimer_shape(bt, movers=k),
                 f"aimer_pruned({prune:g}px)": lambda bt=bt, k=shots + 4: k_aimer_shape(
                     bt, movers=k, prune=prune),
+                "aimer_axes+pruned": lambda bt=bt, k=shots + 4: k_aimer_shape(
+                    bt, movers=k, prune=prune, axes=True),
             }
             us: dict[str, float] = {}
             for name in cols:
@@ -1019,7 +1133,7 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
             us["compact_rocks"] /= 2  # it compacts twice per call
             total = sum(us[n] for n in packed)
             if workload == "aimer":
-                total += us[f"aimer_pruned({prune:g}px)"]
+                total += us["aimer_axes+pruned"]
             peak = max(_peak_bytes(fns[n]) for n in cols)
             print(f"| {b} | " + " | ".join(f"{us[n]:,.0f}" for n in cols) +
                   f" | {total:,.0f} | {b / total * 1e6:,.0f} | {resident:,.0f} | "
