@@ -34,6 +34,7 @@ import numpy as np
 from asteroids.config import load_config
 from asteroids.core import new_world, simulation
 from asteroids.core.bot import BOTS
+from asteroids.core.kinds import ShipState
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.tables import CLASSIC_ROCKS, HEADING_STEPS
@@ -982,6 +983,183 @@ def fly_ship_branchy(flying: bool, mask: int, heading: int, vx: float, vy: float
     return heading, vx, vy, (0.0 if nx >= W else nx) + 0.0, (0.0 if ny >= H else ny) + 0.0
 
 
+class One:
+    """``lanes`` for one game: Python scalars (what ``step`` would pass)."""
+
+    @staticmethod
+    def not_(a: bool) -> bool:
+        return not a
+
+    @staticmethod
+    def none(mask: bool) -> bool:
+        return not mask
+
+    @staticmethod
+    def where(c: bool, a: object, b: object) -> object:
+        return a if c else b
+
+    minimum = staticmethod(min)
+    maximum = staticmethod(max)
+
+    @staticmethod
+    def rock_weight(sizes: np.ndarray, game: None, b: int) -> int:
+        counts = np.bincount(sizes, minlength=3)
+        return int(counts[0]) * 7 + int(counts[1]) * 3 + int(counts[2])
+
+    @staticmethod
+    def emit(out: list, mask: bool, tone: int, interval: int) -> None:
+        if mask:
+            out.append(("Heartbeat", int(tone), int(interval)))
+
+
+class Many:
+    """``lanes`` for B games: (B,) arrays (what ``step_batch`` would pass)."""
+
+    not_ = staticmethod(np.logical_not)
+    where = staticmethod(np.where)
+    minimum = staticmethod(np.minimum)
+    maximum = staticmethod(np.maximum)
+
+    @staticmethod
+    def none(mask: np.ndarray) -> bool:
+        return not mask.any()
+
+    @staticmethod
+    def rock_weight(sizes: np.ndarray, game: np.ndarray, b: int) -> np.ndarray:
+        counts = np.bincount(game * 3 + sizes, minlength=3 * b).reshape(b, 3)
+        return counts[:, 0] * 7 + counts[:, 1] * 3 + counts[:, 2]
+
+    @staticmethod
+    def emit(out: list, mask: np.ndarray, tone: np.ndarray, interval: np.ndarray) -> None:
+        rows = np.flatnonzero(mask)
+        out.append(("Heartbeat", rows, tone[rows], interval[rows]))
+
+
+def heartbeat_rule(lanes: type, d: object, p: object, weight: object, out: list) -> None:
+    """``waves.heartbeat`` written once for both backends (``d`` holds Python scalars or
+    (B,) arrays; ``weight`` is each game's rock weight). Same operations, same order."""
+    flying = int(ShipState.FLYING)
+    on = lanes.not_(d.game_over) & (d.wave_timer < 0) & (d.ship_state == flying)
+    if lanes.none(on):
+        return
+    qt = d.beat_quicken_timer - 1
+    quick = on & (qt <= 0)
+    d.beat_quicken_timer = lanes.where(on, lanes.where(quick, p.beat_quicken_ticks, qt),
+                                       d.beat_quicken_timer)
+    d.beat_interval = lanes.where(
+        quick, lanes.maximum(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks),
+        d.beat_interval)
+    span = p.beat_start_ticks - p.beat_min_ticks
+    by_count = p.beat_min_ticks + span * lanes.minimum(weight, d.wave_weight) // d.wave_weight
+    interval = lanes.maximum(p.beat_min_ticks, lanes.minimum(d.beat_interval, by_count))
+    bt = d.beat_timer - 1
+    beat = on & (bt <= 0)
+    lanes.emit(out, beat, d.beat_tone, interval)
+    d.beat_tone = lanes.where(beat, d.beat_tone ^ 1, d.beat_tone)
+    d.beat_timer = lanes.where(on, lanes.where(beat, interval, bt), d.beat_timer)
+
+
+_BEAT_FIELDS = ("game_over", "wave_timer", "ship_state", "beat_quicken_timer", "beat_interval",
+                "wave_weight", "beat_timer", "beat_tone")
+
+
+class _Lane:
+    """A bag of fields (a Draft's, as scalars or as arrays)."""
+
+    def __init__(self, **fields: object) -> None:
+        self.__dict__.update(fields)
+
+
+def check_heartbeat(games: int, ticks: int, repeat: int) -> None:
+    """Capture every call of the core's ``waves.heartbeat`` in ``games`` real classic games
+    (idle bot: the ship dies, waves pause, games end), then run ``heartbeat_rule`` on each
+    captured state with ``One`` and on all of them at once with ``Many``: both must give
+    the core's fields and events bit for bit. Also times the three."""
+    from asteroids.core import waves
+
+    config = load_config(CLASSIC)
+    p = params_for(config)
+    before: list[dict[str, object]] = []
+    sizes: list[np.ndarray] = []
+    after: list[dict[str, object]] = []
+    beats: list[tuple] = []
+    real = simulation.heartbeat
+
+    def spy(d: object, p_: object, events: list) -> None:
+        before.append({k: getattr(d, k) for k in _BEAT_FIELDS})
+        sizes.append(d.ast_size)
+        n = len(events)
+        real(d, p_, events)
+        after.append({k: getattr(d, k) for k in _BEAT_FIELDS})
+        new = [(type(e).__name__, e.tone, e.interval_ticks) for e in events[n:]]
+        beats.append(new[0] if new else None)
+
+    simulation.heartbeat = spy
+    try:
+        for g in range(games):
+            world = new_world(config, 1000 + g)
+            for _ in range(ticks):
+                world, _ = simulation.step(world, 0, config)
+    finally:
+        simulation.heartbeat = real
+    n = len(before)
+    # One: every captured state on Python scalars
+    for i in range(n):
+        lane = _Lane(**before[i])
+        out: list = []
+        heartbeat_rule(One, lane, p, One.rock_weight(sizes[i], None, 1), out)
+        assert {k: getattr(lane, k) for k in _BEAT_FIELDS} == after[i], f"One differs at {i}"
+        assert (out[0] if out else None) == beats[i], f"One's event differs at {i}"
+    # Many: all captured states as one batch
+    cols = {k: np.array([b[k] for b in before]) for k in _BEAT_FIELDS}
+    game = np.repeat(np.arange(n), [s_.shape[0] for s_ in sizes])
+    all_sizes = np.concatenate(sizes)
+    lane = _Lane(**cols)
+    out = []
+    heartbeat_rule(Many, lane, p, Many.rock_weight(all_sizes, game, n), out)
+    for k in _BEAT_FIELDS:
+        want = np.array([a[k] for a in after])
+        got = getattr(lane, k)
+        assert got.tolist() == want.tolist(), f"Many differs in {k}"
+    _, rows, tones, intervals = out[0]
+    got_beats = dict.fromkeys(range(n))
+    for r, t, iv in zip(rows.tolist(), tones.tolist(), intervals.tolist(), strict=True):
+        got_beats[r] = ("Heartbeat", t, iv)
+    assert [got_beats[i] for i in range(n)] == beats, "Many's events differ"
+
+    # time: the core's rule, the shared rule on scalars, the shared rule on the batch
+    d0 = before[n // 2]
+
+    def core_once() -> None:
+        for _ in range(2000):
+            d = _Lane(**d0)
+            d.ast_size = sizes[n // 2]
+            waves.heartbeat(d, p, [])
+
+    def one_once() -> None:
+        for _ in range(2000):
+            d = _Lane(**d0)
+            heartbeat_rule(One, d, p, One.rock_weight(sizes[n // 2], None, 1), [])
+
+    def many_once() -> None:
+        d = _Lane(**cols)
+        heartbeat_rule(Many, d, p, Many.rock_weight(all_sizes, game, n), [])
+
+    print(f"\n## A real rule written once: waves.heartbeat on both backends (best of {repeat})\n")
+    print(f"{n} captured calls from {games} idle classic games of {ticks} ticks: the shared "
+          "rule equals the core's fields and events bit for bit with One (scalars, each "
+          "call) and with Many (all calls as one batch).\n")
+    print("| version | µs per game-tick |")
+    print("|---|---:|")
+    core_us = 1e6 * best_of(core_once, repeat) / 2000
+    one_us = 1e6 * best_of(one_once, repeat) / 2000
+    t = best_of(many_once, repeat)
+    print(f"| core `waves.heartbeat` (Python scalars) | {core_us:.2f} |")
+    print(f"| shared rule, `One` (Python scalars) | {one_us:.2f} |")
+    print(f"| shared rule, `Many`, B = {n} | {1e6 * t / n:.3f} (µs per batch step: "
+          f"{1e6 * t:.0f}) |")
+
+
 def two_backends(repeat: int) -> None:
     """The same rule on one game's Python scalars, on (1,) arrays and on (4096,) arrays:
     time per call and bit-identity of the results."""
@@ -1228,6 +1406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         kernels(args.sizes, args.repeat, args.steps, args.prune)
     if args.backends:
         two_backends(args.repeat)
+        check_heartbeat(16, 3000, args.repeat)
     return 0
 
 
