@@ -48,6 +48,21 @@ def test_below_equals_pcg32_below(n: int) -> None:
         assert many.below(n).tolist() == [g.below(n) for g in one]
 
 
+def test_below_one_or_zero_draws_nothing_as_in_pcg32() -> None:
+    """``Pcg32.below(n)`` makes no draw when n <= 1; the batch must skip those games too, or
+    every later draw of the game would shift."""
+    one, many = _pair(SEEDS)
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        n = rng.choice([0, 1, 2, 3, 32, 1000], len(SEEDS))
+        active = rng.random(len(SEEDS)) < 0.7
+        got = many.below(n, active)
+        for g, gen in enumerate(one):
+            if active[g]:
+                assert int(got[g]) == gen.below(int(n[g]))
+        assert many.state.tolist() == [g.state for g in one]
+
+
 def test_per_game_runs_of_draws_and_jumps() -> None:
     one, many = _pair(SEEDS)
     rng = np.random.default_rng(9)
