@@ -1477,8 +1477,9 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
     print(f"\n## Padded layout (rocks in (B, 27) slots, shots in (B, 6)), aimer workload, "
           f"against packed (µs per batch step, best of {repeat})\n")
     print("| B | move_rocks packed / padded | ship_contacts packed / padded | sweep broad "
-          "phase packed / padded | compact packed / padded |")
-    print("|---:|---:|---:|---:|---:|")
+          "phase packed / padded | sweep broad phase packed rows / packed columns | compact "
+          "packed / padded |")
+    print("|---:|---:|---:|---:|---:|---:|")
     rocks, shots = WORKLOADS["aimer"]
     for b in sizes:
         bt = Batch(b, rocks, shots, seed=7)
@@ -1508,6 +1509,26 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
             r = bt.rock_r[rock] * 1.0001 + 1e-6
             np.flatnonzero(mx * mx + my * my <= r * r)
 
+        split = tuple(a[:, k].copy() for a in (bt.rock_pos, bt.rock_vel, bt.shot_pos,
+                                                 bt.shot_vel) for k in (0, 1))
+
+        def columns_broad(bt: Batch = bt, split: tuple = split) -> None:
+            """The same broad phase on (N,) columns (pairs built as in ``packed_broad``)."""
+            rx, ry, rvx, rvy, sx, sy, svx, svy = split
+            shot, rock = _pairs_same_game(bt.shot_game, bt.shot_off, bt.rock_off, bt.b)
+            ux = svx[shot] - rvx[rock]
+            uy = svy[shot] - rvy[rock]
+            dx = rx[rock] - sx[shot]
+            dy = ry[rock] - sy[shot]
+            dx -= W * np.round(dx / W)
+            dy -= H * np.round(dy / H)
+            vv = ux * ux + uy * uy
+            t = np.clip((dx * ux + dy * uy) / np.maximum(vv, 1e-300), 0.0, 1.0)
+            mx = dx - ux * t
+            my = dy - uy * t
+            r = bt.rock_r[rock] * 1.0001 + 1e-6
+            np.flatnonzero(mx * mx + my * my <= r * r)
+
         def packed_compact(bt: Batch = bt, br: np.ndarray = broken_p) -> None:
             saved = (bt.rock_pos, bt.rock_vel, bt.rock_size, bt.rock_r, bt.rock_shape,
                      bt.rock_id, bt.rock_game, bt.rock_off, bt.rng.state.copy())
@@ -1524,6 +1545,7 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
                (rep(lambda bt=bt: k_ship_contacts(bt)),
                 rep(lambda pd=pd: p_ship_contacts(pd))),
                (rep(packed_broad), rep(lambda pd=pd: p_shot_broad(pd))),
+               (rep(packed_broad), rep(columns_broad)),
                (rep(packed_compact), rep(padded_compact))]
         print(f"| {b} | " + " | ".join(f"{x:,.0f} / {y:,.0f}" for x, y in row) + " |")
 
