@@ -12,12 +12,24 @@ questions docs/batch-design.md needs answered before the batched core is built:
   (rocks packed with per-game offsets and a game index per rock, per-game scalars as (B,)
   arrays): rock motion and wrap, ship against rocks (circles), the shot sweep (broad phase by
   circles, then exact edges for the candidates, the nearest hit per shot), a per-game
-  compaction (rocks removed and fragments appended without Python loops), and a vectorised
-  PCG32, at B = 1, 64, 1024, 4096. The geometry is rule-shaped but NOT the game's rules
-  bit for bit; only the PCG32 is exact (checked against ``asteroids.core.rng.Pcg32``; see
-  also tests/core/test_batch_pcg32_spike.py).
+  compaction (rocks removed and fragments appended without Python loops), a vectorised
+  PCG32, and the shape of the aimer's closest-approach search (brute, pruned, on columns),
+  at B = 1, 64, 1024, 4096; then packed against padded slots and (N, 2) rows against (N,)
+  columns. The geometry is rule-shaped but NOT the game's rules bit for bit.
+* ``--backends``: one rule text on two backends (Python scalars for one game, (B,) arrays for
+  a batch): a stand-in for the ship's flight, and the real ``waves.heartbeat`` rewritten once
+  and checked against the core on every call of 16 real games.
 
-Timings are wall clock, single-threaded, best of ``--repeat`` (default 3) runs each.
+What IS exact, and checked on every ``--kernels`` run: the batch PCG32 against
+``asteroids.core.rng.Pcg32`` (also tests/core/test_batch_pcg32_spike.py); the core's own
+``shots.first_hits`` over 300 real scenes packed into one call (same-game pairs) against the
+one-game query (``check_batched_query``); the column form of the aimer's closest approach
+against ``bot._closest`` (``check_columns``); the pruned search against the brute one
+(``check_prune``).
+
+Timings are wall clock, single-threaded, best of ``--repeat`` (default 3) runs each; every
+table prints a calibration (ns per element of a 1M-element add) to show the machine's load.
+docs/batch-design.md reads these numbers.
 """
 
 from __future__ import annotations
