@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from asteroids.core.rng import Pcg32, seed_state
-from benchmarks.batch_spike import BatchPcg32, check_pcg32
+from benchmarks.batch_spike import BatchPcg32, check_pcg32, check_wave_places
 
 SEEDS = (0, 1, 2, 3, 42, 54, 12345, 2**32 + 1, 2**63 + 7, 2**64 - 1)
 
@@ -81,3 +81,11 @@ def test_per_game_runs_of_draws_and_jumps() -> None:
 
 def test_the_spikes_own_check_passes() -> None:
     check_pcg32()
+
+
+def test_a_wave_spawned_for_many_games_at_once_draws_what_spawn_wave_draws() -> None:
+    """The hardest draw site: ``spawn.spawn_wave``'s rejection loop, done for many games at
+    once with speculative attempts, gives every game the one-game places, velocities and
+    PCG32 state (``check_wave_places`` compares them game by game)."""
+    rocks, attempts = check_wave_places(games=12)
+    assert rocks > 0 and attempts > rocks  # some rocks needed several attempts
