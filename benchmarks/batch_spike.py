@@ -682,6 +682,41 @@ def k_compact_rocks(bt: Batch, broken: np.ndarray, split: bool = True) -> None:
     bt.rock_off = new_off
 
 
+def check_compaction(b: int = 64) -> int:
+    """``k_compact_rocks`` against a per-game Python reference: each game keeps its unbroken
+    rocks in order, then gets two fragments per broken large or medium rock in parent order
+    (at its parent's place, one size down), with the fragment draws each game's own PCG32
+    would give (``Pcg32``, game by game); offsets by game. Returns the rocks compared."""
+    bt = Batch(b, 9, 3, seed=21)
+    rng = np.random.default_rng(8)
+    broken = rng.random(bt.rock_pos.shape[0]) < 0.2
+    before = {k: getattr(bt, k).copy() for k in ("rock_pos", "rock_size", "rock_game",
+                                                  "rock_off")}
+    gens = [Pcg32(int(st), int(inc)) for st, inc in zip(bt.rng.state, bt.rng.inc, strict=True)]
+    k_compact_rocks(bt, broken)
+    per_kid = 2 + 4 + 2 * 14
+    compared = 0
+    for g in range(b):
+        lo, hi = before["rock_off"][g], before["rock_off"][g + 1]
+        rows = np.arange(lo, hi)
+        kept = rows[~broken[lo:hi]]
+        parents = rows[broken[lo:hi] & (before["rock_size"][lo:hi] < 2)]
+        kids = np.repeat(parents, 2)
+        a, z = bt.rock_off[g], bt.rock_off[g + 1]
+        assert z - a == kept.shape[0] + kids.shape[0], f"game {g}: count"
+        want_pos = np.concatenate([before["rock_pos"][kept], before["rock_pos"][kids]])
+        want_size = np.concatenate([before["rock_size"][kept], before["rock_size"][kids] + 1])
+        assert bt.rock_pos[a:z].tobytes() == want_pos.tobytes(), f"game {g}: places"
+        assert bt.rock_size[a:z].tolist() == want_size.tolist(), f"game {g}: sizes"
+        assert (bt.rock_game[a:z] == g).all(), f"game {g}: game index"
+        draws = [gens[g].u32() for _ in range(kids.shape[0] * per_kid)]
+        shapes = [(draws[k * per_kid + 3] * 4) >> 32 for k in range(kids.shape[0])]
+        assert bt.rock_shape[a + kept.shape[0]:z].tolist() == shapes, f"game {g}: draws"
+        assert int(bt.rng.state[g]) == gens[g].state, f"game {g}: PCG32 state"
+        compared += int(z - a)
+    return compared
+
+
 def k_pcg_tick(bt: Batch) -> None:
     """The per-tick scalar draws of a tick where some games draw: e.g. the saucer's zig-zag
     (below(4)) in about 1 game in 128, masked, as one vector call."""
@@ -1511,6 +1546,8 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
     print("\nBatchPcg32 equals asteroids.core.rng.Pcg32 (u32, masked u32, below, per-game "
           "draws, advance) for 7 seeds: OK")
     pairs, exact = check_prune(prune=prune)
+    print(f"Compaction (rocks removed, fragments appended per game, their draws) equals a "
+          f"per-game reference for {check_compaction()} rocks")
     rocks, attempts = check_wave_places()
     print(f"spawn_wave's places, velocities and draws, batched with speculative attempts: "
           f"equal to spawn.spawn_wave for {rocks} classic rocks ({attempts} attempts; half of "
