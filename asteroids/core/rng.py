@@ -50,8 +50,9 @@ class Pcg32:
     def below(self, n: int) -> int:
         """An integer in ``[0, n)`` by multiply-shift, ``(u32 * n) >> 32`` (Lemire).
 
-        One draw per call, always, so batch draws (``u32_array``) can make the same choices;
-        the bias is below ``n / 2**32`` (under 1e-6 for the game's n).
+        One draw per call when ``n > 1``; ``n <= 1`` gives 0 without drawing (replays pin
+        this: a batched draw must skip those calls too). The bias is below ``n / 2**32``
+        (under 1e-6 for the game's n).
         """
         return (self.u32() * n) >> 32 if n > 1 else 0
 
@@ -76,7 +77,9 @@ class Pcg32:
         return ((xorshifted >> rot) | (xorshifted << left)) & np.uint64(0xFFFFFFFF)
 
     def below_array(self, n: np.ndarray | int, count: int) -> np.ndarray:
-        """``count`` draws of ``below(n)`` at once (n may be an int64 array of length count)."""
+        """``count`` draws of ``below(n)`` at once (n may be an int64 array of length count):
+        the same values and stream as ``count`` calls of ``below`` only when every n > 1,
+        since ``below(n <= 1)`` draws nothing."""
         u = self.u32_array(count)
         return ((u * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
 
