@@ -32,8 +32,24 @@ from asteroids.config.compat import rules_fingerprint
 from asteroids.replay import get_bot, load_replay, record_bot_game
 
 ROOT = Path(__file__).resolve().parents[1]
-REPLAYS = sorted([*(ROOT / "tests" / "replays").rglob("*.replay"),
-                  *(ROOT / "asteroids" / "replay" / "demos").glob("*.replay")])
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """``paths`` less any file whose bytes an earlier one already has (an archive keeps
+    copies of the goldens and demos a release shipped unchanged)."""
+    seen: set[bytes] = set()
+    out = []
+    for path in paths:
+        data = path.read_bytes()
+        if data not in seen:
+            seen.add(data)
+            out.append(path)
+    return out
+
+
+REPLAYS = _distinct(sorted([*(ROOT / "tests" / "replays").rglob("*.replay"),
+                            *(ROOT / "asteroids" / "replay" / "demos").glob("*.replay")]))
+"""Every archived, golden and demo replay, each content once."""
 
 pytestmark = pytest.mark.slow
 
