@@ -7,13 +7,15 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
 import pytest
 
 from asteroids.config.schema import Config, Obstacle
 from asteroids.core import events as ev
 from asteroids.core import step
 from asteroids.core.bodies import CONTACTS, CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
-from asteroids.core.kinds import Kind, Shooter
+from asteroids.core.frame import NO_CLAIM, Frame
+from asteroids.core.kinds import Cause, Kind, Shooter
 from asteroids.core.params import params_for
 from asteroids.core.ship import ship_outline
 from asteroids.core.spawn import NewRock
@@ -248,3 +250,24 @@ def test_contacts_are_decided_in_table_order() -> None:
     meet last: a ship that rams a rock cannot also ram the saucer in the same tick."""
     assert [(c.craft, c.other) for c in CONTACTS] == [
         (Kind.SHIP, Kind.ROCK), (Kind.SAUCER, Kind.ROCK), (Kind.SHIP, Kind.SAUCER)]
+
+
+# --- the tick's claims -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", list(Cause))
+def test_the_first_claim_on_a_craft_or_a_rock_wins_whatever_its_cause(first: Cause) -> None:
+    """``Frame`` keeps the first claim on each target, a ship shot's (``Cause`` 0) included:
+    a later claim in the same tick (a rock the saucer flies into after a ship shot hit it)
+    changes neither what claimed the target nor what the events will name."""
+    frame = Frame(rocks=3)
+    assert not frame.claimed(Kind.SAUCER) and frame.rock_by is None
+    frame.claim(Kind.SAUCER, first)
+    frame.claim_rock(1, first)
+    for later in Cause:
+        frame.claim(Kind.SAUCER, later)
+        frame.claim_rock(1, later)
+    assert frame.claimed(Kind.SAUCER) and frame.cause(Kind.SAUCER) is first
+    assert not frame.claimed(Kind.SHIP)
+    assert frame.rock_by.tolist() == [NO_CLAIM, first, NO_CLAIM]
+    assert frame.unclaimed(np.arange(3)).tolist() == [0, 2]
