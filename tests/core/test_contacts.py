@@ -25,6 +25,7 @@ from asteroids.core.world import (
     SHIP_DEAD,
     SHIP_FLYING,
     SHIP_HYPERSPACE,
+    SHOOTER_SAUCER,
     SHOOTER_SHIP,
     Draft,
 )
@@ -227,6 +228,29 @@ def test_ship_and_saucer_do_not_touch_across_a_border_that_does_not_wrap() -> No
                       saucer_x=635.0, saucer_y=300.0, saucer_ticks_left=100,
                       saucer_fire_timer=100, saucer_zig_timer=100)
     _, events = step(near, 0, cfg)
+    assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
+
+
+def test_the_saucer_meets_a_rock_in_the_tick_a_saucer_shot_kills_the_ship() -> None:
+    # The ship is claimed by a saucer shot before the contacts are decided; the saucer, over a
+    # rock across the screen, still breaks it and dies of it in the same tick.
+    world = _saucer(CFG, 300.0, 200.0, 0.0, 0.0,
+                    rocks=[ball(320.0, 200.0, r=15.0, size=0), far_rock()])
+    world = with_shots(world, [(SHOOTER_SAUCER, CX + 12.0, CY, -12.0, 0.0, 30)])
+    world, events = step(world, 0, CFG)
+    assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer-shot"]
+    assert [e.by for e in of(events, ev.SaucerDestroyed)] == ["asteroid"]
+    assert [(e.x, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(320.0, "saucer")]
+    assert not world.saucer_alive
+
+
+@pytest.mark.parametrize("rocks", [0, 1])
+def test_ship_rams_the_saucer_with_or_without_rocks_on_the_screen(rocks: int) -> None:
+    # Between waves the screen can be empty of rocks while the saucer flies: the ship and the
+    # saucer still meet.
+    world = _saucer(CFG, CX + 20.0, CY, 0.0, 0.0, rocks=[far_rock()] * rocks)
+    world, events = step(world, 0, CFG)
+    assert [e.by for e in of(events, ev.SaucerDestroyed)] == ["ship"]
     assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
 
 
