@@ -407,3 +407,22 @@ def test_a_new_rock_exactly_at_reach_on_the_clearance_last_tick_turns(ticks: int
     got = spawn._heading_clear(np.array([[600.0, 400.0]]), np.array([[-5.0, 0.0]]),
                                (500.0, 400.0), 50.0, ticks, p)
     assert got[0].tolist() == ([-5.0, 0.0] if kept else [5.0, 0.0])
+
+
+def test_a_one_tick_clearance_still_turns_a_rock_that_would_reach_the_ship_on_that_tick() -> None:
+    # The shortest clearance there is (spawn_clearance_s of one tick): a rock whose drawn
+    # heading brings it half its speed inside reach of the ship on the first tick turns away.
+    # (No spawn distance, so the rock appears where the seed puts it wherever the ship is.)
+    cfg0 = quiet_with(game={"spawn_clearance_px": 0.0, "spawn_clearance_s": 0.0})
+    cfg1 = quiet_with(game={"spawn_clearance_px": 0.0, "spawn_clearance_s": 1.0 / 60.0})
+    p = params_for(cfg1)
+    assert p.per_tick["game.spawn_clearance_s"] == 1
+    drawn = _spawn(cfg0, 1, 7)
+    pos, vel = drawn.pos[0], drawn.vel[0]
+    speed = math.hypot(*vel.tolist())
+    reach = p.radius[0] + p.ship_radius
+    ship = tuple(((pos + vel / speed * (reach + 0.5 * speed)) % p.size).tolist())
+    kept, turned = _spawn(cfg0, 1, 7, ship), _spawn(cfg1, 1, 7, ship)
+    assert kept.vel[0].tolist() == vel.tolist() and turned.pos[0].tolist() == pos.tolist()
+    assert turned.vel[0].tolist() != vel.tolist()
+    assert np.abs(turned.vel[0]).tolist() == np.abs(vel).tolist()  # a mirror of it
