@@ -642,6 +642,19 @@ def test_empty_inputs() -> None:
     assert h.hit.tolist() == [False]
 
 
+@pytest.mark.parametrize("method", ["auto", "direct", "sweep"])
+@pytest.mark.parametrize("bodies", [0, 1])
+def test_a_shot_that_hits_nothing_reads_as_no_hit(method: str, bodies: int) -> None:
+    # What ``Hits`` documents for no hit: body == edge == -1, t == inf, point NaN (int64
+    # indices), whether there is nothing to hit or the one body is far from the shot.
+    points, offsets = (SQUARE, [0, 4]) if bodies else (np.zeros((0, 2)), [0])
+    h = first_hits([[50.0, 50.0], [60.0, 50.0]], [[51.0, 51.0], [61.0, 52.0]], points, offsets,
+                   method=method)
+    assert h.body.tolist() == [-1, -1] and h.edge.tolist() == [-1, -1]
+    assert h.body.dtype == h.edge.dtype == np.int64
+    assert h.t.tolist() == [np.inf, np.inf] and np.isnan(h.point).all()
+
+
 def test_deterministic_and_inputs_untouched() -> None:
     starts, ends, points, offsets, mot = make_scene(200, 300, 3, motion=True)
     copies = [a.copy() for a in (starts, ends, points, offsets, mot)]
