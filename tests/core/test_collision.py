@@ -494,6 +494,18 @@ def test_ties_lowest_body_then_edge() -> None:
     assert (h.body[0], h.edge[0], h.t[0]) == (0, 0, 0.5)  # corner (0,0): edges 3 and 0 tie
 
 
+
+@pytest.mark.parametrize("n", [1, 4200])  # 2 hit rows each: sorted, and past 4 096 rows
+def test_ties_lowest_body_then_edge_across_bodies_in_crowds(n: int) -> None:
+    # Body 0's last edge (3: x = 0, the square's left side) and body 1's first edge (0: the
+    # triangle's side on x = 0) are met at the same t; body 0 wins, however many shots.
+    triangle = np.array([[0.0, 0.0], [0.0, 10.0], [10.0, 10.0]])
+    h = first_hits([[-5.0, 5.0]] * n, [[5.0, 5.0]] * n, np.concatenate([SQUARE, triangle]),
+                   [0, 4, 7])
+    assert h.body.tolist() == [0] * n and h.edge.tolist() == [3] * n
+    assert h.t.tolist() == [0.5] * n
+
+
 def test_body_motion_head_on_no_tunnelling() -> None:
     # Shot at 1200 px/s (20 px/tick at 60 Hz) against a small rock at 600 px/s head-on.
     r = 4.0
