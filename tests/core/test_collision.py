@@ -494,6 +494,18 @@ def test_ties_lowest_body_then_edge() -> None:
     assert (h.body[0], h.edge[0], h.t[0]) == (0, 0, 0.5)  # corner (0,0): edges 3 and 0 tie
 
 
+
+@pytest.mark.parametrize("n", [1, 4200])  # 2 hit rows each: sorted, and past 4 096 rows
+def test_ties_lowest_body_then_edge_across_bodies_in_crowds(n: int) -> None:
+    # Body 0's last edge (3: x = 0, the square's left side) and body 1's first edge (0: the
+    # triangle's side on x = 0) are met at the same t; body 0 wins, however many shots.
+    triangle = np.array([[0.0, 0.0], [0.0, 10.0], [10.0, 10.0]])
+    h = first_hits([[-5.0, 5.0]] * n, [[5.0, 5.0]] * n, np.concatenate([SQUARE, triangle]),
+                   [0, 4, 7])
+    assert h.body.tolist() == [0] * n and h.edge.tolist() == [3] * n
+    assert h.t.tolist() == [0.5] * n
+
+
 def test_body_motion_head_on_no_tunnelling() -> None:
     # Shot at 1200 px/s (20 px/tick at 60 Hz) against a small rock at 600 px/s head-on.
     r = 4.0
@@ -640,6 +652,19 @@ def test_empty_inputs() -> None:
     h = first_hits([[1.0, 1.0]], [[2.0, 2.0]], np.zeros((0, 2)), [0])
     assert h.body.tolist() == [-1] and h.t.tolist() == [np.inf]
     assert h.hit.tolist() == [False]
+
+
+@pytest.mark.parametrize("method", ["auto", "direct", "sweep"])
+@pytest.mark.parametrize("bodies", [0, 1])
+def test_a_shot_that_hits_nothing_reads_as_no_hit(method: str, bodies: int) -> None:
+    # What ``Hits`` documents for no hit: body == edge == -1, t == inf, point NaN (int64
+    # indices), whether there is nothing to hit or the one body is far from the shot.
+    points, offsets = (SQUARE, [0, 4]) if bodies else (np.zeros((0, 2)), [0])
+    h = first_hits([[50.0, 50.0], [60.0, 50.0]], [[51.0, 51.0], [61.0, 52.0]], points, offsets,
+                   method=method)
+    assert h.body.tolist() == [-1, -1] and h.edge.tolist() == [-1, -1]
+    assert h.body.dtype == h.edge.dtype == np.int64
+    assert h.t.tolist() == [np.inf, np.inf] and np.isnan(h.point).all()
 
 
 def test_deterministic_and_inputs_untouched() -> None:

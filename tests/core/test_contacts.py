@@ -7,13 +7,15 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
 import pytest
 
 from asteroids.config.schema import Config, Obstacle
 from asteroids.core import events as ev
 from asteroids.core import step
 from asteroids.core.bodies import CONTACTS, CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
-from asteroids.core.kinds import Kind, Shooter
+from asteroids.core.frame import NO_CLAIM, Frame
+from asteroids.core.kinds import Cause, Kind, Shooter
 from asteroids.core.params import params_for
 from asteroids.core.ship import ship_outline
 from asteroids.core.spawn import NewRock
@@ -23,6 +25,7 @@ from asteroids.core.world import (
     SHIP_DEAD,
     SHIP_FLYING,
     SHIP_HYPERSPACE,
+    SHOOTER_SAUCER,
     SHOOTER_SHIP,
     Draft,
 )
@@ -228,6 +231,29 @@ def test_ship_and_saucer_do_not_touch_across_a_border_that_does_not_wrap() -> No
     assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
 
 
+def test_the_saucer_meets_a_rock_in_the_tick_a_saucer_shot_kills_the_ship() -> None:
+    # The ship is claimed by a saucer shot before the contacts are decided; the saucer, over a
+    # rock across the screen, still breaks it and dies of it in the same tick.
+    world = _saucer(CFG, 300.0, 200.0, 0.0, 0.0,
+                    rocks=[ball(320.0, 200.0, r=15.0, size=0), far_rock()])
+    world = with_shots(world, [(SHOOTER_SAUCER, CX + 12.0, CY, -12.0, 0.0, 30)])
+    world, events = step(world, 0, CFG)
+    assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer-shot"]
+    assert [e.by for e in of(events, ev.SaucerDestroyed)] == ["asteroid"]
+    assert [(e.x, e.by) for e in of(events, ev.AsteroidDestroyed)] == [(320.0, "saucer")]
+    assert not world.saucer_alive
+
+
+@pytest.mark.parametrize("rocks", [0, 1])
+def test_ship_rams_the_saucer_with_or_without_rocks_on_the_screen(rocks: int) -> None:
+    # Between waves the screen can be empty of rocks while the saucer flies: the ship and the
+    # saucer still meet.
+    world = _saucer(CFG, CX + 20.0, CY, 0.0, 0.0, rocks=[far_rock()] * rocks)
+    world, events = step(world, 0, CFG)
+    assert [e.by for e in of(events, ev.SaucerDestroyed)] == ["ship"]
+    assert [e.cause for e in of(events, ev.ShipDestroyed)] == ["saucer"]
+
+
 # --- the tables of who meets whom ------------------------------------------------------------
 
 
@@ -248,3 +274,24 @@ def test_contacts_are_decided_in_table_order() -> None:
     meet last: a ship that rams a rock cannot also ram the saucer in the same tick."""
     assert [(c.craft, c.other) for c in CONTACTS] == [
         (Kind.SHIP, Kind.ROCK), (Kind.SAUCER, Kind.ROCK), (Kind.SHIP, Kind.SAUCER)]
+
+
+# --- the tick's claims -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", list(Cause))
+def test_the_first_claim_on_a_craft_or_a_rock_wins_whatever_its_cause(first: Cause) -> None:
+    """``Frame`` keeps the first claim on each target, a ship shot's (``Cause`` 0) included:
+    a later claim in the same tick (a rock the saucer flies into after a ship shot hit it)
+    changes neither what claimed the target nor what the events will name."""
+    frame = Frame(rocks=3)
+    assert not frame.claimed(Kind.SAUCER) and frame.rock_by is None
+    frame.claim(Kind.SAUCER, first)
+    frame.claim_rock(1, first)
+    for later in Cause:
+        frame.claim(Kind.SAUCER, later)
+        frame.claim_rock(1, later)
+    assert frame.claimed(Kind.SAUCER) and frame.cause(Kind.SAUCER) is first
+    assert not frame.claimed(Kind.SHIP)
+    assert frame.rock_by.tolist() == [NO_CLAIM, first, NO_CLAIM]
+    assert frame.unclaimed(np.arange(3)).tolist() == [0, 2]

@@ -160,6 +160,14 @@ def test_remaining_travel_keeps_path_length() -> None:
     assert new_d.tolist() == [[0.0, 8.0], [-5.0, 5.0]]
 
 
+def test_remaining_travel_loses_speed_to_restitution() -> None:
+    # Half the normal speed comes back: 8 px down into the floor at t = 0.25 leaves at 4 px
+    # up, and the rest of the tick (0.75) carries it 3 px.
+    end, new_d = remaining_travel(np.array([[10.0, 0.0]]), np.array([0.25]),
+                                  np.array([[2.0, -8.0]]), np.array([[0.0, 1.0]]), 0.5)
+    assert new_d.tolist() == [[2.0, 4.0]] and end.tolist() == [[11.5, 3.0]]
+
+
 @SETTINGS
 @given(
     st.floats(1.0, 99.0),

@@ -102,6 +102,32 @@ def test_a_zero_length_edge_gets_the_unit_x_normal() -> None:
     assert normals.tolist() == [[1.0, 0.0], [0.0, -1.0]]
 
 
+def test_edges_shorter_than_a_pixel_get_their_own_unit_normals() -> None:
+    # A quarter-pixel square (counter-clockwise): each edge's normal is still its own outward
+    # unit normal; only a zero-length edge falls back to (1, 0).
+    q = 0.25
+    pts = np.array([[0.0, 0.0], [q, 0.0], [q, q], [0.0, q]])
+    normals = edge_normals(pts, np.array([0, 4]), np.zeros(4, dtype=np.int64), np.arange(4))
+    assert normals.tolist() == [[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]]
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_slow_move_across_a_wall_bounces_off_it(sign: float) -> None:
+    # Half a pixel a tick across x (a quarter pixel from the wall it moves toward), 5 px
+    # along y: it meets the wall halfway through the tick and comes back a quarter pixel.
+    x0 = 99.75 if sign > 0 else 0.25
+    wall = 100.0 if sign > 0 else 0.0
+    wb = segment_wall_bounce(np.array([[x0, 50.0]]), np.array([[0.5 * sign, 5.0]]),
+                             np.zeros(2), np.array([100.0, 100.0]))
+    assert wb.valid[0, :2].tolist() == [True, True] and not wb.valid[0, 2:].any()
+    assert wb.t1[0, 0] == 0.5 and wb.ends[0, 0].tolist() == [wall, 52.5]
+    assert wb.ends[0, 1].tolist() == [x0, 55.0]
+
+def test_orientation_of_no_bodies_is_an_empty_bool_array() -> None:
+    got = orientation_ccw(np.zeros((0, 2)), np.array([0]), np.zeros(0, dtype=np.int64))
+    assert got.shape == (0,) and got.dtype == bool
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 6))
 def test_folding_in_a_shifted_box_is_the_shifted_fold(seed, k) -> None:

@@ -18,6 +18,7 @@ import pytest
 from asteroids.config.schema import Config, Obstacle
 from asteroids.core import InputFrame, reach, step
 from asteroids.core import events as ev
+from asteroids.core.craft import SAFE
 from asteroids.core.params import params_for
 from asteroids.core.spawn import NewRock
 from asteroids.core.touch import rocks_near
@@ -240,3 +241,46 @@ def test_a_nan_shot_velocity_always_runs_the_query(n_shots: int) -> None:
     d.shot_vel = vel
     assert check(d.freeze(), cfg)
     assert not check(world, cfg)  # the same shots with finite speeds are out of reach
+
+
+# --- and it says "no" just past its bounds: it exists to skip the query on most ticks ----------
+
+
+def _margin(shot_speed: float, p=P) -> float:
+    """The shots' travel, with the check's safety factor and its 1 px and relative slack."""
+    return shot_speed * SAFE + 1.0 + 1e-6 * (p.width + p.height)
+
+
+def test_a_shot_half_a_pixel_past_a_moving_rocks_reach_is_not_queried() -> None:
+    # A rock of radius 10 moving 3 px a tick reaches (10 + 3) * SAFE + margin on each axis; a
+    # shot moving 4 px a tick toward it starts half a pixel farther than that.
+    world = world_with(CFG, [ball(400.0, 400.0, 3.0, 0.0)])
+    gap = (10.0 + 3.0) * SAFE + _margin(4.0) + 0.5
+    world = with_shots(world, [(SHOOTER_SHIP, 400.0 - gap, 400.0, 4.0, 0.0, 30)])
+    assert not query_hits(world, CFG) and not check(world, CFG)
+    after, events = step(world, 0, CFG)
+    assert not of(events, ev.AsteroidDestroyed)
+    assert after.shot_pos.tolist() == [[400.0 - gap + 4.0, 400.0]]
+
+
+@pytest.mark.parametrize("dx", [
+    None,    # half a pixel past the craft's limit (1.5 r + |v|) * SAFE + margin
+    118.0,   # far, and not near a tenth of the screen's width
+])
+def test_a_ship_shot_past_the_saucers_limit_is_not_queried(dx: float | None) -> None:
+    r = P.saucer_radius[0]
+    if dx is None:
+        dx = 1.5 * r * SAFE + _margin(4.0) + 0.5
+    world = with_shots(saucer_world(CFG, 700.0, 500.0, small=False),
+                       [(SHOOTER_SHIP, 700.0 - dx, 500.0, 4.0, 0.0, 30)])
+    assert not query_hits(world, CFG) and not check(world, CFG)
+
+
+def test_exactly_512_far_pairs_are_checked_not_queried() -> None:
+    # 32 shots x 16 rocks = REACH_MAX_PAIRS: still checked (a crowd is one pair more), and
+    # every shot is far from every rock.
+    rocks = [ball(60.0 + 55.0 * i, 600.0) for i in range(16)]
+    shots = [(SHOOTER_SHIP, 40.0 + 25.0 * i, 150.0, 0.0, 0.5, 30) for i in range(32)]
+    world = with_shots(world_with(CFG, rocks), shots)
+    assert 32 * 16 == reach.REACH_MAX_PAIRS
+    assert not query_hits(world, CFG) and not check(world, CFG)

@@ -330,3 +330,99 @@ def test_a_new_rock_turns_only_when_it_would_reach_the_ship_within_the_clearance
         t_reach: int, ticks: int, kept: bool, borders: str) -> None:
     # Turned, it takes its first mirror (-vx): straight away from the ship.
     assert _heading(t_reach, ticks, borders) == ([-5.0, 0.0] if kept else [5.0, 0.0])
+
+
+def _first_reach(pos, vel, ship, reach, ticks, p) -> int:
+    """The first tick (1..ticks) at which a rock flying straight on from ``pos`` at ``vel``
+    comes within ``reach`` of ``ship``, step by step (wrapping, or reflected at its radius
+    from the borders, as rocks do), or ``ticks + 1`` when it never does."""
+    size = (p.width, p.height)
+    lo = reach - p.ship_radius  # a bouncing rock turns where its edge meets the border
+    x, v = list(pos), list(vel)
+    for t in range(1, ticks + 1):
+        for a in (0, 1):
+            x[a] += v[a]
+            if p.wrap_asteroids:
+                x[a] %= size[a]
+            else:
+                while not lo <= x[a] <= size[a] - lo:
+                    edge = lo if x[a] < lo else size[a] - lo
+                    x[a], v[a] = 2.0 * edge - x[a], -v[a]
+        d = [x[a] - ship[a] for a in (0, 1)]
+        if p.wrap_asteroids or p.wrap_ship:
+            d = [d[a] - size[a] * round(d[a] / size[a]) for a in (0, 1)]
+        if d[0] * d[0] + d[1] * d[1] <= reach * reach:
+            return t
+    return ticks + 1
+
+
+@pytest.mark.parametrize("borders", [("wrap", "wrap"), ("bounce", "bounce"),
+                                     ("wrap", "bounce"), ("bounce", "wrap")])
+def test_new_rocks_keep_the_first_heading_clear_of_the_ship_or_the_one_reaching_it_latest(
+        borders: tuple[str, str]) -> None:
+    """Many rocks at once, fast and slow, near the ship and across seams and walls (several
+    bounces in one clearance): each keeps its drawn velocity if it stays out of reach for the
+    whole clearance, else takes the first clear mirror (x, then y, then both), else the one
+    that reaches the ship latest; checked against a step-by-step flight."""
+    cfg = quiet_with(borders={"asteroids": borders[0], "ship": borders[1]})
+    p = params_for(cfg)
+    reach = p.radius[0] + p.ship_radius
+    lo = p.radius[0]
+    rng = np.random.default_rng(24)
+    flips = [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)]
+    outcomes = set()
+    mixed = False  # a batch where one rock keeps a clear heading and another falls back
+    for _ in range(24):
+        # Often in a corner, so that rocks come within reach across a seam when one wraps.
+        edge = rng.uniform(lo, lo + 10.0, 2) if rng.random() < 0.5 else rng.uniform(lo, p.size - lo)
+        ship = tuple(np.where(rng.random(2) < 0.5, edge, p.size - edge).tolist())
+        n = 24
+        pos = np.array(ship) + rng.uniform(-250.0, 250.0, (n, 2))
+        if p.wrap_asteroids:
+            pos %= p.size
+        else:
+            pos = np.clip(pos, lo, p.size - lo)
+        vel = rng.uniform(-1.0, 1.0, (n, 2)) * rng.choice([3.0, 12.0, 40.0, 100.0], (n, 1))
+        ticks = int(rng.integers(1, 90))
+        got = spawn._heading_clear(pos, vel, ship, reach, ticks, p)
+        picks = []
+        for i in range(n):
+            cands = [(vel[i, 0] * fx, vel[i, 1] * fy) for fx, fy in flips]
+            first = [_first_reach(pos[i], c, ship, reach, ticks, p) for c in cands]
+            clear = [f > ticks for f in first]
+            pick = clear.index(True) if any(clear) else first.index(max(first))
+            outcomes.add(pick if any(clear) else -1 - pick)
+            picks.append(pick if any(clear) else -1 - pick)
+            assert got[i].tolist() == list(cands[pick]), (i, first)
+        mixed |= any(o >= 0 for o in picks) and any(o < -1 for o in picks)
+    assert {0, 1, 2} <= outcomes and mixed  # every branch taken
+
+
+@pytest.mark.parametrize(("ticks", "kept"), [(10, False), (9, True)])
+def test_a_new_rock_exactly_at_reach_on_the_clearance_last_tick_turns(ticks: int,
+                                                                      kept: bool) -> None:
+    # 100 px right of the ship at 5 px a tick: exactly 50 px (the reach) away at tick 10,
+    # which is not "farther than the reach", so it turns when the clearance includes tick 10.
+    p = params_for(CFG)
+    got = spawn._heading_clear(np.array([[600.0, 400.0]]), np.array([[-5.0, 0.0]]),
+                               (500.0, 400.0), 50.0, ticks, p)
+    assert got[0].tolist() == ([-5.0, 0.0] if kept else [5.0, 0.0])
+
+
+def test_a_one_tick_clearance_still_turns_a_rock_that_would_reach_the_ship_on_that_tick() -> None:
+    # The shortest clearance there is (spawn_clearance_s of one tick): a rock whose drawn
+    # heading brings it half its speed inside reach of the ship on the first tick turns away.
+    # (No spawn distance, so the rock appears where the seed puts it wherever the ship is.)
+    cfg0 = quiet_with(game={"spawn_clearance_px": 0.0, "spawn_clearance_s": 0.0})
+    cfg1 = quiet_with(game={"spawn_clearance_px": 0.0, "spawn_clearance_s": 1.0 / 60.0})
+    p = params_for(cfg1)
+    assert p.per_tick["game.spawn_clearance_s"] == 1
+    drawn = _spawn(cfg0, 1, 7)
+    pos, vel = drawn.pos[0], drawn.vel[0]
+    speed = math.hypot(*vel.tolist())
+    reach = p.radius[0] + p.ship_radius
+    ship = tuple(((pos + vel / speed * (reach + 0.5 * speed)) % p.size).tolist())
+    kept, turned = _spawn(cfg0, 1, 7, ship), _spawn(cfg1, 1, 7, ship)
+    assert kept.vel[0].tolist() == vel.tolist() and turned.pos[0].tolist() == pos.tolist()
+    assert turned.vel[0].tolist() != vel.tolist()
+    assert np.abs(turned.vel[0]).tolist() == np.abs(vel).tolist()  # a mirror of it
