@@ -20,7 +20,8 @@ from asteroids.core.simulation import rules_of
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP, World
 
-__all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "spinner_bot"]
+__all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "spin",
+           "spinner_bot"]
 
 _COS = tuple(COS.tolist())
 _SIN = tuple(SIN.tolist())
@@ -105,7 +106,13 @@ def spinner_bot(world: World, config: Config) -> int:
     The core fires on the press edge, so fire is pressed on every tick after a tick without
     it (read from ``world.fire_held``): one shot every other tick, up to the shot cap.
     """
-    return _LEFT | (0 if world.fire_held else _FIRE)
+    return spin(world.fire_held)
+
+
+def spin(fire_held: bool | np.ndarray) -> int | np.ndarray:
+    """The spinner's buttons given whether fire was held last tick: one game's (a bool) or a
+    batch's (an array of them, ``asteroids.core.bot_batch``)."""
+    return _LEFT | _FIRE * (1 - fire_held)
 
 
 # --- the aimer's geometry (plain IEEE + - * / and sqrt, so its answers are the same everywhere)

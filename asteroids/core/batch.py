@@ -1,0 +1,218 @@
+"""B games of one ruleset as one struct-of-arrays: ``new_batch``, ``step_batch``, ``Batch.world``.
+
+Layout (docs/batch-design.md, section 2): every per-game scalar of ``World`` is a ``(B,)``
+array of the same name (int64, float64, bool; the PCG32 state and increment uint64). Rocks
+and shots are packed game after game, each game's rows in id order as its ``World`` keeps
+them: ``ast_rows`` and ``shot_rows`` (``(B + 1,)``) say that game g owns rocks
+``ast_rows[g]:ast_rows[g + 1]``; outline points are packed by one global ``ast_offsets``, the
+World's own scheme over all games. ``Batch.world(i)`` is then slices, and its
+``state_hash`` is the one-game core's for the same seed and inputs, after every tick
+(tests/core/test_batch_identity.py).
+
+Stepping. ``step_batch`` runs the one-game phase pipeline (``simulation.step``: the rule
+functions, each written once) on every game and packs the results again; no rule has a
+second copy here. The phases move into batched form one at a time behind this same
+interface (docs/batch-design.md, section 5), each proven by the identity tests; the
+interface, the layout, the events as columns, lane resets and everything built on them
+(batched bots, ``asteroids balance --engine batch``, ``asteroids bench batch``) do not change
+as they do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import get_type_hints
+
+import numpy as np
+
+from asteroids.config.schema import Config
+from asteroids.core.event_columns import EventColumns, encode
+from asteroids.core.inputs import ALL_BUTTONS
+from asteroids.core.kinds import ShipState
+from asteroids.core.params import Params, params_for
+from asteroids.core.simulation import new_world, step
+from asteroids.core.world import FIELD_NAMES, World
+
+__all__ = ["ARRAY_FIELDS", "SCALAR_FIELDS", "Batch", "new_batch", "pack", "reset_lanes",
+           "step_batch", "take_lanes"]
+
+ARRAY_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
+"""World fields that hold rows (packed game after game in a Batch)."""
+SCALAR_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n not in ARRAY_FIELDS)
+"""World fields that hold one value per game (a ``(B,)`` array in a Batch)."""
+
+_ROW_FIELDS = tuple(n for n in ARRAY_FIELDS if n not in ("ast_local", "ast_offsets"))
+_PYTHON_TYPES = {name: t for name, t in get_type_hints(World).items() if name in SCALAR_FIELDS}
+_DTYPES = {name: (np.uint64 if name in ("rng_state", "rng_inc")
+                  else {int: np.int64, float: np.float64, bool: np.bool_}[t])
+           for name, t in _PYTHON_TYPES.items()}
+_SHIP_STATES = tuple(ShipState)
+
+
+class Batch:
+    """B games of one ruleset, read-only: every ``World`` field by name (a ``(B,)`` array for
+    a scalar, packed rows for an array), plus ``ast_rows``, ``shot_rows``, ``seeds`` and the
+    compiled ``params``. Step it with ``step_batch``; read game i with ``world(i)``."""
+
+    size: int
+    """B, the number of games (lanes)."""
+    params: Params
+    ast_rows: np.ndarray
+    """(B + 1,) int64: game g's rocks are rows ``ast_rows[g]:ast_rows[g + 1]``."""
+    shot_rows: np.ndarray
+    """(B + 1,) int64: game g's shots are rows ``shot_rows[g]:shot_rows[g + 1]``."""
+    seeds: np.ndarray
+    """(B,) int64: the seed each lane's current game began with (lane resets change it)."""
+
+    def __init__(self, columns: dict[str, np.ndarray], ast_rows: np.ndarray,
+                 shot_rows: np.ndarray, seeds: np.ndarray, params: Params) -> None:
+        state = self.__dict__
+        state.update(columns)
+        state.update(size=int(seeds.shape[0]), params=params, ast_rows=ast_rows,
+                     shot_rows=shot_rows, seeds=seeds)
+        for value in (*columns.values(), ast_rows, shot_rows, seeds):
+            value.flags.writeable = False
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        raise AttributeError(f"a Batch has no field {name!r}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Batch is read-only: step_batch makes the next one")
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the batch's arrays (its resident state)."""
+        return sum(getattr(self, n).nbytes for n in FIELD_NAMES) + sum(
+            a.nbytes for a in (self.ast_rows, self.shot_rows, self.seeds))
+
+    def world(self, i: int) -> World:
+        """Game ``i`` as a one-game ``World`` (its arrays are views into the batch)."""
+        if not 0 <= i < self.size:
+            raise IndexError(f"lane {i} outside a batch of {self.size}")
+        get = self.__dict__.__getitem__
+        values: dict[str, object] = {}
+        for name in SCALAR_FIELDS:
+            values[name] = _PYTHON_TYPES[name](get(name)[i])
+        values["ship_state"] = _SHIP_STATES[values["ship_state"]]  # type: ignore[index]
+        a, b = int(self.ast_rows[i]), int(self.ast_rows[i + 1])
+        s, t = int(self.shot_rows[i]), int(self.shot_rows[i + 1])
+        for name in _ROW_FIELDS:
+            values[name] = get(name)[a:b] if name.startswith("ast_") else get(name)[s:t]
+        offsets = get("ast_offsets")
+        first = offsets[a]
+        values["ast_local"] = get("ast_local")[first:offsets[b]]
+        values["ast_offsets"] = offsets[a:b + 1] - first
+        return World(**values, params=self.params)  # type: ignore[arg-type]
+
+    def worlds(self) -> list[World]:
+        """Every game as a ``World``, in lane order."""
+        return [self.world(i) for i in range(self.size)]
+
+
+def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int]) -> Batch:
+    """The Batch holding ``worlds`` (one ruleset, ``params``) in lane order."""
+    seeds = np.array(list(seeds), dtype=np.int64)
+    if seeds.shape[0] != len(worlds):
+        raise ValueError(f"{len(worlds)} worlds but {seeds.shape[0]} seeds")
+    if not worlds:
+        raise ValueError("a batch needs at least one game")
+    columns: dict[str, np.ndarray] = {}
+    for name in SCALAR_FIELDS:
+        columns[name] = np.array([getattr(w, name) for w in worlds], dtype=_DTYPES[name])
+    for name in _ROW_FIELDS:
+        columns[name] = np.concatenate([getattr(w, name) for w in worlds])
+    columns["ast_local"] = np.concatenate([w.ast_local for w in worlds])
+    points = np.concatenate([np.diff(w.ast_offsets) for w in worlds])
+    offsets = np.zeros(points.shape[0] + 1, dtype=np.int64)
+    np.cumsum(points, out=offsets[1:])
+    columns["ast_offsets"] = offsets
+    return Batch(columns, _rows([w.ast_id.shape[0] for w in worlds]),
+                 _rows([w.shot_id.shape[0] for w in worlds]), seeds, params)
+
+
+def _rows(counts: list[int]) -> np.ndarray:
+    rows = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=rows[1:])
+    return rows
+
+
+def new_batch(config: Config | Params, seeds: Iterable[int]) -> Batch:
+    """B new games of one ruleset, lane i from ``seeds[i]``: each equal to ``new_world``'s.
+
+    Raises:
+        ValueError: for no seeds.
+    """
+    p = params_for(config)
+    seeds = [int(s) for s in seeds]
+    return pack([new_world(p, s) for s in seeds], p, seeds)
+
+
+def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
+    m = np.asarray(masks)
+    if m.shape != (size,) or m.dtype.kind not in "iu":
+        raise ValueError(f"masks must be {size} integers (one per game); got shape {m.shape} "
+                         f"of {m.dtype}")
+    bad = (m < 0) | ((m & ~ALL_BUTTONS) != 0)
+    if bad.any():
+        lane = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"input mask {int(m[lane]):#x} of game {lane} has bits outside "
+                         f"{ALL_BUTTONS:#x}")
+    return m.astype(np.int64, copy=False)
+
+
+def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
+               config: Config | Params | None = None) -> tuple[Batch, EventColumns]:
+    """Advance every game of ``batch`` by one tick, game i under ``masks[i]``.
+
+    Args:
+        batch: the games (never modified).
+        masks: (B,) input bit masks, one per game (as ``step`` takes).
+        config: the batch's ruleset (its Config or Params); None: the batch's own.
+
+    Returns:
+        The next batch, and the tick's events as columns (``EventColumns.of(i)`` is game i's
+        events, equal to ``step``'s).
+
+    Raises:
+        ValueError: for masks of the wrong shape or with unknown bits.
+    """
+    p = _rules(batch, config)
+    m = _check_masks(masks, batch.size).tolist()
+    stepped = [step(batch.world(i), m[i], p) for i in range(batch.size)]
+    worlds = [w for w, _ in stepped]
+    return pack(worlds, p, batch.seeds.tolist()), encode([e for _, e in stepped])
+
+
+def _rules(batch: Batch, config: Config | Params | None) -> Params:
+    """The Params to step under, as ``simulation.rules_of`` picks them for one World."""
+    if config is None or config is batch.params or config is batch.params.config:
+        return batch.params
+    return params_for(config)
+
+
+def reset_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray,
+                seeds: Sequence[int] | np.ndarray) -> Batch:
+    """``batch`` with each of ``lanes`` holding a new game from the matching seed (auto-reset:
+    a lab or an RL loop restarts the games that ended and keeps the others)."""
+    lanes = [int(i) for i in np.asarray(lanes).reshape(-1)]
+    seeds = [int(s) for s in np.asarray(seeds).reshape(-1)]
+    if len(lanes) != len(seeds):
+        raise ValueError(f"{len(lanes)} lanes but {len(seeds)} seeds")
+    if not lanes:
+        return batch
+    worlds = batch.worlds()
+    lane_seeds = batch.seeds.tolist()
+    for lane, seed in zip(lanes, seeds, strict=True):
+        worlds[lane] = new_world(batch.params, seed)
+        lane_seeds[lane] = seed
+    return pack(worlds, batch.params, lane_seeds)
+
+
+def take_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray) -> Batch:
+    """A batch of only ``lanes`` (in that order): drop games that are finished."""
+    lanes = [int(i) for i in np.asarray(lanes).reshape(-1)]
+    return pack([batch.world(i) for i in lanes], batch.params,
+                [int(batch.seeds[i]) for i in lanes])

@@ -1,0 +1,205 @@
+"""Events of many games as columns: one row per event, no Python object per event.
+
+A batch of games (``asteroids.core.batch``) reports what happened during a tick as
+``EventColumns``: ``game`` (which game), ``kind`` (an ``EventKind``, one per class of
+``asteroids.core.events``) and a fixed set of payload columns, four integers ``i0..i3`` and
+three floats ``x, y, f``. ``LAYOUT`` says, for every event class, which field goes in which
+column; the string fields (``by``, ``cause``, ``shooter``) become the codes of the ``Cause``
+and ``Shooter`` enums they come from. Counting (kills, deaths by cause) then reads the
+columns directly, and ``EventColumns.of(game)`` rebuilds one game's events as the very
+objects the one-game ``step`` returns, in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from enum import IntEnum
+
+import numpy as np
+
+from asteroids.core import events as ev
+from asteroids.core.kinds import Cause, Shooter
+
+__all__ = ["EventColumns", "EventKind", "LAYOUT", "cause_code", "encode", "shooter_code"]
+
+
+class EventKind(IntEnum):
+    """One value per event class (``EventColumns.kind``)."""
+
+    SHOT_FIRED = 0
+    ASTEROID_DESTROYED = 1
+    SHIP_DESTROYED = 2
+    SHIP_SPAWNED = 3
+    HYPERSPACE_ENTERED = 4
+    HYPERSPACE_EXITED = 5
+    SAUCER_SPAWNED = 6
+    SAUCER_DESTROYED = 7
+    SAUCER_LEFT = 8
+    EXTRA_LIFE = 9
+    WAVE_STARTED = 10
+    WAVE_CLEARED = 11
+    THRUST_CHANGED = 12
+    SHIELD_CHANGED = 13
+    HEARTBEAT = 14
+    GAME_OVER = 15
+
+
+_CLASSES: tuple[type, ...] = (
+    ev.ShotFired, ev.AsteroidDestroyed, ev.ShipDestroyed, ev.ShipSpawned,
+    ev.HyperspaceEntered, ev.HyperspaceExited, ev.SaucerSpawned, ev.SaucerDestroyed,
+    ev.SaucerLeft, ev.ExtraLife, ev.WaveStarted, ev.WaveCleared, ev.ThrustChanged,
+    ev.ShieldChanged, ev.Heartbeat, ev.GameOver,
+)
+"""The event classes, indexed by ``EventKind``."""
+
+_INT_COLUMNS = ("i0", "i1", "i2", "i3")
+_FLOAT_COLUMNS = ("x", "y", "f")
+
+LAYOUT: dict[type, tuple[tuple[str, str, str], ...]] = {
+    ev.ShotFired: (("shooter", "i0", "shooter"), ("x", "x", "float"), ("y", "y", "float")),
+    ev.AsteroidDestroyed: (("size", "i0", "int"), ("children", "i1", "int"),
+                           ("by", "i2", "cause"), ("points", "i3", "int"),
+                           ("x", "x", "float"), ("y", "y", "float")),
+    ev.ShipDestroyed: (("cause", "i0", "cause"), ("lives_left", "i1", "int"),
+                       ("x", "x", "float"), ("y", "y", "float")),
+    ev.ShipSpawned: (("x", "x", "float"), ("y", "y", "float")),
+    ev.HyperspaceEntered: (("x", "x", "float"), ("y", "y", "float")),
+    ev.HyperspaceExited: (("survived", "i0", "bool"), ("x", "x", "float"), ("y", "y", "float")),
+    ev.SaucerSpawned: (("small", "i0", "bool"), ("x", "x", "float"), ("y", "y", "float")),
+    ev.SaucerDestroyed: (("small", "i0", "bool"), ("by", "i2", "cause"), ("points", "i3", "int"),
+                         ("x", "x", "float"), ("y", "y", "float")),
+    ev.SaucerLeft: (("small", "i0", "bool"),),
+    ev.ExtraLife: (("lives", "i0", "int"), ("count", "i1", "int")),
+    ev.WaveStarted: (("wave", "i0", "int"), ("asteroids", "i1", "int")),
+    ev.WaveCleared: (("wave", "i0", "int"),),
+    ev.ThrustChanged: (("on", "i0", "bool"),),
+    ev.ShieldChanged: (("on", "i0", "bool"), ("energy", "f", "float")),
+    ev.Heartbeat: (("tone", "i0", "int"), ("interval_ticks", "i1", "int")),
+    ev.GameOver: (("score", "i0", "int"),),
+}
+"""Per event class: (field, column, codec) for every field; codec ``int``, ``bool``,
+``float``, ``cause`` (a ``Cause`` label) or ``shooter`` (a ``Shooter`` label)."""
+
+_KIND_OF = {cls: EventKind(k) for k, cls in enumerate(_CLASSES)}
+_CAUSE_CODES = {c.label: int(c) for c in Cause}
+_SHOOTER_CODES = {s.label: int(s) for s in Shooter}
+
+
+def cause_code(label: str) -> int:
+    """The ``Cause`` code of an event's ``by`` or ``cause`` label ("ship-shot", ...)."""
+    return _CAUSE_CODES[label]
+
+
+def shooter_code(label: str) -> int:
+    """The ``Shooter`` code of a ``ShotFired.shooter`` label ("ship" or "saucer")."""
+    return _SHOOTER_CODES[label]
+
+
+def _check_layout() -> None:
+    """Every field of every event class has a column, and no two share one."""
+    for cls in _CLASSES:
+        names = [f.name for f in fields(cls)]
+        laid = LAYOUT[cls]
+        if sorted(names) != sorted(n for n, _, _ in laid):
+            raise AssertionError(f"LAYOUT[{cls.__name__}] does not cover its fields {names}")
+        columns = [c for _, c, _ in laid]
+        if len(set(columns)) != len(columns):
+            raise AssertionError(f"LAYOUT[{cls.__name__}] puts two fields in one column")
+
+
+_check_layout()
+
+
+@dataclass(frozen=True, eq=False)
+class EventColumns:
+    """The events of a batch step, one row per event, game-major: each game's rows are
+    contiguous and in the order its one-game ``step`` would return them."""
+
+    game: np.ndarray
+    """(E,) int64: the game (lane) of each event."""
+    kind: np.ndarray
+    """(E,) int8: ``EventKind``."""
+    i0: np.ndarray
+    i1: np.ndarray
+    i2: np.ndarray
+    i3: np.ndarray
+    """(E,) int64 payloads (see ``LAYOUT``)."""
+    x: np.ndarray
+    y: np.ndarray
+    f: np.ndarray
+    """(E,) float64 payloads (see ``LAYOUT``)."""
+    rows: np.ndarray
+    """(B + 1,) int64: game g's events are rows ``rows[g]:rows[g + 1]``."""
+
+    @property
+    def size(self) -> int:
+        """Events in all."""
+        return int(self.game.shape[0])
+
+    def count(self, kind: EventKind) -> np.ndarray:
+        """(B,) how many events of ``kind`` each game had."""
+        lanes = self.rows.shape[0] - 1
+        return np.bincount(self.game[self.kind == kind], minlength=lanes)
+
+    def of(self, game: int) -> tuple[ev.Event, ...]:
+        """Game ``game``'s events as objects, equal to the one-game ``step``'s."""
+        lo, hi = int(self.rows[game]), int(self.rows[game + 1])
+        return tuple(self._event(r) for r in range(lo, hi))
+
+    def _event(self, r: int) -> ev.Event:
+        cls = _CLASSES[int(self.kind[r])]
+        values = {}
+        for name, column, codec in LAYOUT[cls]:
+            raw = getattr(self, column)[r]
+            if codec == "float":
+                values[name] = float(raw)
+            elif codec == "bool":
+                values[name] = bool(raw)
+            elif codec == "cause":
+                values[name] = Cause(int(raw)).label
+            elif codec == "shooter":
+                values[name] = Shooter(int(raw)).label
+            else:
+                values[name] = int(raw)
+        return cls(**values)
+
+
+def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
+    """Columns of the events of each game, given as one sequence of events per game."""
+    lanes = len(per_game)
+    game: list[int] = []
+    kind: list[int] = []
+    ints: dict[str, list[int]] = {c: [] for c in _INT_COLUMNS}
+    floats: dict[str, list[float]] = {c: [] for c in _FLOAT_COLUMNS}
+    counts = np.zeros(lanes, dtype=np.int64)
+    for g, events in enumerate(per_game):
+        for event in events:
+            cls = type(event)
+            row_i = dict.fromkeys(_INT_COLUMNS, 0)
+            row_f = dict.fromkeys(_FLOAT_COLUMNS, 0.0)
+            for name, column, codec in LAYOUT[cls]:
+                value = getattr(event, name)
+                if codec == "float":
+                    row_f[column] = float(value)
+                elif codec == "cause":
+                    row_i[column] = _CAUSE_CODES[value]
+                elif codec == "shooter":
+                    row_i[column] = _SHOOTER_CODES[value]
+                else:
+                    row_i[column] = int(value)
+            game.append(g)
+            kind.append(_KIND_OF[cls])
+            for c in _INT_COLUMNS:
+                ints[c].append(row_i[c])
+            for c in _FLOAT_COLUMNS:
+                floats[c].append(row_f[c])
+            counts[g] += 1
+    rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(counts, out=rows[1:])
+    return EventColumns(
+        game=np.array(game, dtype=np.int64), kind=np.array(kind, dtype=np.int8),
+        **{c: np.array(ints[c], dtype=np.int64) for c in _INT_COLUMNS},
+        **{c: np.array(floats[c], dtype=np.float64) for c in _FLOAT_COLUMNS},
+        rows=rows,
+    )
