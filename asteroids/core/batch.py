@@ -20,7 +20,9 @@ as they do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import get_type_hints
 
 import numpy as np
@@ -42,11 +44,17 @@ SCALAR_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n not in ARRAY_
 """World fields that hold one value per game (a ``(B,)`` array in a Batch)."""
 
 _ROW_FIELDS = tuple(n for n in ARRAY_FIELDS if n not in ("ast_local", "ast_offsets"))
-_PYTHON_TYPES = {name: t for name, t in get_type_hints(World).items() if name in SCALAR_FIELDS}
-_DTYPES = {name: (np.uint64 if name in ("rng_state", "rng_inc")
-                  else {int: np.int64, float: np.float64, bool: np.bool_}[t])
-           for name, t in _PYTHON_TYPES.items()}
+_PYTHON_TYPES = MappingProxyType(
+    {name: t for name, t in get_type_hints(World).items() if name in SCALAR_FIELDS})
+_DTYPES = MappingProxyType(
+    {name: (np.uint64 if name in ("rng_state", "rng_inc")
+            else {int: np.int64, float: np.float64, bool: np.bool_}[t])
+     for name, t in _PYTHON_TYPES.items()})
 _SHIP_STATES = tuple(ShipState)
+_STATE_AT = SCALAR_FIELDS.index("ship_state")
+_UNPACK_ORDER = (*SCALAR_FIELDS, *_ROW_FIELDS, "ast_local")
+_new_object = object.__new__
+_set_field = object.__setattr__
 
 
 class Batch:
@@ -64,17 +72,28 @@ class Batch:
     seeds: np.ndarray
     """(B,) int64: the seed each lane's current game began with (lane resets change it)."""
 
-    def __init__(self, columns: dict[str, np.ndarray], ast_rows: np.ndarray,
-                 shot_rows: np.ndarray, seeds: np.ndarray, params: Params) -> None:
+    def __init__(self, columns: dict[str, np.ndarray], seeds: np.ndarray, params: Params,
+                 worlds: Sequence[World] | None = None) -> None:
+        """From ``columns`` (every World field, ``ast_rows`` and ``shot_rows``), or, with
+        ``worlds``, from those Worlds: each column is then packed when first read."""
         state = self.__dict__
         state.update(columns)
-        state.update(size=int(seeds.shape[0]), params=params, ast_rows=ast_rows,
-                     shot_rows=shot_rows, seeds=seeds)
-        for value in (*columns.values(), ast_rows, shot_rows, seeds):
+        state.update(size=int(seeds.shape[0]), params=params, seeds=seeds)
+        # The Worlds this batch was packed from, when it was (derived data of an immutable
+        # value: world(i) costs nothing, and a column nobody reads is never packed, while
+        # the phases still run lane by lane).
+        state["_packed_from"] = tuple(worlds) if worlds is not None else None
+        for value in (*columns.values(), seeds):
             value.flags.writeable = False
 
     def __getattr__(self, name: str) -> np.ndarray:
-        raise AttributeError(f"a Batch has no field {name!r}")
+        worlds = self.__dict__.get("_packed_from")
+        if worlds is None or name not in _PACKERS:
+            raise AttributeError(f"a Batch has no field {name!r}")
+        value = _PACKERS[name](worlds)
+        value.flags.writeable = False
+        self.__dict__[name] = value
+        return value
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Batch is read-only: step_batch makes the next one")
@@ -85,18 +104,26 @@ class Batch:
     @property
     def nbytes(self) -> int:
         """Bytes held by the batch's arrays (its resident state)."""
-        return sum(getattr(self, n).nbytes for n in FIELD_NAMES) + sum(
-            a.nbytes for a in (self.ast_rows, self.shot_rows, self.seeds))
+        total = 0
+        for array in (*(getattr(self, n) for n in FIELD_NAMES), self.ast_rows, self.shot_rows,
+                      self.seeds):
+            total += array.nbytes
+        return total
 
     def world(self, i: int) -> World:
         """Game ``i`` as a one-game ``World`` (its arrays are views into the batch)."""
         if not 0 <= i < self.size:
             raise IndexError(f"lane {i} outside a batch of {self.size}")
+        if self._packed_from is not None:
+            return self._packed_from[i]
+        return self._unpack(i)
+
+    def _unpack(self, i: int) -> World:
         get = self.__dict__.__getitem__
         values: dict[str, object] = {}
         for name in SCALAR_FIELDS:
             values[name] = _PYTHON_TYPES[name](get(name)[i])
-        values["ship_state"] = _SHIP_STATES[values["ship_state"]]  # type: ignore[index]
+        values["ship_state"] = _SHIP_STATES[int(get("ship_state")[i])]
         a, b = int(self.ast_rows[i]), int(self.ast_rows[i + 1])
         s, t = int(self.shot_rows[i]), int(self.shot_rows[i + 1])
         for name in _ROW_FIELDS:
@@ -108,29 +135,82 @@ class Batch:
         return World(**values, params=self.params)  # type: ignore[arg-type]
 
     def worlds(self) -> list[World]:
-        """Every game as a ``World``, in lane order."""
-        return [self.world(i) for i in range(self.size)]
+        """Every game as a ``World``, in lane order (equal to ``world(i)`` for each i, built
+        in one pass: each column converted once, each World stored without ``__init__``)."""
+        if self._packed_from is not None:
+            return list(self._packed_from)
+        return self._unpack_all()
+
+    def _unpack_all(self) -> list[World]:
+        get = self.__dict__.__getitem__
+        columns = [get(n).tolist() for n in SCALAR_FIELDS]
+        columns[_STATE_AT] = [_SHIP_STATES[s] for s in columns[_STATE_AT]]
+        offsets = get("ast_offsets")
+        starts = self.ast_rows.tolist()
+        firsts = offsets[starts].tolist()
+        ast = list(zip(starts[:-1], starts[1:], strict=True))
+        shot = list(zip(self.shot_rows[:-1].tolist(), self.shot_rows[1:].tolist(), strict=True))
+        rows = [[a[lo:hi] for lo, hi in (ast if n.startswith("ast_") else shot)]
+                for a, n in zip(map(get, _ROW_FIELDS), _ROW_FIELDS, strict=True)]
+        local = get("ast_local")
+        local = [local[lo:hi] for lo, hi in zip(firsts[:-1], firsts[1:], strict=True)]
+        out = []
+        for i, values in enumerate(zip(*columns, *rows, local, strict=True)):
+            own = offsets[starts[i]:starts[i + 1] + 1] - firsts[i]
+            own.flags.writeable = False
+            world = _new_object(World)
+            deque(map(_set_field, [world] * len(values), _UNPACK_ORDER, values), 0)
+            _set_field(world, "ast_offsets", own)
+            _set_field(world, "params", self.params)
+            out.append(world)
+        return out
 
 
-def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int]) -> Batch:
-    """The Batch holding ``worlds`` (one ruleset, ``params``) in lane order."""
+def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
+         keep_worlds: bool = True) -> Batch:
+    """The Batch holding ``worlds`` (one ruleset, ``params``) in lane order.
+
+    ``keep_worlds``: the batch keeps the Worlds it was packed from (those carrying
+    ``params``) and ``world(i)`` returns them; False reads every game back from the columns
+    (what the tests of the layout use).
+    """
     seeds = np.array(list(seeds), dtype=np.int64)
     if seeds.shape[0] != len(worlds):
         raise ValueError(f"{len(worlds)} worlds but {seeds.shape[0]} seeds")
     if not worlds:
         raise ValueError("a batch needs at least one game")
-    columns: dict[str, np.ndarray] = {}
-    for name in SCALAR_FIELDS:
-        columns[name] = np.array([getattr(w, name) for w in worlds], dtype=_DTYPES[name])
-    for name in _ROW_FIELDS:
-        columns[name] = np.concatenate([getattr(w, name) for w in worlds])
-    columns["ast_local"] = np.concatenate([w.ast_local for w in worlds])
-    points = np.concatenate([np.diff(w.ast_offsets) for w in worlds])
-    offsets = np.zeros(points.shape[0] + 1, dtype=np.int64)
-    np.cumsum(points, out=offsets[1:])
-    columns["ast_offsets"] = offsets
-    return Batch(columns, _rows([w.ast_id.shape[0] for w in worlds]),
-                 _rows([w.shot_id.shape[0] for w in worlds]), seeds, params)
+    keep = keep_worlds and all(w.params is params for w in worlds)
+    batch = Batch({}, seeds, params, worlds)
+    if keep:
+        return batch
+    columns = {name: getattr(batch, name) for name in _PACKERS}
+    return Batch(columns, seeds, params)
+
+
+def _scalar_packer(name: str) -> Callable[[Sequence[World]], np.ndarray]:
+    dtype = _DTYPES[name]
+    return lambda worlds: np.array([getattr(w, name) for w in worlds], dtype=dtype)
+
+
+def _row_packer(name: str) -> Callable[[Sequence[World]], np.ndarray]:
+    return lambda worlds: np.concatenate([getattr(w, name) for w in worlds])
+
+
+def _pack_offsets(worlds: Sequence[World]) -> np.ndarray:
+    point_rows = _rows([w.ast_local.shape[0] for w in worlds])
+    starts = np.concatenate([w.ast_offsets[:-1] for w in worlds])
+    rocks = [w.ast_id.shape[0] for w in worlds]
+    return np.append(starts + np.repeat(point_rows[:-1], rocks), point_rows[-1])
+
+
+_PACKERS: Mapping[str, Callable[[Sequence[World]], np.ndarray]] = MappingProxyType({
+    **{name: _scalar_packer(name) for name in SCALAR_FIELDS},
+    **{name: _row_packer(name) for name in (*_ROW_FIELDS, "ast_local")},
+    "ast_offsets": _pack_offsets,
+    "ast_rows": lambda worlds: _rows([w.ast_id.shape[0] for w in worlds]),
+    "shot_rows": lambda worlds: _rows([w.shot_id.shape[0] for w in worlds]),
+})
+"""How each column is packed from the Worlds of a batch, when first read."""
 
 
 def _rows(counts: list[int]) -> np.ndarray:
@@ -181,7 +261,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     """
     p = _rules(batch, config)
     m = _check_masks(masks, batch.size).tolist()
-    stepped = [step(batch.world(i), m[i], p) for i in range(batch.size)]
+    stepped = list(map(step, batch.worlds(), m, [p] * batch.size))
     worlds = [w for w, _ in stepped]
     return pack(worlds, p, batch.seeds.tolist()), encode([e for _, e in stepped])
 

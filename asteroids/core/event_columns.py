@@ -12,9 +12,10 @@ objects the one-game ``step`` returns, in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -56,7 +57,7 @@ _CLASSES: tuple[type, ...] = (
 _INT_COLUMNS = ("i0", "i1", "i2", "i3")
 _FLOAT_COLUMNS = ("x", "y", "f")
 
-LAYOUT: dict[type, tuple[tuple[str, str, str], ...]] = {
+LAYOUT: Mapping[type, tuple[tuple[str, str, str], ...]] = MappingProxyType({
     ev.ShotFired: (("shooter", "i0", "shooter"), ("x", "x", "float"), ("y", "y", "float")),
     ev.AsteroidDestroyed: (("size", "i0", "int"), ("children", "i1", "int"),
                            ("by", "i2", "cause"), ("points", "i3", "int"),
@@ -77,13 +78,13 @@ LAYOUT: dict[type, tuple[tuple[str, str, str], ...]] = {
     ev.ShieldChanged: (("on", "i0", "bool"), ("energy", "f", "float")),
     ev.Heartbeat: (("tone", "i0", "int"), ("interval_ticks", "i1", "int")),
     ev.GameOver: (("score", "i0", "int"),),
-}
+})
 """Per event class: (field, column, codec) for every field; codec ``int``, ``bool``,
 ``float``, ``cause`` (a ``Cause`` label) or ``shooter`` (a ``Shooter`` label)."""
 
-_KIND_OF = {cls: EventKind(k) for k, cls in enumerate(_CLASSES)}
-_CAUSE_CODES = {c.label: int(c) for c in Cause}
-_SHOOTER_CODES = {s.label: int(s) for s in Shooter}
+_KIND_OF = MappingProxyType({cls: EventKind(k) for k, cls in enumerate(_CLASSES)})
+_CAUSE_CODES = MappingProxyType({c.label: int(c) for c in Cause})
+_SHOOTER_CODES = MappingProxyType({s.label: int(s) for s in Shooter})
 
 
 def cause_code(label: str) -> int:
@@ -104,7 +105,7 @@ def _check_layout() -> None:
         if sorted(names) != sorted(n for n, _, _ in laid):
             raise AssertionError(f"LAYOUT[{cls.__name__}] does not cover its fields {names}")
         columns = [c for _, c, _ in laid]
-        if len(set(columns)) != len(columns):
+        if len(dict.fromkeys(columns)) != len(columns):
             raise AssertionError(f"LAYOUT[{cls.__name__}] puts two fields in one column")
 
 
@@ -149,7 +150,7 @@ class EventColumns:
 
     def _event(self, r: int) -> ev.Event:
         cls = _CLASSES[int(self.kind[r])]
-        values = {}
+        values: dict[str, object] = {}
         for name, column, codec in LAYOUT[cls]:
             raw = getattr(self, column)[r]
             if codec == "float":

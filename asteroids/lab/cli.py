@@ -91,8 +91,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="worker processes (default: all cores; with --engine ray and no "
                    "--address, the local Ray's CPUs)")
     p.add_argument("--engine", choices=ENGINES, default="pool",
-                   help="pool: this machine's cores (default); ray: Ray tasks (the [cluster] "
-                   "extra)")
+                   help="pool: this machine's cores, one game per task (default); batch: "
+                   "this machine's cores, each playing its games as batches (the same "
+                   "results; personas and --keep-replays play one game at a time); ray: Ray "
+                   "tasks (the [cluster] extra)")
     p.add_argument("--address", metavar="ADDR", default=None,
                    help="with --engine ray: the Ray cluster to use (default: start a local one)")
     p.add_argument("--json", metavar="FILE", default=None,
@@ -323,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     elapsed = time.perf_counter() - started
     where = (f"ray at {args.address}" if args.address else "local ray") \
-        if args.engine == "ray" else f"pool of {args.jobs or os.cpu_count() or 1}"
+        if args.engine == "ray" else f"{args.engine} on {args.jobs or os.cpu_count() or 1} cores"
     print(f"asteroids: balance: {total} games in {elapsed:.1f} s ({total / elapsed:.2f} "
           f"games/s, {where})", file=sys.stderr)
 

@@ -26,8 +26,10 @@ __all__ = ["ENGINES", "EngineUnavailable", "check_reachable", "import_ray", "ord
 T = TypeVar("T")
 R = TypeVar("R")
 
-ENGINES = ("pool", "ray")
-"""``pool``: this machine's cores (``concurrent.futures``); ``ray``: Ray tasks."""
+ENGINES = ("pool", "batch", "ray")
+"""``pool``: this machine's cores, one game per task (``concurrent.futures``; the default);
+``batch``: this machine's cores, each running batches of games (``lab.batch_run``); ``ray``:
+Ray tasks, one game each."""
 
 RAY_MISSING = (
     "--engine ray needs Ray, which comes with the optional [cluster] extra: "

@@ -8,15 +8,17 @@ between sides is the config's, not the luck of different seeds.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from asteroids.config import Config
-from asteroids.lab.engines import ordered_map
+from asteroids.lab.batch_run import BatchTask, can_batch, run_batch_task
+from asteroids.lab.engines import ordered_map, pool_map
 from asteroids.lab.game import GameResult, GameTask, run_task
 from asteroids.replay.files import save_replay
+from asteroids.replay.format import Replay
 
 if TYPE_CHECKING:
     from asteroids.pilots import Persona
@@ -85,7 +87,9 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
         bot: the bot's name (for the sides without a pilot of their own).
         games: games per side.
         seed: game i of every side uses seed ``seed + i``.
-        engine: ``pool`` (this machine) or ``ray``.
+        engine: ``pool`` (this machine, one game per task), ``batch`` (this machine, each
+            side's games as batches: the named bots; personas and kept replays are played
+            one game at a time in the pool) or ``ray``.
         jobs: pool workers (None: every core); CPUs of a local Ray.
         address: a Ray cluster's address (``ray`` only).
         keep_replays: a folder to save every game's replay in, as ``SIDE-seedSEED.replay``.
@@ -98,8 +102,13 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
     tasks = plan(sides, bot=bot, games=games, seed=seed, record=keep_replays is not None)
     run = BalanceRun(sides=tuple(sides), bot=bot, games=games, seed=seed,
                      results=[[] for _ in sides])
-    outputs = ordered_map(run_task, tasks, engine=engine, jobs=jobs, address=address,
-                          on_done=on_done)
+    outputs: Iterable[tuple[GameResult, Replay | None]]
+    if engine == "batch":
+        by_side = [iter(x) for x in _run_batches(sides, tasks, jobs=jobs, on_done=on_done)]
+        outputs = [next(by_side[t.side]) for t in tasks]
+    else:
+        outputs = ordered_map(run_task, tasks, engine=engine, jobs=jobs, address=address,
+                              on_done=on_done)
     for task, (result, replay) in zip(tasks, outputs, strict=True):
         run.results[task.side].append(result)
         if keep_replays is not None and replay is not None:
@@ -107,3 +116,36 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
             save_replay(replay, Path(keep_replays) / name)
             run.replays[(task.side, task.index)] = name
     return run
+
+
+def _run_batches(sides: Sequence[Side], tasks: list[GameTask], *, jobs: int | None,
+                 on_done: Callable[[], None] | None
+                 ) -> list[list[tuple[GameResult, Replay | None]]]:
+    """Every side's games in game order: as batches split over ``jobs`` processes where the
+    pilot has a batched form, else one game per task in the pool."""
+    workers = max(1, jobs or os.cpu_count() or 1)
+    chunks: list[BatchTask] = []
+    single: list[GameTask] = []
+    for s, side in enumerate(sides):
+        mine = [t for t in tasks if t.side == s]
+        if not mine or not can_batch(mine[0].bot, mine[0].record):
+            single += mine
+            continue
+        # Four chunks per worker, so the progress bar moves and no worker idles at the end.
+        size = -(-len(mine) // (workers * 4))
+        for at in range(0, len(mine), size):
+            part = mine[at:at + size]
+            chunks.append(BatchTask(side=s, first=part[0].index,
+                                    seeds=tuple(t.seed for t in part), config=side.config,
+                                    bot=str(part[0].bot), max_ticks=side.max_ticks))
+    out: list[list[tuple[GameResult, Replay | None]]] = [[] for _ in sides]
+    for chunk, results in zip(chunks, pool_map(run_batch_task, chunks, jobs=workers),
+                              strict=True):
+        for result in results:
+            out[chunk.side].append((result, None))
+            if on_done is not None:
+                on_done()
+    ordered = ordered_map(run_task, single, engine="pool", jobs=jobs, on_done=on_done)
+    for task, output in zip(single, ordered, strict=True):
+        out[task.side].append(output)
+    return out

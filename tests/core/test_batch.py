@@ -43,7 +43,7 @@ def mid_game_worlds(cfg, seeds, ticks):
 def test_pack_then_world_gives_back_every_field_bit_for_bit(classic):
     worlds = mid_game_worlds(classic, [1, 2, 3], 400)
     worlds.append(new_world(classic, 9))
-    batch = pack(worlds, params_for(classic), [1, 2, 3, 9])
+    batch = pack(worlds, params_for(classic), [1, 2, 3, 9], keep_worlds=False)
     assert batch.ast_rows[-1] == sum(w.asteroid_count for w in worlds)
     assert sum(w.shot_id.shape[0] for w in worlds) > 0, "the scene should hold shots"
     for i, w in enumerate(worlds):
@@ -56,7 +56,8 @@ def test_pack_then_world_gives_back_every_field_bit_for_bit(classic):
 
 
 def test_rows_are_packed_game_after_game_in_id_order(classic):
-    batch = pack(mid_game_worlds(classic, [4, 5], 300), params_for(classic), [4, 5])
+    batch = pack(mid_game_worlds(classic, [4, 5], 300), params_for(classic), [4, 5],
+                 keep_worlds=False)
     for g in range(batch.size):
         ids = batch.ast_id[batch.ast_rows[g]:batch.ast_rows[g + 1]]
         assert np.all(np.diff(ids) > 0)
@@ -134,3 +135,18 @@ def test_event_columns_give_back_each_games_events_in_order():
     assert [columns.of(g) for g in range(3)] == [tuple(e) for e in per_game]
     assert columns.count(EventKind.SHOT_FIRED).tolist() == [1, 0, 1]
     assert columns.game.tolist() == [0, 0, 2, 2]
+
+
+def test_worlds_in_one_pass_equal_world_lane_by_lane(classic):
+    worlds = mid_game_worlds(classic, [6, 7], 250) + [new_world(classic, 8)]
+    batch = pack(worlds, params_for(classic), [6, 7, 8], keep_worlds=False)
+    for i, w in enumerate(batch.worlds()):
+        one = batch.world(i)
+        for name in FIELD_NAMES:
+            a, b = getattr(w, name), getattr(one, name)
+            assert value_bytes(a) == value_bytes(b) and type(a) is type(b), name
+            if isinstance(a, np.ndarray):
+                assert not a.flags.writeable and a.shape == b.shape, name
+        assert w.params is batch.params
+    kept = pack(worlds, params_for(classic), [6, 7, 8])
+    assert [state_hash(w) for w in kept.worlds()] == [state_hash(w) for w in batch.worlds()]

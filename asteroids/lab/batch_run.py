@@ -1,0 +1,158 @@
+"""A side's games played as batches (``asteroids balance --engine batch``).
+
+Up to ``LANES`` games run in lock-step (``asteroids.core.step_batch``); a lane whose game
+ends (game over, or the tick cap) gets the next seed. Each game's ``GameResult`` is counted
+from the event columns by the definitions ``lab.game`` gives, so it equals ``play_game``'s,
+field for field, and a run's ``--json`` is byte-identical on every engine
+(tests/test_balance_batch.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from asteroids.config import Config
+from asteroids.core.batch import new_batch, reset_lanes, step_batch, take_lanes
+from asteroids.core.bot_batch import BATCH_BOTS, batch_bot_for
+from asteroids.core.event_columns import EventColumns, EventKind
+from asteroids.core.kinds import Cause, Shooter
+from asteroids.core.params import params_for
+from asteroids.lab.game import DEATH_CAUSES, GameResult
+
+__all__ = ["LANES", "BatchTask", "can_batch", "play_batch", "run_batch_task"]
+
+LANES = 1024
+"""Games in flight at once (a lane that finishes takes the next game)."""
+
+_SHIP = int(Shooter.SHIP)
+_SHIP_SHOT = int(Cause.SHIP_SHOT)
+
+
+def can_batch(pilot: object, record: bool) -> bool:
+    """Whether games of this pilot can be played as a batch: a named bot with a batched form,
+    and no replay to record (personas and recorded games are played one at a time)."""
+    return not record and isinstance(pilot, str) and pilot in BATCH_BOTS
+
+
+@dataclass(frozen=True)
+class BatchTask:
+    """Consecutive games of one side for one worker: games ``first``... with ``seeds``."""
+
+    side: int
+    first: int
+    seeds: tuple[int, ...]
+    config: Config
+    bot: str
+    max_ticks: int
+
+
+def run_batch_task(task: BatchTask) -> list[GameResult]:
+    """``play_batch`` for a ``BatchTask``: what pool workers run."""
+    return play_batch(task.config, task.seeds, task.bot, task.max_ticks)
+
+
+class _Tally:
+    """What one game has counted so far (``play_game``'s counters)."""
+
+    __slots__ = ("deaths", "death_ticks", "extra", "kills", "shots", "wave", "wave_ticks",
+                 "waves")
+
+    def __init__(self, wave: int) -> None:
+        self.deaths = dict.fromkeys(DEATH_CAUSES, 0)
+        self.death_ticks: list[int] = []
+        self.wave_ticks: list[int] = []
+        self.shots = self.kills = self.waves = self.extra = 0
+        self.wave = wave
+
+
+def play_batch(config: Config, seeds: Sequence[int], bot: str, max_ticks: int, *,
+               lanes: int = LANES) -> list[GameResult]:
+    """Play one game per seed with the named bot, to game over or ``max_ticks``, as batches.
+
+    Returns:
+        The results in the order of ``seeds``, each equal to ``play_game``'s for its seed.
+
+    Raises:
+        ValueError: for a tick cap below 1, or a bot without a batched form.
+    """
+    if max_ticks < 1:
+        raise ValueError(f"max_ticks must be 1 or more; got {max_ticks}")
+    pilot = batch_bot_for(bot)
+    seeds = [int(s) for s in seeds]
+    results: list[GameResult | None] = [None] * len(seeds)
+    if not seeds:
+        return []
+    p = params_for(config)
+    tick_hz = float(config.world.tick_hz)
+    width = min(lanes, len(seeds))
+    batch = new_batch(p, seeds[:width])
+    game_of = list(range(width))
+    tallies = [_Tally(int(w)) for w in batch.wave.tolist()]
+    next_game = width
+    while batch.size:
+        masks = pilot(batch, config)
+        batch, events = step_batch(batch, masks, p)
+        _count(events, batch.tick, tallies, batch.size)
+        for lane, wave in enumerate(batch.wave.tolist()):
+            if wave != tallies[lane].wave:
+                tallies[lane].wave = wave
+                tallies[lane].wave_ticks.append(int(batch.tick[lane]))
+        ended = np.flatnonzero((batch.tick >= max_ticks) | batch.game_over).tolist()
+        if not ended:
+            continue
+        restart, fresh = [], []
+        for lane in ended:
+            t = tallies[lane]
+            results[game_of[lane]] = GameResult(
+                seed=seeds[game_of[lane]], ticks=int(batch.tick[lane]), tick_hz=tick_hz,
+                game_over=bool(batch.game_over[lane]), score=int(batch.score[lane]),
+                final_wave=int(batch.wave[lane]), waves_cleared=t.waves, deaths=t.deaths,
+                shots_fired=t.shots, kills=t.kills, extra_lives=t.extra,
+                lives_left=int(batch.lives[lane]), death_ticks=tuple(t.death_ticks),
+                wave_ticks=tuple(t.wave_ticks))
+            if next_game < len(seeds):
+                restart.append(lane)
+                fresh.append(seeds[next_game])
+                game_of[lane] = next_game
+                next_game += 1
+        batch = reset_lanes(batch, restart, fresh)
+        for lane in restart:
+            tallies[lane] = _Tally(int(batch.wave[lane]))
+        done = set(ended) - set(restart)
+        if done:
+            keep = [lane for lane in range(batch.size) if lane not in done]
+            batch = take_lanes(batch, keep) if keep else batch
+            game_of = [game_of[lane] for lane in keep]
+            tallies = [tallies[lane] for lane in keep]
+            if not keep:
+                break
+    return [r for r in results if r is not None]
+
+
+def _count(events: EventColumns, ticks: np.ndarray, tallies: list[_Tally], size: int) -> None:
+    """Add one step's events to each game's counters, by ``play_game``'s definitions."""
+    if not events.size:
+        return
+    kind, game = events.kind, events.game
+    shots = np.bincount(game[(kind == EventKind.SHOT_FIRED) & (events.i0 == _SHIP)],
+                        minlength=size)
+    broke = (kind == EventKind.ASTEROID_DESTROYED) | (kind == EventKind.SAUCER_DESTROYED)
+    kills = np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=size)
+    cleared = np.bincount(game[kind == EventKind.WAVE_CLEARED], minlength=size)
+    extra_rows = kind == EventKind.EXTRA_LIFE
+    extra = np.bincount(game[extra_rows], weights=events.i1[extra_rows], minlength=size)
+    for lane in np.flatnonzero(shots + kills + cleared + extra).tolist():
+        t = tallies[lane]
+        t.shots += int(shots[lane])
+        t.kills += int(kills[lane])
+        t.waves += int(cleared[lane])
+        t.extra += int(extra[lane])
+    for row in np.flatnonzero(kind == EventKind.SHIP_DESTROYED).tolist():
+        lane = int(game[row])
+        cause = Cause(int(events.i0[row])).label
+        t = tallies[lane]
+        t.deaths[cause] = t.deaths.get(cause, 0) + 1
+        t.death_ticks.append(int(ticks[lane]))
