@@ -12,10 +12,14 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
 * **kesslergame** (pure Python, 30 asteroids) with a simple aiming controller (turn to the
   nearest asteroid, fire): frames per second.
 
+* **ours, batched**: ``new_batch`` / ``step_batch`` at B = 1, 64, 1 024 and 4 096 games in
+  lock-step, idle and with the batched aimer deciding (``asteroids.core.bot_batch``):
+  game-ticks per second over ``--batch-seconds`` of stepping (after one warm-up step), and
+  the batch's resident bytes per game (``Batch.nbytes``) at the end;
+
 The peers come with the optional ``[peers]`` extra (``python -m pip install '.[peers]'``);
-without them their rows say so. The batched core (``new_batch`` / ``step_batch``) is not
-built yet: its rows (B = 1, 64, 1 024, 4 096) join this table when it is. The issue's targets
-for it are printed beside the table.
+without them their rows say so. The issue's targets for the batched core are printed beside
+the table.
 
 Wall clock on a machine that may be busy: run it on an idle machine and quote the machine
 line it prints.
@@ -36,11 +40,16 @@ import numpy as np
 
 from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
+from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import bot_for
+from asteroids.core.bot_batch import batch_bot_for
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
 
-__all__ = ["Row", "ale_row", "kessler_row", "main", "one_game_row"]
+__all__ = ["Row", "ale_row", "batch_row", "kessler_row", "main", "one_game_row"]
+
+SIZES = (1, 64, 1024, 4096)
+"""The batch sizes the issue asks for."""
 
 TARGETS = ("issue 25's targets for the batched core at B = 4 096, classic: at least 200 000 "
            "game-ticks/s with idle inputs, 100 000 with the aimer deciding (moonshot: "
@@ -100,6 +109,23 @@ def one_game_row(cfg: Config, bot: str, games: int, ticks: int, hold: int) -> Ro
     rate = played / (time.perf_counter() - start)
     return Row("ours, one game at a time", bot, rate, "game-ticks/s",
                _kb_per_game(cfg, hold) if bot == "idle" else None)
+
+
+def batch_row(cfg: Config, bot: str, lanes: int, seconds: float) -> Row:
+    """``step_batch`` over ``lanes`` classic games with ``bot`` deciding (its cost included),
+    stepped for at least ``seconds`` (and at least two steps) after one warm-up step."""
+    decide = batch_bot_for(bot)
+    batch = new_batch(cfg, range(1, lanes + 1))
+    batch, _ = step_batch(batch, decide(batch, cfg), cfg)
+    steps = 0
+    start = time.perf_counter()
+    while steps < 2 or time.perf_counter() - start < seconds:
+        batch, _ = step_batch(batch, decide(batch, cfg), cfg)
+        steps += 1
+    rate = steps * lanes / (time.perf_counter() - start)
+    size = f"{lanes:,}".replace(",", " ")
+    return Row(f"ours, batched, B = {size}", bot, rate, "game-ticks/s",
+               batch.nbytes / lanes / 1000.0, note=f"{steps} steps")
 
 
 def ale_row(frames: int) -> Row:
@@ -191,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ale-frames", type=int, default=40000, help="ALE frames to run")
     parser.add_argument("--kessler-seconds", type=float, default=60.0,
                         help="kesslergame game time to run")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
+                        help="batch sizes B, comma-separated (default %(default)s; none: '')")
+    parser.add_argument("--batch-seconds", type=float, default=3.0,
+                        help="batched rows: seconds of stepping each (default %(default)s)")
     parser.add_argument("--no-peers", action="store_true", help="leave the peers out")
     args = parser.parse_args(argv)
     tune_malloc()
@@ -199,10 +229,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Classic rules; one-game rows: {args.games} games of up to {args.ticks} ticks.\n")
     rows = [one_game_row(cfg, bot, args.games, args.ticks, args.hold)
             for bot in ("idle", "aimer")]
+    sizes = [int(b) for b in args.sizes.split(",") if b.strip()]
+    rows += [batch_row(cfg, bot, b, args.batch_seconds) for bot in ("idle", "aimer")
+             for b in sizes]
     if not args.no_peers:
         rows += [ale_row(args.ale_frames), kessler_row(args.kessler_seconds)]
     print(table(rows))
-    print("\nThe batched core (B = 1, 64, 1 024, 4 096): not built yet (issue 25).")
+    print("\nMemory per game: the one-game row by tracemalloc (live Worlds), the batched rows "
+          "by the batch's resident arrays (Batch.nbytes).")
     print(TARGETS + ".")
     return 0
 

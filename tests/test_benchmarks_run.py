@@ -113,11 +113,17 @@ def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
 def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "asteroids", "bench", "batch", "--games", "1", "--ticks", "20",
-         "--hold", "2", "--ale-frames", "40", "--kessler-seconds", "0.5"],
+         "--hold", "2", "--ale-frames", "40", "--kessler-seconds", "0.5", "--sizes", "1,3",
+         "--batch-seconds", "0"],
         capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
-    rows = [line for line in out.stdout.splitlines() if line.startswith("| ours")]
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ours, one")]
     assert len(rows) == 2 and "game-ticks/s" in rows[0] and "kB" in rows[0]
+    batched = [line for line in out.stdout.splitlines() if line.startswith("| ours, batched")]
+    assert [r.split("|")[1:3] for r in batched] == [
+        [" ours, batched, B = 1 ", " idle "], [" ours, batched, B = 3 ", " idle "],
+        [" ours, batched, B = 1 ", " aimer "], [" ours, batched, B = 3 ", " aimer "]]
+    assert all("game-ticks/s" in r and "kB" in r for r in batched)
     for peer in ("ALE Asteroids-v5", "kesslergame"):
         row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {peer}"))
         assert "frames/s" in row or "pip install '.[peers]'" in row
