@@ -195,7 +195,7 @@ def test_the_vector_env_keeps_to_its_spaces_and_reads_any_toml(tmp_path):
     obs, _ = envs.reset(seed=1)
     assert obs.shape == (3, size(envs.unwrapped.observer.rocks)) and obs.dtype == np.float32
     assert envs.observation_space.contains(obs)
-    assert envs.unwrapped.worlds[0].lives == 2
+    assert envs.unwrapped.batch.lives.tolist() == [2] * 3
     obs, reward, term, trunc, _ = envs.step(envs.action_space.sample())
     assert envs.observation_space.contains(obs) and reward.shape == term.shape == (3,)
     with pytest.raises(ValueError, match="2 seeds for 3 games"):

@@ -244,13 +244,18 @@ def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
 
 
 def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
-               config: Config | Params | None = None) -> tuple[Batch, EventColumns]:
+               config: Config | Params | None = None, *,
+               active: np.ndarray | Sequence[bool] | None = None
+               ) -> tuple[Batch, EventColumns]:
     """Advance every game of ``batch`` by one tick, game i under ``masks[i]``.
 
     Args:
         batch: the games (never modified).
         masks: (B,) input bit masks, one per game (as ``step`` takes).
         config: the batch's ruleset (its Config or Params); None: the batch's own.
+        active: (B,) bools: only these games advance; the others hold still (no tick, no
+            events), e.g. an environment's games that already ended inside a frame skip.
+            None: every game.
 
     Returns:
         The next batch, and the tick's events as columns (``EventColumns.of(i)`` is game i's
@@ -261,9 +266,17 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     """
     p = _rules(batch, config)
     m = _check_masks(masks, batch.size).tolist()
-    stepped = list(map(step, batch.worlds(), m, [p] * batch.size))
-    worlds = [w for w, _ in stepped]
-    return pack(worlds, p, batch.seeds.tolist()), encode([e for _, e in stepped])
+    worlds = batch.worlds()
+    if active is None:
+        stepped = list(map(step, worlds, m, [p] * batch.size))
+    else:
+        moving = np.asarray(active, dtype=bool)
+        if moving.shape != (batch.size,):
+            raise ValueError(f"active must be {batch.size} bools; got shape {moving.shape}")
+        stepped = [step(w, mask, p) if go else (w, ()) for w, mask, go in
+                   zip(worlds, m, moving.tolist(), strict=True)]
+    return (pack([w for w, _ in stepped], p, batch.seeds.tolist()),
+            encode([e for _, e in stepped]))
 
 
 def _rules(batch: Batch, config: Config | Params | None) -> Params:

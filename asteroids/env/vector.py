@@ -7,9 +7,9 @@ them), with the same conventions: ``reset(seed=S)`` seeds game i's generator wit
 a game that ended is reset by the next ``step`` (Gymnasium's "next step" autoreset: that
 step returns its first observation with reward 0).
 
-Today it steps the B games one after another through the one-game core; the batched core
-(issue 25) will step them as one array program behind the same interface and the same
-trajectories.
+The games live in one ``Batch`` of the batched core (``asteroids.core.batch``) and advance
+together by ``step_batch``; a game that ended holds still while the others finish their
+frame skip (``active``), and a reset replaces its lane (``reset_lanes``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from asteroids.config import Config
-from asteroids.core import World, new_world
-from asteroids.env.environment import (
-    config_for,
-    episode_end,
-    game_seed_from,
-    max_ticks_for,
-    play_ticks,
-)
+from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch
+from asteroids.core.params import params_for
+from asteroids.env.environment import config_for, game_seed_from, max_ticks_for
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 
 __all__ = ["AsteroidsVectorEnv"]
@@ -69,12 +64,14 @@ class AsteroidsVectorEnv(VectorEnv):
         self.action_names = ACTION_NAMES
         self.metadata = {**self.metadata,
                          "render_fps": float(self.config.world.tick_hz) / frame_skip}
-        self.worlds: list[World | None] = [None] * num_envs
+        self.params = params_for(self.config)
+        self.batch: Batch | None = None
         self.game_seeds = np.zeros(num_envs, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._ended = np.zeros(num_envs, dtype=bool)
+        self._masks = np.array(ACTIONS, dtype=np.int64)
 
-    def _start(self, i: int, seed: int | None, options: dict[str, Any] | None) -> np.ndarray:
+    def _game_seed(self, i: int, seed: int | None, options: dict[str, Any] | None) -> int:
         if seed is not None or self._rngs[i] is None:
             self._rngs[i], _ = seeding.np_random(seed)
         rng = self._rngs[i]
@@ -82,17 +79,17 @@ class AsteroidsVectorEnv(VectorEnv):
         game_seed = (int(options["game_seed"]) if options and "game_seed" in options
                      else game_seed_from(rng))
         self.game_seeds[i] = game_seed
-        world = self.worlds[i] = new_world(self.config, game_seed)
-        self._ended[i] = False
-        return self.observer.observe(world)
+        return game_seed
+
+    def _observe(self, batch: Batch, lanes: Any = None) -> np.ndarray:
+        lanes = range(self.num_envs) if lanes is None else lanes
+        return np.stack([self.observer.observe(batch.world(i)) for i in lanes])
 
     def _info(self) -> dict[str, Any]:
-        worlds = [w for w in self.worlds if w is not None]
-        return {"game_seed": self.game_seeds.copy(),
-                "tick": np.array([w.tick for w in worlds], dtype=np.int64),
-                "score": np.array([w.score for w in worlds], dtype=np.int64),
-                "lives": np.array([w.lives for w in worlds], dtype=np.int64),
-                "wave": np.array([w.wave for w in worlds], dtype=np.int64)}
+        b = self.batch
+        assert b is not None
+        return {"game_seed": self.game_seeds.copy(), "tick": b.tick.copy(),
+                "score": b.score.copy(), "lives": b.lives.copy(), "wave": b.wave.copy()}
 
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -103,30 +100,34 @@ class AsteroidsVectorEnv(VectorEnv):
                  list(seed))
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
-        obs = np.stack([self._start(i, s, options) for i, s in enumerate(seeds)])
-        return obs, self._info()
+        game_seeds = [self._game_seed(i, s, options) for i, s in enumerate(seeds)]
+        self.batch = new_batch(self.params, game_seeds)
+        self._ended[:] = False
+        return self._observe(self.batch), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Press each game's buttons for ``frame_skip`` ticks; a game that ended at the last
         step starts again instead (reward 0, not ended)."""
+        batch = self.batch
+        if batch is None:
+            raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions).reshape(self.num_envs)
-        obs = np.empty((self.num_envs, self.observer.size), dtype=np.float32)
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        for i in range(self.num_envs):
-            world = self.worlds[i]
-            if world is None:
-                raise RuntimeError("call reset() before step()")
-            if self._ended[i]:
-                obs[i] = self._start(i, None, None)
-                continue
-            after, _ = play_ticks(world, ACTIONS[int(actions[i])], self.config,
-                                  self.frame_skip, self.max_ticks)
-            self.worlds[i] = after
-            rewards[i] = float(after.score - world.score)
-            terminated[i], truncated[i] = episode_end(after, self.max_ticks)
-            obs[i] = self.observer.observe(after)
+        masks = self._masks[actions.astype(np.int64)]
+        restart = np.flatnonzero(self._ended)
+        if restart.size:
+            batch = reset_lanes(batch, restart,
+                                [self._game_seed(int(i), None, None) for i in restart])
+        playing = ~self._ended
+        score = batch.score
+        for _ in range(self.frame_skip):
+            moving = playing & ~batch.game_over & (batch.tick < self.max_ticks)
+            if not moving.any():
+                break
+            batch, _ = step_batch(batch, masks, self.params, active=moving)
+        self.batch = batch
+        rewards = np.where(playing, batch.score - score, 0).astype(np.float64)
+        terminated = playing & batch.game_over
+        truncated = playing & ~batch.game_over & (batch.tick >= self.max_ticks)
         self._ended = terminated | truncated
-        return obs, rewards, terminated, truncated, self._info()
+        return self._observe(batch), rewards, terminated, truncated, self._info()

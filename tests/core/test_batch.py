@@ -150,3 +150,14 @@ def test_worlds_in_one_pass_equal_world_lane_by_lane(classic):
         assert w.params is batch.params
     kept = pack(worlds, params_for(classic), [6, 7, 8])
     assert [state_hash(w) for w in kept.worlds()] == [state_hash(w) for w in batch.worlds()]
+
+
+def test_inactive_games_hold_still_and_report_nothing(classic):
+    batch = new_batch(classic, [1, 2, 3])
+    before = [state_hash(w) for w in batch.worlds()]
+    after, events = step_batch(batch, [8, 8, 8], classic, active=[True, False, True])
+    assert state_hash(after.world(1)) == before[1]
+    assert after.tick.tolist() == [1, 0, 1]
+    assert events.of(1) == () and events.of(0) != ()
+    with pytest.raises(ValueError, match="3 bools"):
+        step_batch(batch, [0, 0, 0], classic, active=[True])
