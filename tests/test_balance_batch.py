@@ -43,8 +43,15 @@ def test_lanes_that_finish_take_the_next_game_and_results_keep_seed_order():
     assert any(r.game_over for r in single) and any(r.deaths["asteroid"] for r in single)
 
 
-def test_a_bot_without_a_batched_form_is_refused_by_play_batch():
-    with pytest.raises(ValueError, match="batched"):
-        play_batch(load_preset("classic"), [1], "novice", 10)
+def test_personas_play_batched_with_a_fresh_pilot_per_game():
+    cfg = load_preset("classic")
+    seeds = [5, 6, 7]
+    batched = play_batch(cfg, seeds, "novice", 500, lanes=2)
+    assert batched == [play_game(cfg, s, "novice", 500)[0] for s in seeds]
+
+
+def test_play_batch_refuses_a_tick_cap_below_one_and_an_unknown_bot():
     with pytest.raises(ValueError, match="max_ticks"):
         play_batch(load_preset("classic"), [1], "idle", 0)
+    with pytest.raises(KeyError):
+        play_batch(load_preset("classic"), [1], "nobody", 10)

@@ -1,26 +1,33 @@
 """A side's games played as batches (``asteroids balance --engine batch``).
 
 Up to ``LANES`` games run in lock-step (``asteroids.core.step_batch``); a lane whose game
-ends (game over, or the tick cap) gets the next seed. Each game's ``GameResult`` is counted
-from the event columns by the definitions ``lab.game`` gives, so it equals ``play_game``'s,
-field for field, and a run's ``--json`` is byte-identical on every engine
-(tests/test_balance_batch.py).
+ends (game over, or the tick cap) gets the next seed. The named bots decide for the whole
+batch at once (``asteroids.core.bot_batch``); a persona gets one pilot per lane, a fresh one
+for each game (personas remember what they saw), as ``play_game`` gives each game its own.
+Each game's ``GameResult`` is counted from the event columns by the definitions ``lab.game``
+gives, so it equals ``play_game``'s, field for field, and a run's ``--json`` is
+byte-identical on every engine (tests/test_balance_batch.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from asteroids.config import Config
-from asteroids.core.batch import new_batch, reset_lanes, step_batch, take_lanes
-from asteroids.core.bot_batch import BATCH_BOTS, batch_bot_for
+from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch, take_lanes
+from asteroids.core.bot_batch import BATCH_BOTS
 from asteroids.core.event_columns import EventColumns, EventKind
 from asteroids.core.kinds import Cause, Shooter
 from asteroids.core.params import params_for
 from asteroids.lab.game import DEATH_CAUSES, GameResult
+from asteroids.replay.record import get_bot
+
+if TYPE_CHECKING:
+    from asteroids.pilots import Persona
 
 __all__ = ["LANES", "BatchTask", "can_batch", "play_batch", "run_batch_task"]
 
@@ -32,9 +39,9 @@ _SHIP_SHOT = int(Cause.SHIP_SHOT)
 
 
 def can_batch(pilot: object, record: bool) -> bool:
-    """Whether games of this pilot can be played as a batch: a named bot with a batched form,
-    and no replay to record (personas and recorded games are played one at a time)."""
-    return not record and isinstance(pilot, str) and pilot in BATCH_BOTS
+    """Whether these games can be played as a batch: any pilot, when no replay is recorded
+    (recorded games are played one at a time)."""
+    return not record
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ class BatchTask:
     first: int
     seeds: tuple[int, ...]
     config: Config
-    bot: str
+    bot: str | Persona
     max_ticks: int
 
 
@@ -68,19 +75,44 @@ class _Tally:
         self.wave = wave
 
 
-def play_batch(config: Config, seeds: Sequence[int], bot: str, max_ticks: int, *,
+class _Pilots:
+    """Who decides each lane: a batched bot for all lanes at once, or one pilot per lane."""
+
+    def __init__(self, bot: str | Persona, lanes: int) -> None:
+        self.batched = BATCH_BOTS.get(bot) if isinstance(bot, str) else None
+        self.bot = bot
+        self.own: list[Callable[..., int]] = (
+            [] if self.batched is not None else [get_bot(bot) for _ in range(lanes)])
+
+    def decide(self, batch: Batch, config: Config) -> np.ndarray:
+        if self.batched is not None:
+            return self.batched(batch, config)
+        return np.array([pilot(batch.world(i), config) for i, pilot in enumerate(self.own)],
+                        dtype=np.int64)
+
+    def restart(self, lane: int) -> None:
+        if self.batched is None:
+            self.own[lane] = get_bot(self.bot)
+
+    def keep(self, lanes: list[int]) -> None:
+        if self.batched is None:
+            self.own = [self.own[i] for i in lanes]
+
+
+def play_batch(config: Config, seeds: Sequence[int], bot: str | Persona, max_ticks: int, *,
                lanes: int = LANES) -> list[GameResult]:
-    """Play one game per seed with the named bot, to game over or ``max_ticks``, as batches.
+    """Play one game per seed with ``bot`` (a bot or persona name, a persona file or a
+    ``Persona``), to game over or ``max_ticks``, as batches.
 
     Returns:
         The results in the order of ``seeds``, each equal to ``play_game``'s for its seed.
 
     Raises:
-        ValueError: for a tick cap below 1, or a bot without a batched form.
+        ValueError: for a tick cap below 1.
+        KeyError: for an unknown bot.
     """
     if max_ticks < 1:
         raise ValueError(f"max_ticks must be 1 or more; got {max_ticks}")
-    pilot = batch_bot_for(bot)
     seeds = [int(s) for s in seeds]
     results: list[GameResult | None] = [None] * len(seeds)
     if not seeds:
@@ -88,12 +120,13 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str, max_ticks: int, *
     p = params_for(config)
     tick_hz = float(config.world.tick_hz)
     width = min(lanes, len(seeds))
+    pilot = _Pilots(bot, width)
     batch = new_batch(p, seeds[:width])
     game_of = list(range(width))
     tallies = [_Tally(int(w)) for w in batch.wave.tolist()]
     next_game = width
     while batch.size:
-        masks = pilot(batch, config)
+        masks = pilot.decide(batch, config)
         batch, events = step_batch(batch, masks, p)
         _count(events, batch.tick, tallies, batch.size)
         for lane, wave in enumerate(batch.wave.tolist()):
@@ -121,11 +154,13 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str, max_ticks: int, *
         batch = reset_lanes(batch, restart, fresh)
         for lane in restart:
             tallies[lane] = _Tally(int(batch.wave[lane]))
+            pilot.restart(lane)
         done = set(ended) - set(restart)
         if done:
             keep = [lane for lane in range(batch.size) if lane not in done]
             batch = take_lanes(batch, keep) if keep else batch
             game_of = [game_of[lane] for lane in keep]
+            pilot.keep(keep)
             tallies = [tallies[lane] for lane in keep]
             if not keep:
                 break

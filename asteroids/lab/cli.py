@@ -93,7 +93,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=ENGINES, default="pool",
                    help="pool: this machine's cores, one game per task (default); batch: "
                    "this machine's cores, each playing its games as batches (the same "
-                   "results; personas and --keep-replays play one game at a time); ray: Ray "
+                   "results; --keep-replays records one game at a time); ray: Ray "
                    "tasks (the [cluster] extra)")
     p.add_argument("--address", metavar="ADDR", default=None,
                    help="with --engine ray: the Ray cluster to use (default: start a local one)")

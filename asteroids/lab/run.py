@@ -88,8 +88,8 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
         games: games per side.
         seed: game i of every side uses seed ``seed + i``.
         engine: ``pool`` (this machine, one game per task), ``batch`` (this machine, each
-            side's games as batches: the named bots; personas and kept replays are played
-            one game at a time in the pool) or ``ray``.
+            side's games as batches; kept replays are recorded one game at a time in the
+            pool) or ``ray``.
         jobs: pool workers (None: every core); CPUs of a local Ray.
         address: a Ray cluster's address (``ray`` only).
         keep_replays: a folder to save every game's replay in, as ``SIDE-seedSEED.replay``.
@@ -137,7 +137,7 @@ def _run_batches(sides: Sequence[Side], tasks: list[GameTask], *, jobs: int | No
             part = mine[at:at + size]
             chunks.append(BatchTask(side=s, first=part[0].index,
                                     seeds=tuple(t.seed for t in part), config=side.config,
-                                    bot=str(part[0].bot), max_ticks=side.max_ticks))
+                                    bot=part[0].bot, max_ticks=side.max_ticks))
     out: list[list[tuple[GameResult, Replay | None]]] = [[] for _ in sides]
     for chunk, results in zip(chunks, pool_map(run_batch_task, chunks, jobs=workers),
                               strict=True):
