@@ -20,7 +20,6 @@ as they do.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import get_type_hints
@@ -158,10 +157,11 @@ class Batch:
         for i, values in enumerate(zip(*columns, *rows, local, strict=True)):
             own = offsets[starts[i]:starts[i + 1] + 1] - firsts[i]
             own.flags.writeable = False
+            state = dict(zip(_UNPACK_ORDER, values, strict=True))
+            state["ast_offsets"] = own
+            state["params"] = self.params
             world = _new_object(World)
-            deque(map(_set_field, [world] * len(values), _UNPACK_ORDER, values), 0)
-            _set_field(world, "ast_offsets", own)
-            _set_field(world, "params", self.params)
+            _set_field(world, "__dict__", state)
             out.append(world)
         return out
 

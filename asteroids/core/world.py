@@ -10,7 +10,6 @@ so the order itself is deterministic and part of the state.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -56,7 +55,7 @@ def empty_i64() -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class World:
     """One tick of the game. Lengths in px, velocities in px per tick, times in ticks.
 
@@ -274,26 +273,27 @@ class Draft:
 
     def __init__(self, world: World) -> None:
         fields_ = self.__dict__
-        fields_.update(zip(FIELD_NAMES, map(getattr, [world] * _N_FIELDS, FIELD_NAMES),
-                           strict=True))
+        fields_.update(world.__dict__)
         # The old World's arrays, already read-only.
         self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
-        self._params = world.params
+        self._params = fields_.pop("params")
 
     def freeze(self, params: Params | None = None) -> World:
         """The new World, carrying ``params`` (by default the old World's).
 
         Equivalent to ``World(**fields, params=...)``: arrays the step replaced are made
         read-only (those still shared with the old World already are), and the fields are
-        stored without going through the dataclass ``__init__`` (a frozen dataclass pays an
-        ``object.__setattr__`` lookup per field there).
+        stored as one dict copy instead of through the dataclass ``__init__`` (a frozen
+        dataclass pays an ``object.__setattr__`` per field there).
         """
         fields_ = self.__dict__
         for new, old in zip(map(fields_.__getitem__, _ARRAY_FIELDS), self._shared, strict=True):
             if new is not old:
                 new.setflags(write=False)
+        state = fields_.copy()
+        del state["_shared"]
+        held = state.pop("_params")
+        state["params"] = held if params is None else params
         world = _new_object(World)
-        deque(map(_set_field, [world] * _N_FIELDS, FIELD_NAMES,
-                  map(fields_.__getitem__, FIELD_NAMES)), 0)
-        _set_field(world, "params", self._params if params is None else params)
+        _set_field(world, "__dict__", state)
         return world
