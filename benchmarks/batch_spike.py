@@ -24,7 +24,7 @@ What IS exact, and checked on every ``--kernels`` run: the batch PCG32 against
 ``asteroids.core.rng.Pcg32`` (also tests/core/test_batch_pcg32_spike.py); the core's own
 ``shots.first_hits`` over 300 real scenes packed into one call (same-game pairs) against the
 one-game query (``check_batched_query``); the column form of the aimer's closest approach
-against ``bot._closest`` (``check_columns``); the pruned search against the brute one
+against ``aim.closest`` (``check_columns``); the pruned search against the brute one
 (``check_prune``).
 
 Timings are wall clock, single-threaded, best of ``--repeat`` (default 3) runs each; every
@@ -763,7 +763,7 @@ def _movers(bt: Batch, per_game: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def _closest9(rel: np.ndarray, vel: np.ndarray, horizon: float) -> tuple[np.ndarray, ...]:
-    """``bot._closest`` over the 9 wrap images, for flat (P, 2) pairs: (tau, miss)."""
+    """``aim.closest`` over the 9 wrap images, for flat (P, 2) pairs: (tau, miss)."""
     rr = rel[:, None, :] + _IMAGES
     vv = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
     tau = (rr[..., 0] * vel[:, None, 0] + rr[..., 1] * vel[:, None, 1]) / np.maximum(
@@ -779,7 +779,7 @@ def _closest9(rel: np.ndarray, vel: np.ndarray, horizon: float) -> tuple[np.ndar
 def aimer_closest(bt: Batch, movers: int, prune: float = 0.0,
                   axes: bool = False) -> tuple[np.ndarray, ...]:
     """For every (mover, rock) pair of the same game, closest approach over a 60-tick horizon
-    with the 9 wrap images (``bot._closest``), brute or pruned (see ``k_aimer_shape``;
+    with the 9 wrap images (``aim.closest``), brute or pruned (see ``k_aimer_shape``;
     ``axes``: a per-axis lattice test before the capsule test).
     Returns (mover, rock, rel, vel, tau, miss, pairs computed exactly)."""
     b = bt.b
@@ -838,7 +838,7 @@ def aimer_closest(bt: Batch, movers: int, prune: float = 0.0,
 
 def closest9_columns(dx: np.ndarray, dy: np.ndarray, vx: np.ndarray, vy: np.ndarray,
                      horizon: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
-    """``bot._closest`` over the 9 wrap images on (P,) columns instead of (P, 9, 2) blocks:
+    """``aim.closest`` over the 9 wrap images on (P,) columns instead of (P, 9, 2) blocks:
     the same operations per image (so the same bits, checked in ``check_columns``), the
     images folded by a running minimum with ``_closest``'s tie rule (the smallest ``tau``
     among the images at the smallest distance)."""
@@ -919,9 +919,9 @@ def aimer_closest_columns(c: Columns, prune: float, horizon: float = 60.0
 
 
 def check_columns(b: int = 256) -> int:
-    """``closest9_columns`` equals the real ``bot._closest`` bit for bit on every pair, and
+    """``closest9_columns`` equals the real ``aim.closest`` bit for bit on every pair, and
     the pruned column search equals it on every pair within 64 px. Returns the pairs."""
-    from asteroids.core.bot import _closest
+    from asteroids.core.aim import closest as _closest
 
     bt = Batch(b, 9, 3, seed=13)
     m, r, rel, vel, *_ = aimer_closest(bt, 7)
@@ -955,7 +955,7 @@ def check_prune(b: int = 256, prune: float = 64.0) -> tuple[int, int]:
 
 def k_aimer_shape(bt: Batch, movers: int = 6, prune: float = 0.0, axes: bool = False) -> int:
     """A stand-in for the aimer's decision, batched: ``aimer_closest`` (closest approach of
-    every (mover, rock) pair of a game, the shape of ``bot._closest``), then the intercept
+    every (mover, rock) pair of a game, the shape of ``aim.closest``), then the intercept
     quadratic per target, twice, and the cheapest target per game (a segment reduction, no
     sort).
 
@@ -1555,7 +1555,7 @@ def kernels(sizes: Sequence[int], repeat: int, steps: int, prune: float) -> None
     n_scenes, n_hits = check_batched_query()
     print(f"The core's first_hits over {n_scenes} real classic scenes packed into one call "
           f"(same-game pairs only) equals the one-game first_hits bit for bit ({n_hits} hits)")
-    print(f"The aimer's closest approach on (P,) columns equals bot._closest bit for bit on "
+    print(f"The aimer's closest approach on (P,) columns equals aim.closest bit for bit on "
           f"{check_columns()} pairs (and pruned, on every pair within 64 px)")
     print(f"Aimer pruning at {prune:g} px equals the brute 9-image search on every pair within "
           f"{prune:g} px: OK ({exact} of {pairs} pairs computed exactly)")

@@ -1,0 +1,233 @@
+"""The aimer's geometry: what the aimer bot (one game, ``bot.aimer_bot``) and the batched
+aimer (``bot_batch.aimer_batch``) both compute, written once.
+
+Plain IEEE ``+ - * /`` and ``sqrt``, elementwise over whatever rows they are given, so the
+answers are the same everywhere and the same for one game or for many games' rows packed
+together.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asteroids.core.params import Params
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.world import SHOOTER_SAUCER, World
+
+__all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
+           "IMAGE_STEPS", "MAX_PLAIN", "NO_THREAT", "STEPS", "AimKit", "Scene", "all_handled",
+           "closest", "escape", "fold", "future", "nearest", "shot_velocity"]
+
+_COS = tuple(COS.tolist())
+_SIN = tuple(SIN.tolist())
+
+HALF_TURN = HEADING_STEPS // 2
+
+
+HIT_SHARE = 0.7
+"""A shot counts as a hit when it passes this share of a target's bounding radius from its
+centre (rock outlines are jagged: the bounding circle overstates them)."""
+DANGER_TICKS = 60
+"""How far ahead the aimer looks for collisions (about a second)."""
+DANGER_MARGIN = 6.0
+"""Extra px of clearance that still counts as a near miss worth acting on."""
+HYPER_TICKS = 3
+"""Hyperspace only when every escape still collides within this many ticks."""
+MAX_PLAIN = 64
+"""Up to this many dangers, a shared read-only "no threat" row is sliced instead of built."""
+
+
+
+
+def fold(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Where a point moving freely to ``x`` ends up when it bounces between ``lo`` and ``hi``."""
+    span = np.maximum(hi - lo, 1e-9)
+    y = (x - lo) % (2.0 * span)
+    return lo + np.where(y > span, 2.0 * span - y, y)
+
+
+def closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
+             images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Time and distance of closest approach of relative motions ``rel + vel * t``.
+
+    ``t`` runs over [0, horizon]. Each motion is tried against every image offset in
+    ``images`` (in a wrapping world: the nearest image now and its eight neighbours, so a
+    path that crosses the seam is followed into the next copy of the world instead of being
+    measured the long way); the nearest pass wins.
+
+    Args:
+        rel: ``(..., 2)`` relative positions now (nearest images, when the world wraps).
+        vel: ``(..., 2)`` relative velocities, px per tick.
+        horizon: ticks to look ahead, broadcastable to ``rel[..., 0]``.
+        images: ``(I, 2)`` offsets to add to ``rel``; ``[[0, 0]]`` when nothing wraps.
+
+    Returns:
+        ``(t, miss)`` arrays of shape ``rel.shape[:-1]``.
+    """
+    r = rel[..., None, :] + images
+    v = vel[..., None, :]
+    rv = r * v
+    vv = vel * vel
+    tau = (rv[..., 0] + rv[..., 1]) / np.maximum(vv[..., 0] + vv[..., 1], 1e-300)[..., None]
+    tau = np.minimum(np.maximum(-tau, 0.0), np.asarray(horizon)[..., None])
+    m = r + v * tau[..., None]
+    mm = m * m
+    d2 = mm[..., 0] + mm[..., 1]
+    if images.shape[0] == 1:
+        return tau[..., 0], np.sqrt(d2[..., 0])
+    best = d2.min(axis=-1)
+    return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
+
+
+NO_THREAT = np.full(MAX_PLAIN, np.inf)
+NO_THREAT.flags.writeable = False
+STEPS = np.arange(1, DANGER_TICKS + 1, dtype=np.int64)
+STEPS.flags.writeable = False
+IMAGE_STEPS = np.array([(i, j) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
+"""The nearest image and its eight neighbours, in world sizes."""
+IMAGE_STEPS.flags.writeable = False
+
+
+class AimKit:
+    """The numbers the aimer needs this tick that follow from the rules alone."""
+
+    __slots__ = ("all_wrap", "coast", "half", "half_col", "images", "no_threat", "p", "size",
+                 "size_col", "steps", "turn_half_cos")
+
+    def __init__(self, p: Params) -> None:
+        self.p = p
+        # Distances are wrap-aware whenever anything wraps, as in the core's collision tests.
+        self.size = p.size if p.wrap_any else None
+        self.half = 0.5 * p.size
+        self.half_col = self.half[:, None]
+        self.size_col = p.size[:, None]
+        self.all_wrap = p.wrap_asteroids and p.wrap_saucers
+        """Every target wraps (nothing to fold off a wall)."""
+        self.no_threat = NO_THREAT
+        self.images = IMAGE_STEPS * p.size if p.wrap_any else np.zeros((1, 2))
+        self.coast = np.multiply.accumulate(np.full(DANGER_TICKS, p.drag_keep))
+        """Drag factors keep**k for k = 1..DANGER_TICKS (one product after another)."""
+        self.steps = STEPS
+        self.turn_half_cos = np.zeros(0)
+        """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``.
+        Empty when a turn rate under half a heading step per tick rounds to no turn at all:
+        then no target costs turn ticks, and none is turned to."""
+        if p.turn_steps > 0:
+            half_steps = np.arange(p.turn_steps // 2, HALF_TURN + p.turn_steps, p.turn_steps)
+            self.turn_half_cos = -COS[np.minimum(half_steps, HALF_TURN)]
+
+
+def nearest(d: np.ndarray, kit: AimKit) -> np.ndarray:
+    """Shortest displacements (the minimum image) when the world wraps, else ``d``.
+
+    The same rule as ``geometry.wrap_delta``, without its input checks (the aimer's inputs
+    come from a valid World, and it runs several times a tick).
+    """
+    if kit.size is None:
+        return d
+    return (d + kit.half) % kit.size - kit.half
+
+
+class Scene:
+    """What the aimer sees this tick: targets (rocks, then the saucer) and dangers (targets,
+    then the saucer's shots)."""
+
+    __slots__ = ("danger_pos", "danger_rad", "danger_vel", "pos", "rad", "saucer", "vel",
+                 "wraps")
+
+    def __init__(self, world: World, p: Params) -> None:
+        n = world.ast_id.shape[0]
+        enemy = world.shot_owner == SHOOTER_SAUCER
+        n_enemy = int(np.count_nonzero(enemy))
+        self.saucer = n if world.saucer_alive else -1
+        pos, vel, rad = world.ast_pos, world.ast_vel, world.ast_radius
+        wraps = np.full(n, p.wrap_asteroids)
+        if world.saucer_alive:
+            pos = np.concatenate([pos, [[world.saucer_x, world.saucer_y]]])
+            vel = np.concatenate([vel, [[world.saucer_vx, world.saucer_vy]]])
+            rad = np.append(rad, p.saucer_radius[1 if world.saucer_small else 0])
+            wraps = np.append(wraps, p.wrap_saucers)
+        self.pos, self.vel, self.rad, self.wraps = pos, vel, rad, wraps
+        if n_enemy:
+            self.danger_pos = np.concatenate([pos, world.shot_pos[enemy]])
+            self.danger_vel = np.concatenate([vel, world.shot_vel[enemy]])
+            self.danger_rad = np.concatenate([rad, np.ones(n_enemy)])
+        else:
+            self.danger_pos, self.danger_vel, self.danger_rad = pos, vel, rad
+
+
+def future(pos: np.ndarray, vel: np.ndarray, t: np.ndarray, rad: np.ndarray, wraps: np.ndarray,
+            p: Params) -> np.ndarray:
+    """Positions after ``t`` ticks of straight flight, wrapped or bounced by each one's rule."""
+    q = pos + vel * t[:, None]
+    if wraps.all():
+        return q
+    folded = fold(q, rad[:, None], p.size - rad[:, None])
+    return np.where(wraps[:, None], q, folded)
+
+
+def shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float, float]:
+    """Velocity of a ship shot fired at ``heading`` from a ship moving at (vx, vy)."""
+    c, s = _COS[heading % HEADING_STEPS], _SIN[heading % HEADING_STEPS]
+    svx, svy = c * p.shot_speed, s * p.shot_speed
+    if p.shot_inherit:
+        svx, svy = svx + vx, svy + vy
+    if p.shot_axis_cap > 0.0:
+        cap = p.shot_axis_cap
+        svx, svy = min(max(svx, -cap), cap), min(max(svy, -cap), cap)
+    return svx, svy
+
+
+def escape(world: World, kit: AimKit, sc: Scene, aim_turn: int) -> tuple[int, int, int]:
+    """The safest (turn, thrust) for the next second, and ticks to the first contact under it.
+
+    Candidates hold one choice for ``DANGER_TICKS`` ticks: the aim turn or no turn or either
+    turn, each with and without thrust; dangers fly straight. The first candidate with the
+    latest first contact (then the widest clearance) wins, so without danger the aim stands.
+    """
+    p = kit.p
+    turns = [aim_turn] + [t for t in (0, 1, -1) if t != aim_turn]
+    cands = [(t, thr) for thr in (0, 1) for t in turns]
+    dirs = np.array([t for t, _ in cands], dtype=np.int64)
+    thrust = np.array([thr for _, thr in cands], dtype=bool)
+    ks = kit.steps
+    heads = (world.ship_heading + dirs[:, None] * p.turn_steps * ks[None, :]) % HEADING_STEPS
+    acc = np.stack([COS[heads], SIN[heads]], axis=-1) * p.thrust
+    v0 = np.array([world.ship_vx, world.ship_vy])
+    vel = np.where(thrust[:, None, None], v0 + np.cumsum(acc, axis=1),
+                   v0 * kit.coast[None, :, None])
+    if p.axis_speed_limit:
+        vel = np.clip(vel, -p.max_speed, p.max_speed)
+    path = np.array([world.ship_x, world.ship_y]) + np.cumsum(vel, axis=1)
+    if not p.wrap_ship:
+        r = p.ship_radius
+        path = fold(path, np.full(2, r), p.size - r)
+    danger = sc.danger_pos[None, :, :] + sc.danger_vel[None, :, :] * ks[:, None, None]
+    rel = nearest(danger[None, :, :, :] - path[:, :, None, :], kit)
+    dist = np.sqrt(rel[..., 0] * rel[..., 0] + rel[..., 1] * rel[..., 1])
+    gap = dist - (0.85 * sc.danger_rad + 0.7 * p.ship_radius)[None, None, :]
+    gap_by_tick = gap.min(axis=2)
+    hit = gap_by_tick < 0.0
+    first = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, DANGER_TICKS + 1)
+    clearance = gap_by_tick.min(axis=1)
+    best = 0
+    for i in range(1, len(cands)):
+        if (first[i], clearance[i]) > (first[best], clearance[best]):
+            best = i
+    turn, thr = cands[best]
+    return turn, thr, int(first[best])
+
+
+def all_handled(threat: np.ndarray, threat_t: np.ndarray, t_all: np.ndarray,
+                 taken: np.ndarray, k: int, m: int, target: int, reach: np.ndarray) -> bool:
+    """Whether every threat is being shot away in time: by a shot in flight, or by the shot
+    the aimer is turning to fire at it."""
+    handled = np.zeros(threat.shape[0], dtype=bool)
+    if k:
+        taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0)
+        handled[:m] = taken_at + 1.0 < threat_t[:m]
+    if target >= 0:
+        handled[target] |= bool(reach[target] + 2.0 < threat_t[target])
+    return not (threat & ~handled).any()
+
+
