@@ -64,15 +64,22 @@ def closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
     Returns:
         ``(t, miss)`` arrays of shape ``rel.shape[:-1]``.
     """
-    r = rel[..., None, :] + images
-    v = vel[..., None, :]
-    rv = r * v
-    vv = vel * vel
-    tau = (rv[..., 0] + rv[..., 1]) / np.maximum(vv[..., 0] + vv[..., 1], 1e-300)[..., None]
-    tau = np.minimum(np.maximum(-tau, 0.0), np.asarray(horizon)[..., None])
-    m = r + v * tau[..., None]
-    mm = m * m
-    d2 = mm[..., 0] + mm[..., 1]
+    # x and y apart, (..., I) each: the same operations per element as on (..., I, 2) rows,
+    # without strided views (twice as fast over many games' pairs).
+    vx, vy = vel[..., 0, None], vel[..., 1, None]
+    rx = rel[..., 0, None] + images[:, 0]
+    ry = rel[..., 1, None] + images[:, 1]
+    tau = rx * vx
+    tau += ry * vy
+    tau /= np.maximum(vx * vx + vy * vy, 1e-300)
+    np.negative(tau, out=tau)
+    np.maximum(tau, 0.0, out=tau)
+    np.minimum(tau, np.asarray(horizon)[..., None], out=tau)
+    rx += vx * tau
+    ry += vy * tau
+    rx *= rx
+    ry *= ry
+    d2 = np.add(rx, ry, out=rx)
     if images.shape[0] == 1:
         return tau[..., 0], np.sqrt(d2[..., 0])
     best = d2.min(axis=-1)

@@ -2,8 +2,13 @@
 the one-game bot's on ``batch.world(i)`` (tests/core/test_batch_bots.py).
 
 idle and spinner are array expressions over the batch's columns, sharing the one-game bot's
-rule (``bot.spin``). The aimer decides lane by lane with the one-game ``aimer_bot`` until its
-search is batched (docs/batch-design.md, section 4.4).
+rule (``bot.spin``). The aimer's decision for every game at once: each game's targets,
+dangers and movers packed game after game, every (mover, danger) pair of a game through the
+aimer's own geometry (``aim.closest``, ``aim.nearest``, ``aim.future``: elementwise, so a
+pair gives the bits it gives in the one-game aimer), then per-game reductions (any, min,
+argmin with the lowest index on ties, as numpy's). The few games in danger that the aimer
+cannot shoot clear (2-6 % of ticks) choose their escape with ``aim.escape`` on their own
+World.
 """
 
 from __future__ import annotations
@@ -15,8 +20,24 @@ from types import MappingProxyType
 import numpy as np
 
 from asteroids.config.schema import Config
+from asteroids.core.aim import (
+    DANGER_MARGIN,
+    DANGER_TICKS,
+    HIT_SHARE,
+    HYPER_TICKS,
+    AimKit,
+    Scene,
+    closest,
+    escape,
+    future,
+    nearest,
+)
 from asteroids.core.batch import Batch
-from asteroids.core.bot import aimer_bot, spin
+from asteroids.core.bot import spin
+from asteroids.core.inputs import InputFrame
+from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.params import Params, params_for
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
 
 __all__ = ["BATCH_BOTS", "BatchBot", "aimer_batch", "batch_bot_for", "idle_batch",
            "spinner_batch"]
@@ -35,10 +56,238 @@ def spinner_batch(batch: Batch, config: Config) -> np.ndarray:
     return np.asarray(spin(batch.fire_held), dtype=np.int64)
 
 
-def aimer_batch(batch: Batch, config: Config) -> np.ndarray:
-    """The aimer's buttons for every game (lane by lane, the one-game rule)."""
-    return np.array([aimer_bot(batch.world(i), config) for i in range(batch.size)],
-                    dtype=np.int64)
+_THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
+_FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
+_SHIP_MOVER = 4
+"""Movers of a game in order: its shots in flight (0), the shot after turning left (1), not
+turning (2), turning right (3), then the ship (4): the one-game aimer's rows."""
+
+
+def _rules(batch: Batch, config: Config | Params) -> Params:
+    if isinstance(config, Params):
+        return config
+    return batch.params if batch.params.config is config else params_for(config)
+
+
+def _pack(lane: np.ndarray, cat: np.ndarray, kinds: int) -> np.ndarray:
+    """The order that puts rows game after game, and by category inside a game (each
+    category's rows keep their order)."""
+    return np.argsort(lane * kinds + cat, kind="stable")
+
+
+def _segment_any(flags: np.ndarray, segment: np.ndarray, size: int) -> np.ndarray:
+    return np.bincount(segment[flags], minlength=size) > 0
+
+
+def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray:
+    """Per lane, the index (into ``values``) of its smallest value, the first on ties and the
+    first NaN when there is one, as ``np.argmin`` gives for one lane; -1 for a lane without
+    values. ``lane`` must be non-decreasing."""
+    key = np.where(np.isnan(values), -np.inf, values)
+    order = np.lexsort((key, lane))  # stable: equal keys keep index order
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = lane[order[1:]] != lane[order[:-1]]
+    out = np.full(size, -1, dtype=np.int64)
+    out[lane[order[first]]] = order[first]
+    return out
+
+
+def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
+    """The aimer's buttons for every game at once: game i's equal ``aimer_bot``'s on
+    ``batch.world(i)`` (tests/core/test_batch_bots.py)."""
+    p = _rules(batch, config)
+    kit = AimKit(p)
+    size = batch.size
+    masks = np.zeros(size, dtype=np.int64)
+    lanes = np.arange(size)
+    flying = (batch.ship_state == ShipState.FLYING) & ~batch.game_over
+    sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
+    heading = batch.ship_heading % HEADING_STEPS
+
+    # Dangers of the flying games: rocks, the saucer, saucer shots (targets: the first two).
+    rock_lane = np.repeat(lanes, np.diff(batch.ast_rows))
+    shot_lane = np.repeat(lanes, np.diff(batch.shot_rows))
+    rock = flying[rock_lane]
+    saucer = flying & batch.saucer_alive
+    enemy = (batch.shot_owner == Shooter.SAUCER) & flying[shot_lane]
+    mine = (batch.shot_owner == Shooter.SHIP) & flying[shot_lane]
+    s_lane = lanes[saucer]
+    s_rad = np.asarray(p.saucer_radius, dtype=np.float64)[batch.saucer_small[saucer].astype(int)]
+    dlane = np.concatenate([rock_lane[rock], s_lane, shot_lane[enemy]])
+    dcat = np.concatenate([np.zeros(np.count_nonzero(rock), np.int64), np.ones(s_lane.shape[0],
+                           np.int64), np.full(np.count_nonzero(enemy), 2, np.int64)])
+    order = _pack(dlane, dcat, 3)
+    dlane, dcat = dlane[order], dcat[order]
+    dpos = np.concatenate([batch.ast_pos[rock], np.stack([batch.saucer_x[saucer],
+                           batch.saucer_y[saucer]], axis=1), batch.shot_pos[enemy]])[order]
+    dvel = np.concatenate([batch.ast_vel[rock], np.stack([batch.saucer_vx[saucer],
+                           batch.saucer_vy[saucer]], axis=1), batch.shot_vel[enemy]])[order]
+    drad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(np.count_nonzero(enemy))])[order]
+    dwraps = np.concatenate([np.full(np.count_nonzero(rock), p.wrap_asteroids),
+                             np.full(s_lane.shape[0], p.wrap_saucers),
+                             np.zeros(np.count_nonzero(enemy), dtype=bool)])[order]
+    nd = np.bincount(dlane, minlength=size)
+    d_start = np.zeros(size, dtype=np.int64)
+    np.cumsum(nd[:-1], out=d_start[1:])
+    playing = flying & (nd > 0)
+    if not playing.any():
+        return masks
+
+    # Movers of the playing games: shots in flight, the three next shots, the ship.
+    k = np.bincount(shot_lane[mine], minlength=size)
+    live = lanes[playing]
+    nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
+    cand_pos, cand_vel = [], []
+    for turn in (1, 0, -1):
+        h1 = (heading[live] + turn * p.turn_steps) % HEADING_STEPS
+        c, s = COS[h1], SIN[h1]
+        svx, svy = c * p.shot_speed, s * p.shot_speed
+        if p.shot_inherit:
+            svx, svy = svx + nvx, svy + nvy
+        if p.shot_axis_cap > 0.0:
+            cap = p.shot_axis_cap
+            svx, svy = np.minimum(np.maximum(svx, -cap), cap), np.minimum(np.maximum(svy, -cap),
+                                                                          cap)
+        cand_pos.append(np.stack([sx[live] + c * 0.5 * p.ship_length,
+                                  sy[live] + s * 0.5 * p.ship_length], axis=1))
+        cand_vel.append(np.stack([svx, svy], axis=1))
+    own = mine & playing[shot_lane]
+    n_live = live.shape[0]
+    mlane = np.concatenate([shot_lane[own], live, live, live, live])
+    mcat = np.concatenate([np.zeros(np.count_nonzero(own), np.int64), np.full(n_live, 1),
+                           np.full(n_live, 2), np.full(n_live, 3), np.full(n_live, _SHIP_MOVER)])
+    order = _pack(mlane, mcat, 5)
+    mlane, mcat = mlane[order], mcat[order]
+    mpos = np.concatenate([batch.shot_pos[own], *cand_pos,
+                           np.stack([sx[live], sy[live]], axis=1)])[order]
+    mvel = np.concatenate([batch.shot_vel[own], *cand_vel,
+                           np.stack([vx[live], vy[live]], axis=1)])[order]
+    horizon = np.concatenate([batch.shot_ttl[own], np.full(3 * n_live, p.shot_ticks - 1.0),
+                              np.full(n_live, float(DANGER_TICKS))])[order]
+
+    # Every (mover, danger) pair of a game.
+    per_mover = nd[mlane]
+    mover = np.repeat(np.arange(mlane.shape[0]), per_mover)
+    pair_start = np.zeros(mlane.shape[0], dtype=np.int64)
+    np.cumsum(per_mover[:-1], out=pair_start[1:])
+    danger = d_start[mlane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
+    rel = nearest(dpos[danger] - mpos[mover], kit)
+    t_all, miss_all = closest(rel, dvel[danger] - mvel[mover], horizon[mover], kit.images)
+    pcat = mcat[mover]
+    target_pair = dcat[danger] < 2
+    hit_r = HIT_SHARE * drad
+
+    # (1) What the shots in flight will hit, and what is on a collision course.
+    taken = (pcat == 0) & target_pair & (miss_all < hit_r[danger])
+    taken_any = np.bincount(danger[taken], minlength=dlane.shape[0]) > 0
+    free = ~taken_any
+    ship_pair = pcat == _SHIP_MOVER
+    miss_ship = np.empty(dlane.shape[0])
+    t_ship = np.empty(dlane.shape[0])
+    rel_ship = np.empty((dlane.shape[0], 2))
+    miss_ship[danger[ship_pair]] = miss_all[ship_pair]
+    t_ship[danger[ship_pair]] = t_all[ship_pair]
+    rel_ship[danger[ship_pair]] = rel[ship_pair]
+    reach_r = drad + p.ship_radius + DANGER_MARGIN
+    threat = miss_ship < reach_r
+    in_danger = _segment_any(threat, dlane, size)
+    wx_, wy_ = dvel[:, 0] - vx[dlane], dvel[:, 1] - vy[dlane]
+    speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
+    inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
+    contact = np.maximum(t_ship - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
+    threat_t = np.where(threat, contact, np.inf)
+
+    # (2) Intercepts of every target; (3) each game's cheapest.
+    ti = np.flatnonzero(dcat < 2)
+    tl = dlane[ti]
+    aim_turn = np.zeros(size, dtype=np.int64)
+    target = np.full(size, -1, dtype=np.int64)
+    reach = np.zeros(dlane.shape[0])
+    if ti.shape[0]:
+        vel = dvel[ti]
+        ship_v = np.stack([vx[tl], vy[tl]], axis=1)
+        rv = vel - ship_v
+        w = rv if p.shot_inherit else vel
+        ww = w * w
+        a = ww[:, 0] + ww[:, 1] - p.shot_speed * p.shot_speed
+        slow = a < -1e-9
+        a_safe = np.where(slow, a, -1.0)
+        hx, hy = COS[heading[tl]], SIN[heading[tl]]
+        bouncing = not kit.all_wrap
+        r = rel_ship[ti]
+        rr = r * r
+        n = np.searchsorted(kit.turn_half_cos, -(r[:, 0] * hx + r[:, 1] * hy)
+                            / np.maximum(np.sqrt(rr[:, 0] + rr[:, 1]), 1e-9))
+        here = np.stack([sx[tl], sy[tl]], axis=1)
+        for _ in range(2):
+            if bouncing:
+                here_n = here + ship_v * n[:, None]
+                d = future(dpos[ti], vel, n, drad[ti], dwraps[ti], p) - here_n
+            else:
+                d = r + rv * n[:, None]
+            if kit.size is not None:
+                d = (d + kit.half) % kit.size - kit.half
+            dw = d * w
+            b = dw[:, 0] + dw[:, 1]
+            dd = d * d
+            c2 = dd[:, 0] + dd[:, 1]
+            root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
+            t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
+            aim = d + w * t[:, None]
+            if bouncing:
+                later = future(dpos[ti], vel, n + t, drad[ti], dwraps[ti], p) - here_n
+                if p.shot_inherit:
+                    later = later - ship_v * t[:, None]
+                aim = np.where(dwraps[ti][:, None], aim, later)
+            aa = aim * aim
+            n = np.searchsorted(kit.turn_half_cos, -(aim[:, 0] * hx + aim[:, 1] * hy)
+                                / np.maximum(np.sqrt(aa[:, 0] + aa[:, 1]), 1e-9))
+        left = hx * aim[:, 1] - hy * aim[:, 0] > 0.0
+        reach_t = n + t
+        cost = reach_t + (t >= p.shot_ticks - 1) * 400.0 + taken_any[ti] * 2000.0
+        small = batch.saucer_small[tl]
+        cost = np.where(dcat[ti] == 1, cost - np.where(small, 80.0, 40.0), cost)
+        t_threat = threat_t[ti]
+        urgent = threat[ti] & (reach_t + 2.0 < t_threat) & free[ti]
+        cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
+        best = _first_argmin(cost, tl, size)
+        has = best >= 0
+        target[has] = ti[best[has]]
+        aim_turn[has] = np.where(n[best[has]] > 0, np.where(left[best[has]], 1, -1), 0)
+        reach[ti] = reach_t
+
+    # (5) Dodge what is not being shot away; jump only when nothing else works.
+    taken_at = np.full(dlane.shape[0], np.inf)
+    np.minimum.at(taken_at, danger[taken], t_all[taken])
+    handled = taken_at + 1.0 < threat_t
+    aimed = target >= 0
+    tgt = target[aimed]
+    handled[tgt] |= reach[tgt] + 2.0 < threat_t[tgt]
+    unhandled = _segment_any(threat & ~handled, dlane, size)
+    turn = aim_turn.copy()
+    thrust = np.zeros(size, dtype=bool)
+    jump = np.zeros(size, dtype=bool)
+    for i in np.flatnonzero(in_danger & unhandled & playing).tolist():
+        world = batch.world(i)
+        turn[i], go, first = escape(world, kit, Scene(world, p), int(aim_turn[i]))
+        thrust[i] = bool(go)
+        if first <= HYPER_TICKS:
+            if p.shield_enabled and world.shield_energy > 0:
+                masks[i] |= _SHIELD
+            elif p.hyper_enabled and not world.hyper_held:
+                jump[i] = True
+    masks |= np.where(turn > 0, _LEFT, np.where(turn < 0, _RIGHT, 0))
+    masks |= np.where(thrust, _THRUST, 0)
+
+    # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
+    m = np.bincount(dlane[dcat < 2], minlength=size)
+    row = 2 - turn  # the candidate shot of the turn taken: left 1, none 2, right 3
+    fire_pair = ((pcat == row[mlane][mover]) & target_pair & (miss_all < hit_r[danger])
+                 & free[danger])
+    may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
+    masks |= np.where(may_fire & _segment_any(fire_pair, mlane[mover], size), _FIRE, 0)
+    masks = np.where(jump, _HYPER, masks)
+    return np.where(playing, masks, 0)
 
 
 BATCH_BOTS: Mapping[str, BatchBot] = MappingProxyType({

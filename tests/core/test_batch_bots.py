@@ -8,22 +8,70 @@ import pytest
 from asteroids.config.loader import load_preset
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import BOTS
-from asteroids.core.bot_batch import BATCH_BOTS, batch_bot_for
+from asteroids.core.bot_batch import BATCH_BOTS, aimer_batch, batch_bot_for
+from asteroids.core.inputs import InputFrame
+
+
+def drive(cfg, name: str, lanes: int, ticks: int, first_seed: int = 1) -> int:
+    """Play ``lanes`` games with the batched bot, checking every game's masks against the
+    one-game bot every tick; the buttons pressed over the run."""
+    batch = new_batch(cfg, range(first_seed, first_seed + lanes))
+    one, many = BOTS[name], BATCH_BOTS[name]
+    pressed = 0
+    for tick in range(ticks):
+        masks = many(batch, cfg)
+        assert masks.shape == (lanes,)
+        expected = [one(batch.world(i), cfg) for i in range(lanes)]
+        assert masks.tolist() == expected, f"tick {tick}"
+        for m in expected:
+            pressed |= m
+        batch, _ = step_batch(batch, masks, cfg)
+    return pressed
 
 
 @pytest.mark.parametrize("name", sorted(BATCH_BOTS))
 def test_each_games_masks_equal_the_one_game_bots(name):
-    cfg = load_preset("classic")
-    batch = new_batch(cfg, range(5))
-    one, many = BOTS[name], BATCH_BOTS[name]
-    pressed = 0
-    for _ in range(150):
-        masks = many(batch, cfg)
-        assert masks.shape == (5,)
-        assert masks.tolist() == [one(batch.world(i), cfg) for i in range(5)]
-        pressed |= int(masks.max(initial=0))
-        batch, _ = step_batch(batch, masks, cfg)
+    pressed = drive(load_preset("classic"), name, 5, 150)
     assert (pressed != 0) == (name != "idle")
+
+
+# Every branch of the aimer: hyperspace (classic), the shield when no jump is allowed, bounce
+# borders and shots that take the ship's velocity (arena), a capped shot speed.
+AIMER_RULES = [
+    ("classic", []),
+    ("classic", ["ship.shield.enabled=true", "ship.hyperspace.enabled=false",
+                 "shots.max_axis_speed_px_per_s=300"]),
+    ("arena", ["ship.shield.enabled=true", "shots.inherit_velocity=true"]),
+    ("default", ["borders.ship=bounce"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
+def test_the_batched_aimer_equals_the_aimer_in_every_game_every_tick(preset, overrides):
+    pressed = drive(load_preset(preset, overrides=overrides), "aimer", 8, 200, first_seed=7)
+    assert pressed & int(InputFrame.FIRE) and pressed & int(InputFrame.LEFT | InputFrame.RIGHT)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
+def test_soak_the_batched_aimer_over_many_games_and_ticks(preset, overrides):
+    drive(load_preset(preset, overrides=overrides), "aimer", 64, 3000)
+
+
+def test_the_batched_aimer_uses_the_shield_and_hyperspace_as_the_aimer_does():
+    # Seed 64's ship is cornered at tick 139: the aimer jumps, or raises its shield.
+    no_jump = load_preset("classic", overrides=["ship.shield.enabled=true",
+                                                "ship.hyperspace.enabled=false"])
+    assert drive(no_jump, "aimer", 6, 150, first_seed=60) & int(InputFrame.SHIELD)
+    assert drive(load_preset("classic"), "aimer", 6, 150, first_seed=60) & int(
+        InputFrame.HYPERSPACE)
+
+
+def test_the_batched_aimer_takes_params_and_games_with_nothing_to_see():
+    cfg = load_preset("classic", overrides=["game.first_wave_asteroids=0",
+                                            "saucers.enabled=false"])
+    batch = new_batch(cfg, range(3))
+    assert aimer_batch(batch, batch.params).tolist() == [0, 0, 0]
 
 
 def test_every_named_bot_has_a_batched_form_and_unknown_names_say_which_do():
