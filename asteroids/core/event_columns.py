@@ -12,7 +12,7 @@ objects the one-game ``step`` returns, in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
 from types import MappingProxyType
@@ -166,41 +166,56 @@ class EventColumns:
         return cls(**values)
 
 
+def _row_of(cls: type) -> Callable[[ev.Event], tuple[int, int, int, int, float, float, float]]:
+    """One event of ``cls`` as its (i0, i1, i2, i3, x, y, f) row, per ``LAYOUT``."""
+    getters = []
+    for column in (*_INT_COLUMNS, *_FLOAT_COLUMNS):
+        laid = [(name, codec) for name, col, codec in LAYOUT[cls] if col == column]
+        if not laid:
+            getters.append(lambda e, zero=0.0 if column in _FLOAT_COLUMNS else 0: zero)
+            continue
+        name, codec = laid[0]
+        if codec == "cause":
+            getters.append(lambda e, n=name: _CAUSE_CODES[getattr(e, n)])
+        elif codec == "shooter":
+            getters.append(lambda e, n=name: _SHOOTER_CODES[getattr(e, n)])
+        elif codec == "float":
+            getters.append(lambda e, n=name: float(getattr(e, n)))
+        else:
+            getters.append(lambda e, n=name: int(getattr(e, n)))
+    fields_ = tuple(getters)
+    return lambda e: tuple(get(e) for get in fields_)  # type: ignore[return-value]
+
+
+_ROW_OF = MappingProxyType({cls: _row_of(cls) for cls in _CLASSES})
+
+
 def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
     """Columns of the events of each game, given as one sequence of events per game."""
     lanes = len(per_game)
     game: list[int] = []
     kind: list[int] = []
-    ints: dict[str, list[int]] = {c: [] for c in _INT_COLUMNS}
-    floats: dict[str, list[float]] = {c: [] for c in _FLOAT_COLUMNS}
-    counts = np.zeros(lanes, dtype=np.int64)
+    payload: list[tuple[int, int, int, int, float, float, float]] = []
+    counts = [0] * lanes
+    kind_of, row_of = _KIND_OF, _ROW_OF
     for g, events in enumerate(per_game):
+        if not events:
+            continue
         for event in events:
             cls = type(event)
-            row_i = dict.fromkeys(_INT_COLUMNS, 0)
-            row_f = dict.fromkeys(_FLOAT_COLUMNS, 0.0)
-            for name, column, codec in LAYOUT[cls]:
-                value = getattr(event, name)
-                if codec == "float":
-                    row_f[column] = float(value)
-                elif codec == "cause":
-                    row_i[column] = _CAUSE_CODES[value]
-                elif codec == "shooter":
-                    row_i[column] = _SHOOTER_CODES[value]
-                else:
-                    row_i[column] = int(value)
-            game.append(g)
-            kind.append(_KIND_OF[cls])
-            for c in _INT_COLUMNS:
-                ints[c].append(row_i[c])
-            for c in _FLOAT_COLUMNS:
-                floats[c].append(row_f[c])
-            counts[g] += 1
+            kind.append(kind_of[cls])
+            payload.append(row_of[cls](event))
+        counts[g] = len(kind) - len(game)
+        game.extend([g] * counts[g])
     rows = np.zeros(lanes + 1, dtype=np.int64)
     np.cumsum(counts, out=rows[1:])
+    if payload:
+        ints = np.array([r[:4] for r in payload], dtype=np.int64).T
+        floats = np.array([r[4:] for r in payload], dtype=np.float64).T
+    else:
+        ints, floats = np.zeros((4, 0), dtype=np.int64), np.zeros((3, 0))
     return EventColumns(
         game=np.array(game, dtype=np.int64), kind=np.array(kind, dtype=np.int8),
-        **{c: np.array(ints[c], dtype=np.int64) for c in _INT_COLUMNS},
-        **{c: np.array(floats[c], dtype=np.float64) for c in _FLOAT_COLUMNS},
+        i0=ints[0], i1=ints[1], i2=ints[2], i3=ints[3], x=floats[0], y=floats[1], f=floats[2],
         rows=rows,
     )

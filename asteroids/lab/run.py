@@ -131,8 +131,8 @@ def _run_batches(sides: Sequence[Side], tasks: list[GameTask], *, jobs: int | No
         if not mine or not can_batch(mine[0].bot, mine[0].record):
             single += mine
             continue
-        # Four chunks per worker, so the progress bar moves and no worker idles at the end.
-        size = -(-len(mine) // (workers * 4))
+        # One batch per worker: the wider a batch, the cheaper each of its game-ticks.
+        size = -(-len(mine) // workers)
         for at in range(0, len(mine), size):
             part = mine[at:at + size]
             chunks.append(BatchTask(side=s, first=part[0].index,
