@@ -4,9 +4,10 @@ Bot games per second of ``asteroids balance`` on the classic preset with the aim
 game the same length (99 ships, so no game ends before the tick cap), through the real
 ``asteroids.lab.run.run_balance``:
 
-* ``--jobs 1`` (in this process), ``--jobs N`` for every core (a process pool), and
-  ``--engine ray`` on a local Ray with every core, on the same games; the results of all
-  three are checked equal before anything is printed;
+* each local engine (``--engines``: ``pool``, one game per task, and ``batch``, each
+  worker's games as one batch) with ``--jobs 1`` (in this process) and ``--jobs N`` for
+  every core, and ``--engine ray`` on a local Ray with every core, on the same games; the
+  results of all are checked equal before anything is printed;
 * Ray's overhead, measured apart: starting and stopping the local Ray, and the cost per
   game of a task that does almost nothing (games of 1 tick), beside the pool's.
 
@@ -55,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="1-tick games for the per-game overhead (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-ray", action="store_true", help="leave Ray out")
+    parser.add_argument("--engines", default="pool,batch",
+                        help="local engines to time, comma-separated (default %(default)s; "
+                        "Ray is added unless --no-ray)")
     args = parser.parse_args(argv)
     tuned = tune_malloc()
     cores = os.cpu_count() or 1
@@ -71,11 +75,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     side = _side(args.ticks)
     rows: list[tuple[str, float, str | None]] = []
-    base_s, base = _timed(side, args.games, args.seed, jobs=1)
-    rows.append(("pool, --jobs 1 (in process)", base_s, None))
-    pool_s, pool = _timed(side, args.games, args.seed, jobs=cores)
-    assert pool == base, "the pool's results differ from --jobs 1"
-    rows.append((f"pool, --jobs {cores}", pool_s, None))
+    base_s = float("nan")
+    base = None
+    for engine in [e.strip() for e in args.engines.split(",") if e.strip()]:
+        for jobs in (1, cores):
+            seconds, results = _timed(side, args.games, args.seed, engine=engine, jobs=jobs)
+            if base is None:
+                base_s, base = seconds, results
+            assert results == base, f"{engine} --jobs {jobs} gives other results"
+            where = " (in process)" if jobs == 1 else ""
+            rows.append((f"{engine}, --jobs {jobs}{where}", seconds, None))
     ray_start = ray_stop = float("nan")
     if ray:
         t0 = time.perf_counter()

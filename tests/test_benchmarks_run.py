@@ -99,7 +99,7 @@ def test_render_methods_benchmark_draws_the_same_rocks_every_way(tmp_path) -> No
 
 @pytest.mark.slow
 def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
-    """Tiny sizes, pool only (the Ray column is exercised by the ray-marked tests)."""
+    """Tiny sizes, the local engines only (Ray is exercised by the ray-marked tests)."""
     done = subprocess.run(
         [sys.executable, "-m", "asteroids", "bench", "balance", "--games", "2", "--ticks",
          "60", "--tiny", "4", "--no-ray"],
@@ -107,6 +107,7 @@ def test_balance_benchmark_runs_and_checks_engines_agree() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "| pool, --jobs 1 (in process) |" in done.stdout
+    assert "| batch, --jobs 1 (in process) |" in done.stdout
     assert "## Overhead per game: 4 games of 1 tick" in done.stdout
 
 
