@@ -26,6 +26,7 @@ from asteroids.config.errors import OVERRIDE_SOURCE, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.knobs import MIN_OBSTACLE_POINTS, Knob, describe, fmt_num, knobs
 from asteroids.config.locate import Path
+from asteroids.config.player_tables import KeysConfig
 from asteroids.config.reading import (
     MAX_FILE_BYTES,
     TOML_POSITION,
@@ -34,7 +35,8 @@ from asteroids.config.reading import (
     dotted,
     read_source,
 )
-from asteroids.config.schema import Config, KeysConfig, Obstacle
+from asteroids.config.rule_tables import Obstacle
+from asteroids.config.schema import Config
 from asteroids.userfile import display_name
 
 __all__ = ["MAX_FILE_BYTES", "load_config", "load_config_over", "load_config_text", "load_preset",

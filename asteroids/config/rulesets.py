@@ -67,7 +67,7 @@ def _knob_timing() -> dict[str, Timing]:
 
 KNOB_TIMING: dict[str, Timing] = _knob_timing()
 """When each setting can change during a game (``asteroids play --live``), as each knob
-declares it in ``asteroids/config/schema.py`` (``timing=``), decided knob by knob against
+declares it in ``asteroids/config/rule_tables.py`` (``timing=``), decided knob by knob against
 the core: ``LIVE`` settings go to ``step`` from the next tick (and into the replay as a change
 at that tick); ``NEXT_GAME`` ones wait for a new World. Rule settings are listed one by one;
 the player's tables (display, audio, keys, storage) never touch the World and are listed
