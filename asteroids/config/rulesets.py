@@ -29,7 +29,8 @@ from asteroids.config.bundled import preset_names
 from asteroids.config.declare import LIVE, NEXT_GAME, PLAYER, Timing
 from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import knobs
-from asteroids.config.loader import load_config, load_preset, parse_override
+from asteroids.config.loader import load_config, load_preset
+from asteroids.config.overrides import parse_override
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, Config
 
 __all__ = ["KNOB_TIMING", "LIVE", "MATCH_TABLES", "NEXT_GAME", "NON_RULE_TABLES",
