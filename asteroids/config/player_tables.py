@@ -3,10 +3,10 @@
 ``[keys]`` and ``[storage]``, one frozen dataclass per TOML table.
 
 Their knobs declare a default, a doc line and allowed values (``knob`` in
-``asteroids.config.declare``) but no live timing or per-tick conversion: the window applies
-a change at once, and no replay's rules fingerprint holds them, so rebinding a key or
-turning the volume down never changes a game. ``Config`` in ``asteroids.config.schema``
-gathers them with the rule tables.
+``asteroids.config.declare``) but no live timing or per-tick conversion: they never touch
+the World, and no replay's rules fingerprint holds them, so rebinding a key or turning the
+volume down never changes a game. ``Config`` in ``asteroids.config.schema`` gathers them
+with the rule tables.
 """
 
 from __future__ import annotations
