@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
 from asteroids.config.bundled import preset_description, preset_names
-from asteroids.config.loader import parse_override
+from asteroids.config.overrides import parse_override
 from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
 from asteroids.userfile import STDIN, display_name
 

@@ -40,9 +40,10 @@ import numpy as np
 from asteroids.config import Config, ConfigError, load_config
 from asteroids.config.budget import BUDGET_MB, BUDGET_MS, TickWork, UnitCosts, rules_getter
 from asteroids.config.knobs import knobs
-from asteroids.config.loader import load_preset, parse_override
+from asteroids.config.loader import load_preset
+from asteroids.config.overrides import parse_override
+from asteroids.config.rule_tables import Obstacle
 from asteroids.config.rulesets import RULE_TABLES
-from asteroids.config.schema import Obstacle
 from asteroids.core import new_world, step
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state

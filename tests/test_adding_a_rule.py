@@ -111,7 +111,7 @@ def _verify_here(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_a_new_knob_keeps_every_old_replay(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     pkg = _later_version(tmp_path, [
-        ("config/schema.py", "    heartbeat: HeartbeatConfig = field(",
+        ("config/rule_tables.py", "    heartbeat: HeartbeatConfig = field(",
          KNOB + "    heartbeat: HeartbeatConfig = field("),
         ("core/params.py", 'asteroid_points=tuple(t["scoring.asteroid"]),',
          'asteroid_points=tuple(p + t["game.bonus_points"] for p in t["scoring.asteroid"]),'),

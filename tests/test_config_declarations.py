@@ -1,7 +1,7 @@
 """Every rule knob declares what the game needs from it, or the game refuses to start.
 
 A rule setting carries its live timing, its per-tick conversion and, when it arrived after
-the first release, its ``before`` value (``asteroids.config.schema.knob``); the live-reload
+the first release, its ``before`` value (``asteroids.config.declare.knob``); the live-reload
 table and the core's per-tick numbers are built from those declarations, never kept beside
 them.
 """
@@ -16,7 +16,7 @@ import pytest
 
 from asteroids.config import load_config
 from asteroids.config.compat import canonical_rules, rules_fingerprint
-from asteroids.config.declare import AS_IS, STEP, ticks
+from asteroids.config.declare import AS_IS, STEP, knob, ticks
 from asteroids.config.live import leaf_keys
 from asteroids.config.rulesets import KNOB_TIMING
 from asteroids.config.schema import (
@@ -24,7 +24,6 @@ from asteroids.config.schema import (
     RULE_TABLES,
     RULES_VERSION,
     check_declarations,
-    knob,
 )
 from asteroids.core.params import compile_params, per_tick
 

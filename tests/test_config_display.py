@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from asteroids.config import ConfigError, load_config
-from asteroids.config.schema import PALETTES
+from asteroids.config.player_tables import PALETTES
 from asteroids.profile import ruleset_key
 from asteroids.replay.format import rules_fingerprint
 

@@ -24,8 +24,8 @@ def test_default_toml_loads_to_exactly_the_defaults():
 def test_default_toml_is_the_generated_text():
     committed = DEFAULT.read_text(encoding="utf-8")
     assert committed == render_default_toml(), (
-        "config/default.toml is out of date with asteroids/config/schema.py; regenerate it "
-        f"with:  {REGENERATE}"
+        "config/default.toml is out of date with the schema (asteroids/config/schema.py and "
+        f"its tables); regenerate it with:  {REGENERATE}"
     )
 
 

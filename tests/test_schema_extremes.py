@@ -4,7 +4,8 @@ Each rule setting is set to each end of its range (each choice, each flag) on to
 game (shield on and held half the time, a wide shield, more rocks, rocks colliding); the
 aimer bot plays 120 ticks of it, then the spinner and the soak bot 20 each, with every
 World invariant checked after every tick. The ranges come from
-``asteroids/config/schema.py`` itself, so a widened range is walked as soon as it is written.
+``asteroids/config/rule_tables.py`` itself, so a widened range is walked as soon as it is
+written.
 Before this walk, ``ship.shield.restitution = 1.5`` (schema-valid) crashed the first shield
 contact, and ``ship.turn_deg_per_s`` under about 2.6 deg/s made the aimer divide by zero.
 """

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from asteroids.app.audio import SoundBank
 from asteroids.config import Config
-from asteroids.config.schema import AudioConfig
+from asteroids.config.player_tables import AudioConfig
 from asteroids.core import events as ev
 
 __all__ = ["NOTICE_S", "VOLUME_STEP", "AudioService"]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from arcade.gl.geometry import quad_2d_fs
 
-from asteroids.config.schema import MonitorConfig
+from asteroids.config.player_tables import MonitorConfig
 
 if TYPE_CHECKING:
     from arcade import Camera2D

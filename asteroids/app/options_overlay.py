@@ -43,7 +43,7 @@ from asteroids.app.mixer import taper
 from asteroids.app.text import Frame, TextLine
 from asteroids.app.world_view import Overlay
 from asteroids.config.keys import KEY_NAMES, canonical_key
-from asteroids.config.schema import PALETTES, PLAYFIELD_BORDERS
+from asteroids.config.player_tables import PALETTES, PLAYFIELD_BORDERS
 from asteroids.profile.options import (
     HUD_SCALES,
     ITEMS,

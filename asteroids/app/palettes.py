@@ -155,7 +155,7 @@ PALETTES_BY_NAME: dict[str, Palette] = {
     ),
 }
 """Every palette, by its ``display.palette`` name (the names the config accepts,
-``asteroids.config.schema.PALETTES``, in the same order: a test keeps them equal)."""
+``asteroids.config.player_tables.PALETTES``, in the same order: a test keeps them equal)."""
 
 def palette_named(name: str) -> Palette:
     """The palette called ``name`` (the config has checked it is one of ``PALETTES``)."""

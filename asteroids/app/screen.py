@@ -25,7 +25,7 @@ from asteroids.app.palettes import Palette, palette_named
 from asteroids.app.render import LineRenderer
 from asteroids.app.scene import FLOATS_PER_SEGMENT, Segments
 from asteroids.app.text import Frame
-from asteroids.config.schema import DisplayConfig
+from asteroids.config.player_tables import DisplayConfig
 
 __all__ = ["TEXT_GLOW", "Screen"]
 

@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from asteroids.app import synth_cabinet, synth_modern
-from asteroids.config.schema import SOUND_SETS
+from asteroids.config.player_tables import SOUND_SETS
 
 __all__ = ["DEFAULT_SOUND_SET", "LOOPING", "RATE", "SOUND_NAMES", "SOUND_SETS", "level_db",
            "render_set", "render_voice", "voice_names"]

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from asteroids.config.errors import ERROR_CODES, ConfigError, ConfigIssue
 from asteroids.config.keys import KEY_NAMES
-from asteroids.config.loader import MAX_FILE_BYTES, load_config, load_config_text, parse_override
+from asteroids.config.loader import load_config, load_config_text
+from asteroids.config.overrides import parse_override
+from asteroids.config.player_tables import AudioConfig, DisplayConfig, KeysConfig, StorageConfig
+from asteroids.config.reading import MAX_FILE_BYTES
 from asteroids.config.render import render_default_toml, render_toml
-from asteroids.config.schema import (
+from asteroids.config.rule_tables import (
     AsteroidsConfig,
-    AudioConfig,
     BordersConfig,
-    Config,
-    DisplayConfig,
     GameConfig,
     HeartbeatConfig,
     HyperspaceConfig,
-    KeysConfig,
     MatchConfig,
     Obstacle,
     SaucersConfig,
@@ -28,9 +27,9 @@ from asteroids.config.schema import (
     ShieldConfig,
     ShipConfig,
     ShotsConfig,
-    StorageConfig,
     WorldConfig,
 )
+from asteroids.config.schema import Config
 
 __all__ = [
     "AsteroidsConfig",

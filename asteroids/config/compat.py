@@ -2,7 +2,7 @@
 
 A game's rules are its rule settings (``RULE_TABLES``, plus ``MATCH_TABLES`` for a two-player
 game). A knob added after the first release declares a ``before`` value, the one that plays
-as the game did without it (``asteroids.config.schema.knob``). The canonical rules leave out
+as the game did without it (``asteroids.config.declare.knob``). The canonical rules leave out
 every such knob that is at its ``before`` value, so:
 
 - a replay, or a high-score table's ruleset, recorded by a version that did not have the knob

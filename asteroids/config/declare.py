@@ -1,18 +1,19 @@
-"""What a rule knob declares besides its type and range: when a change of it can take effect
-in a game in progress (``Timing``), how the core converts it to per-tick numbers
-(``Convert``), and its history (the game version it arrived in and its value before then).
+"""How a knob is declared: ``knob()``, and what a rule knob declares besides its type and
+range: when a change of it can take effect in a game in progress (``Timing``), how the core
+converts it to per-tick numbers (``Convert``), and its history (the game version it arrived
+in and its value before then).
 
-``asteroids/config/schema.py`` gives every rule knob these next to its default, so adding a
-rule setting is one declaration: the live-reload table (``KNOB_TIMING``), the core's per-tick
-numbers (``asteroids.core.params``) and ``config/default.toml`` all follow from it, and a
-replay recorded before the knob existed is played with its ``before`` value. No imports from
-the rest of the game: the schema imports this module.
+``asteroids/config/rule_tables.py`` gives every rule knob these next to its default, so
+adding a rule setting is one declaration: the live-reload table (``KNOB_TIMING``), the core's
+per-tick numbers (``asteroids.core.params``) and ``config/default.toml`` all follow from it,
+and a replay recorded before the knob existed is played with its ``before`` value. No imports
+from the rest of the game: the schema's tables import this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "WORLD_LAYOUT",
     "Convert",
     "Timing",
+    "knob",
     "ticks",
     "version_key",
 ]
@@ -128,3 +130,64 @@ def version_key(version: str) -> tuple[int, ...]:
     if not parts or not all(p.isdigit() and len(p) <= 9 for p in parts):
         raise ValueError(f"not a release version: {version!r}")
     return tuple(int(p) for p in parts)
+
+
+_NO_BEFORE: Any = object()
+"""``before`` left out: the knob was in the first release, so every file has it."""
+
+
+def knob(
+    default: Any,
+    doc: str,
+    *,
+    unit: str = "",
+    lo: float | None = None,
+    hi: float | None = None,
+    lo_open: bool = False,
+    choices: tuple[str, ...] | None = None,
+    length: int | None = None,
+    timing: Timing | None = None,
+    tick: Convert | None = None,
+    since: str = FIRST_VERSION,
+    before: Any = _NO_BEFORE,
+) -> Any:
+    """Declare one tunable: its default, what it does, its unit and its allowed values; for a
+    rule, also when a change takes effect in a running game, how the core converts it to
+    per-tick numbers, and its history.
+
+    Args:
+        default: the built-in value (tuples for fixed-length lists).
+        doc: one line for ``default.toml`` and for error messages.
+        unit: the unit, e.g. ``"px/s"``; empty for plain counts and flags.
+        lo: smallest allowed value (inclusive unless ``lo_open``).
+        hi: largest allowed value (inclusive).
+        lo_open: whether ``lo`` itself is excluded (e.g. a lifetime must be > 0).
+        choices: the allowed strings, for enumerations.
+        length: the required length, for fixed-length lists.
+        timing: for a rule knob (required there), when a change of it applies during a game
+            (``asteroids play --live``); ``KNOB_TIMING`` is built from these.
+        tick: for a rule knob (required there), how ``asteroids.core.params`` converts it
+            to the per-tick number the rules read.
+        since: the game version the knob arrived in.
+        before: for a knob added after the first release (required there), the value that
+            plays exactly as the game did before it existed: a replay or a ruleset recorded
+            by an older version, which lacks the knob, is played with this value.
+    """
+    meta = {
+        "doc": doc,
+        "unit": unit,
+        "lo": lo,
+        "hi": hi,
+        "lo_open": lo_open,
+        "choices": choices,
+        "length": length,
+        "timing": timing,
+        "tick": tick,
+        "since": since,
+    }
+    if before is not _NO_BEFORE:
+        meta["before"] = tuple(before) if isinstance(before, list) else before
+    if isinstance(default, (list, tuple)):
+        value = tuple(default)
+        return field(default_factory=lambda: value, metadata=meta)
+    return field(default=default, metadata=meta)

@@ -1,7 +1,8 @@
 """Read the schema's declarations: what kind of value each field holds, and how to say so.
 
 The loader (validation), the renderer (``default.toml`` comments) and error messages all
-describe a knob the same way, from the one declaration in ``schema.py``.
+describe a knob the same way, from its one declaration in the schema's tables
+(``rule_tables.py``, ``player_tables.py``).
 """
 
 from __future__ import annotations

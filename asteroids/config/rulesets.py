@@ -29,7 +29,8 @@ from asteroids.config.bundled import preset_names
 from asteroids.config.declare import LIVE, NEXT_GAME, PLAYER, Timing
 from asteroids.config.errors import ConfigError
 from asteroids.config.knobs import knobs
-from asteroids.config.loader import load_config, load_preset, parse_override
+from asteroids.config.loader import load_config, load_preset
+from asteroids.config.overrides import parse_override
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, Config
 
 __all__ = ["KNOB_TIMING", "LIVE", "MATCH_TABLES", "NEXT_GAME", "NON_RULE_TABLES",
@@ -67,7 +68,7 @@ def _knob_timing() -> dict[str, Timing]:
 
 KNOB_TIMING: dict[str, Timing] = _knob_timing()
 """When each setting can change during a game (``asteroids play --live``), as each knob
-declares it in ``asteroids/config/schema.py`` (``timing=``), decided knob by knob against
+declares it in ``asteroids/config/rule_tables.py`` (``timing=``), decided knob by knob against
 the core: ``LIVE`` settings go to ``step`` from the next tick (and into the replay as a change
 at that tick); ``NEXT_GAME`` ones wait for a new World. Rule settings are listed one by one;
 the player's tables (display, audio, keys, storage) never touch the World and are listed

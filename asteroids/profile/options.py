@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from asteroids.config import Config
 from asteroids.config.keys import canonical_key
-from asteroids.config.schema import KeysConfig
+from asteroids.config.player_tables import KeysConfig
 from asteroids.profile.settings import KEY_ACTIONS, PAD_ACTIONS, PAD_BUTTONS, Settings
 
 __all__ = ["BIND_ACTIONS", "DEFAULT_PAD", "HUD_SCALES", "ITEMS", "KEY_SLOTS",

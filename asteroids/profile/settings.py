@@ -42,7 +42,8 @@ from typing import Any
 
 from asteroids.config.keys import KEY_NAMES
 from asteroids.config.knobs import Knob, describe, knobs
-from asteroids.config.schema import Config, KeysConfig
+from asteroids.config.player_tables import KeysConfig
+from asteroids.config.schema import Config
 from asteroids.paths import data_dir
 from asteroids.profile.store import (
     FileFormat,

@@ -20,7 +20,7 @@ from typing import Any
 from asteroids.config import Config, ConfigError
 from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.live import apply_changes, diff_configs
-from asteroids.config.loader import parse_override
+from asteroids.config.overrides import parse_override
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, RULE_TABLES
 
 __all__ = ["MAX_CHANGES", "MAX_SETTINGS", "MAX_TOTAL_SETTINGS", "ConfigChange", "config_at",

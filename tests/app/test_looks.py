@@ -16,7 +16,7 @@ from asteroids.app.play_view import PlayView
 from asteroids.app.router import open_shell
 from asteroids.app.scene import Segments
 from asteroids.config import Config, load_config
-from asteroids.config.schema import PALETTES
+from asteroids.config.player_tables import PALETTES
 from asteroids.core import InputFrame, World, new_world, step
 from asteroids.core.bot import bot_input
 from asteroids.core.world import Draft

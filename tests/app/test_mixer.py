@@ -25,7 +25,7 @@ from asteroids.app.mixer import (
 from asteroids.app.sound_checks import loop_check
 from asteroids.app.sound_measure import db, loudness_dba, peak_dbfs
 from asteroids.app.sound_scenes import Step, mixer_for, render_scene, solo, worst_case
-from asteroids.config.schema import SOUND_SETS, AudioConfig
+from asteroids.config.player_tables import SOUND_SETS, AudioConfig
 from asteroids.core import events as ev
 
 R = synth.RATE

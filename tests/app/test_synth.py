@@ -21,7 +21,7 @@ from asteroids.app.sound_measure import (
     strongest_hz,
     warble_hz,
 )
-from asteroids.config.schema import SOUND_SETS, AudioConfig
+from asteroids.config.player_tables import SOUND_SETS, AudioConfig
 
 R = synth.RATE
 

@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from asteroids.config.schema import Config, Obstacle
+from asteroids.config.rule_tables import Obstacle
+from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core import step
 from asteroids.core.bodies import CONTACTS, CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS

@@ -15,7 +15,8 @@ import math
 import numpy as np
 import pytest
 
-from asteroids.config.schema import Config, Obstacle
+from asteroids.config.rule_tables import Obstacle
+from asteroids.config.schema import Config
 from asteroids.core import InputFrame, reach, step
 from asteroids.core import events as ev
 from asteroids.core.craft import SAFE

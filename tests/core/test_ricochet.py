@@ -9,7 +9,8 @@ import math
 
 import pytest
 
-from asteroids.config.schema import Config, Obstacle
+from asteroids.config.rule_tables import Obstacle
+from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core import step
 from asteroids.core.params import params_for

@@ -8,7 +8,8 @@ import warnings
 
 import pytest
 
-from asteroids.config.schema import Config, Obstacle
+from asteroids.config.rule_tables import Obstacle
+from asteroids.config.schema import Config
 from asteroids.core import InputFrame, step
 from asteroids.core import events as ev
 from asteroids.core.params import params_for
