@@ -30,10 +30,8 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, with_shots, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 CX, CY = 0.5 * P.width, 0.5 * P.height
 

@@ -11,15 +11,12 @@ from hypothesis import strategies as st
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core import step
-from asteroids.core.params import params_for
 from asteroids.core.world import (
     SHIP_DEAD,
     SHOOTER_SHIP,
 )
-from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, run, with_shots, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

@@ -19,9 +19,8 @@ from asteroids.core import new_world, step
 from asteroids.core.params import params_for
 from asteroids.core.ship import START_HEADING
 from asteroids.core.world import SHIP_DEAD, SHOOTER_SAUCER
-from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, world_with
+from tests.core.worlds import CFG, config_with, of, rock, run, with_shots, world_with
 
-CFG = quiet(Config())
 CX, CY = 640.0, 360.0
 GRACE = params_for(CFG).per_tick["ship.grace_s"]
 THREE_S = 180

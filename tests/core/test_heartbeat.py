@@ -14,11 +14,8 @@ from asteroids.core.world import (
     SHIP_HYPERSPACE,
     SHOOTER_SHIP,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, with_shots, world_with
 from tests.core.worlds import run as run_inputs
-
-CFG = quiet(Config())
-P = params_for(CFG)
 
 
 def run(world, cfg, n):

@@ -18,14 +18,10 @@ from asteroids.core.world import (
     SHIP_FLYING,
     SHIP_HYPERSPACE,
 )
-from tests.core.worlds import config_with, of, quiet, rock, world_with
+from tests.core.worlds import CFG, SHIELD, THRUST, P, config_with, of, quiet, rock, world_with
 from tests.core.worlds import run as run_inputs
 
-THRUST = int(InputFrame.THRUST)
 HYPER = int(InputFrame.HYPERSPACE)
-SHIELD = int(InputFrame.SHIELD)
-CFG = quiet(Config())
-P = params_for(CFG)
 
 
 def far_rock(cfg: Config = CFG):

@@ -18,16 +18,23 @@ from asteroids.core.world import (
     SHIP_HYPERSPACE,
     SHOOTER_SAUCER,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import (
+    CFG,
+    FIRE,
+    LEFT,
+    RIGHT,
+    SHIELD,
+    THRUST,
+    P,
+    config_with,
+    of,
+    quiet,
+    rock,
+    with_shots,
+    world_with,
+)
 from tests.core.worlds import run as run_inputs
 
-THRUST = int(InputFrame.THRUST)
-LEFT = int(InputFrame.LEFT)
-RIGHT = int(InputFrame.RIGHT)
-FIRE = int(InputFrame.FIRE)
-SHIELD = int(InputFrame.SHIELD)
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

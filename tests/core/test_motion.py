@@ -12,10 +12,8 @@ from asteroids.core.params import params_for
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHIP_HYPERSPACE, SHOOTER_SHIP
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, with_shots, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 CX, CY = 0.5 * P.width, 0.5 * P.height
 QUARTER = HEADING_STEPS // 4

@@ -11,17 +11,14 @@ from asteroids.config.rule_tables import Obstacle
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core import step
-from asteroids.core.params import params_for
 from asteroids.core.spawn import NewRock
 from asteroids.core.world import (
     SHIP_DEAD,
     SHIP_FLYING,
     SHIP_HYPERSPACE,
 )
-from tests.core.worlds import config_with, of, quiet, rock, run, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, run, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 
 

@@ -25,6 +25,8 @@ from asteroids.core.spawn import NewRock
 from asteroids.core.touch import rocks_near
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP, Draft, World
 from tests.core.worlds import (
+    CFG,
+    P,
     config_with,
     of,
     quiet,
@@ -34,8 +36,6 @@ from tests.core.worlds import (
     world_with,
 )
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 
 

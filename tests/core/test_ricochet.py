@@ -21,7 +21,7 @@ from asteroids.core.world import (
     SHOOTER_SAUCER,
     SHOOTER_SHIP,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, with_shots, world_with
 
 SQUARE = ((580.0, 180.0), (620.0, 180.0), (620.0, 220.0), (580.0, 220.0))
 
@@ -73,8 +73,6 @@ def shot_back_from_the_pillar(cfg: Config, rock_x: float):
 LEFT_PILLAR = ((10.0, 280.0), (50.0, 280.0), (50.0, 320.0), (10.0, 320.0))
 BOUNCE_ALL = quiet(config_with(borders={"asteroids": "bounce", "ship": "bounce",
                                         "shots": "bounce", "saucers": "bounce"}))
-CFG = quiet(Config())
-P = params_for(CFG)
 
 
 def far_rock(cfg: Config = CFG):

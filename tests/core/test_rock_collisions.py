@@ -15,10 +15,8 @@ from asteroids.config.schema import Config
 from asteroids.core import step
 from asteroids.core.params import params_for
 from asteroids.core.spawn import NewRock
-from tests.core.worlds import config_with, quiet, rock, world_with
+from tests.core.worlds import CFG, P, config_with, quiet, rock, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 CX, CY = 0.5 * P.width, 0.5 * P.height
 

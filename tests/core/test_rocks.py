@@ -27,10 +27,7 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, of, quiet, rock, run, with_shots, world_with
-
-CFG = quiet(Config())
-P = params_for(CFG)
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, run, with_shots, world_with
 
 
 def quiet_with(**sections) -> Config:

@@ -17,14 +17,21 @@ from asteroids.core.world import (
     SHIP_FLYING,
     SHOOTER_SAUCER,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import (
+    CFG,
+    FIRE,
+    SHIELD,
+    THRUST,
+    P,
+    config_with,
+    of,
+    quiet,
+    rock,
+    with_shots,
+    world_with,
+)
 from tests.core.worlds import run as run_inputs
 
-THRUST = int(InputFrame.THRUST)
-FIRE = int(InputFrame.FIRE)
-SHIELD = int(InputFrame.SHIELD)
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

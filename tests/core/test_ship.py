@@ -15,15 +15,22 @@ from asteroids.core.params import params_for
 from asteroids.core.ship import START_HEADING, ship_outline
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
 from asteroids.core.world import SHOOTER_SAUCER, SHOOTER_SHIP
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import (
+    CFG,
+    FIRE,
+    LEFT,
+    RIGHT,
+    THRUST,
+    P,
+    config_with,
+    of,
+    quiet,
+    rock,
+    with_shots,
+    world_with,
+)
 from tests.core.worlds import run as run_inputs
 
-THRUST = int(InputFrame.THRUST)
-LEFT = int(InputFrame.LEFT)
-RIGHT = int(InputFrame.RIGHT)
-FIRE = int(InputFrame.FIRE)
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

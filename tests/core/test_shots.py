@@ -10,18 +10,15 @@ import pytest
 
 from asteroids.config.rule_tables import Obstacle
 from asteroids.config.schema import Config
-from asteroids.core import InputFrame, step
 from asteroids.core import events as ev
+from asteroids.core import step
 from asteroids.core.params import params_for
 from asteroids.core.ship import START_HEADING
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, FIRE, P, config_with, of, quiet, rock, with_shots, world_with
 from tests.core.worlds import run as run_inputs
 
-FIRE = int(InputFrame.FIRE)
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

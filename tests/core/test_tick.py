@@ -13,10 +13,8 @@ from asteroids.core.rng import seed_state
 from asteroids.core.ship import START_HEADING
 from asteroids.core.spawn import NewRock
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, FIRE, P, config_with, of, quiet, rock, with_shots, world_with
 
-CFG = quiet(Config())
-P = params_for(CFG)
 W, H = P.width, P.height
 
 
@@ -35,7 +33,6 @@ def far_rock(cfg: Config = CFG) -> NewRock:
     return ball(100.0, 100.0, r=5.0, cfg=cfg)
 
 
-FIRE = int(InputFrame.FIRE)
 
 
 def test_tick_and_since_break_advance_by_exactly_one_per_step() -> None:

@@ -23,11 +23,9 @@ from asteroids.core.world import (
     SHOOTER_SHIP,
     Draft,
 )
-from tests.core.worlds import config_with, of, quiet, rock, with_shots, world_with
+from tests.core.worlds import CFG, P, config_with, of, quiet, rock, with_shots, world_with
 from tests.core.worlds import run as run_inputs
 
-CFG = quiet(Config())
-P = params_for(CFG)
 CX, CY = 0.5 * P.width, 0.5 * P.height
 
 

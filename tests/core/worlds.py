@@ -8,6 +8,7 @@ import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import new_world, step, sweep
+from asteroids.core.inputs import InputFrame
 from asteroids.core.outlines import rock_outlines
 from asteroids.core.params import Params, params_for
 from asteroids.core.rng import Pcg32
@@ -37,6 +38,15 @@ def config_with(**sections: dict) -> Config:
 def quiet(cfg: Config) -> Config:
     """No saucers, so a rule test sees only what it set up."""
     return dataclasses.replace(cfg, saucers=dataclasses.replace(cfg.saucers, enabled=False))
+
+
+CFG = quiet(Config())
+"""The default rules without saucers: what most rule tests start from."""
+P = params_for(CFG)
+"""``CFG`` compiled."""
+THRUST, LEFT, RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
+FIRE, SHIELD = int(InputFrame.FIRE), int(InputFrame.SHIELD)
+"""Buttons as plain int masks."""
 
 
 def rock(size: int, x: float, y: float, vx: float = 0.0, vy: float = 0.0, *,
