@@ -53,6 +53,7 @@ def test_the_batched_aimer_equals_the_aimer_in_every_game_every_tick(preset, ove
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
 def test_soak_the_batched_aimer_over_many_games_and_ticks(preset, overrides):
     drive(load_preset(preset, overrides=overrides), "aimer", 64, 3000)

@@ -86,6 +86,7 @@ def test_the_same_seed_twice_in_a_batch_plays_the_same_game_twice():
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_soak_hundreds_of_seeds_for_thousands_of_ticks(preset):
     cfg = load_preset(preset)
