@@ -15,7 +15,8 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
 * **ours, batched**: ``new_batch`` / ``step_batch`` at B = 1, 64, 1 024 and 4 096 games in
   lock-step, idle and with the batched aimer deciding (``asteroids.core.bot_batch``):
   game-ticks per second over ``--batch-seconds`` of stepping (after one warm-up step), and
-  the batch's resident bytes per game (``Batch.nbytes``) at the end;
+  memory per game (``tracemalloc``: what a batch holds after two steps, divided by B; its
+  packed arrays alone, ``Batch.nbytes``, in the note);
 
 The peers come with the optional ``[peers]`` extra (``python -m pip install '.[peers]'``);
 without them their rows say so. The issue's targets for the batched core are printed beside
@@ -125,7 +126,23 @@ def batch_row(cfg: Config, bot: str, lanes: int, seconds: float) -> Row:
     rate = steps * lanes / (time.perf_counter() - start)
     size = f"{lanes:,}".replace(",", " ")
     return Row(f"ours, batched, B = {size}", bot, rate, "game-ticks/s",
-               batch.nbytes / lanes / 1000.0, note=f"{steps} steps")
+               _batch_kb_per_game(cfg, lanes, decide),
+               note=f"{steps} steps; arrays {batch.nbytes / lanes / 1000.0:.1f} kB/game")
+
+
+def _batch_kb_per_game(cfg: Config, lanes: int, decide: Callable[..., Any]) -> float:
+    """What a batch of ``lanes`` games holds after two steps, per game (kB, tracemalloc):
+    its arrays and whatever else it keeps (while the phases run game by game, the Worlds)."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    batch = new_batch(cfg, range(1, lanes + 1))
+    for _ in range(2):
+        batch, _ = step_batch(batch, decide(batch, cfg), cfg)
+    batch.nbytes  # noqa: B018 (every column packed, as a batched core holds them)
+    used = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    del batch
+    return used / lanes / 1000.0
 
 
 def ale_row(frames: int) -> Row:
@@ -235,8 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_peers:
         rows += [ale_row(args.ale_frames), kessler_row(args.kessler_seconds)]
     print(table(rows))
-    print("\nMemory per game: the one-game row by tracemalloc (live Worlds), the batched rows "
-          "by the batch's resident arrays (Batch.nbytes).")
+    print("\nMemory per game by tracemalloc: the one-game row holds live Worlds at tick 600, a "
+          "batched row a batch after two steps (its packed arrays alone in the note).")
     print(TARGETS + ".")
     return 0
 
