@@ -198,3 +198,21 @@ def test_the_default_method_is_auto(world: tuple[float, float] | None) -> None:
             if x is not None:
                 np.testing.assert_array_equal(x, y)
     assert box_self_pairs(lo, hi, size)[0].shape[0] > 0
+
+
+def test_boxes_wrapping_over_different_borders_meet_at_the_corner() -> None:
+    # One box sticks out over the top border near the left edge, the other over the right
+    # border near the bottom: in the world, their wrapped-around parts overlap just above the
+    # bottom-left corner, where neither box itself is. The sweep meets them only through its
+    # copy of each shifted across its own border (one down, one to the left), so it may drop
+    # copies shifted on the same axis (a repeat of the unshifted pair) but not these.
+    # (Found by the oracle property test: seed 1029, 21 boxes.)
+    lo = np.array([[64.25, 63.0], [63.25, 1.0]])
+    hi = np.array([[65.25, 65.25], [64.5, 1.75]])
+    for method in ("direct", "sweep"):
+        assert found(box_self_pairs(lo, hi, WORLD, method=method), WORLD) == [(0, 1, 0, 2)], method
+        assert found(box_pairs(lo[:1], hi[:1], lo[1:], hi[1:], WORLD, method=method),
+                     WORLD) == [(0, 0, 0, 2)], method
+        assert found(box_pairs(lo[1:], hi[1:], lo[:1], hi[:1], WORLD, method=method),
+                     WORLD) == [(0, 0, 0, -2)], method
+    assert oracle(lo, hi, lo, hi, WORLD, self_pairs=True) == {(0, 1, 0, 2)}
