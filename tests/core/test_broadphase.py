@@ -352,3 +352,24 @@ def test_boxes_wider_than_half_the_world_touch_on_both_sides_and_one_ulp_apart_d
             got = found(box_self_pairs(lo, hi, WORLD, method=method), WORLD)
             assert sorted(got) == [(0, 1, kx, ky) for _, _, kx, ky in want], method
         assert oracle(a_lo, a_hi, b_lo, b_hi, WORLD) == set(want)
+
+
+@pytest.mark.parametrize(("world", "a", "b", "shift"), [
+    # wide world: along y (its short side), a and b together span the height
+    ((64.0, 32.0), ([0.0, 0.0], [4.0, 20.0]), ([1.0, 20.0], [3.0, 32.0]), (0, -1)),
+    # tall world, four times as high as wide: along x
+    ((16.0, 64.0), ([0.0, 0.0], [10.0, 4.0]), ([10.0, 1.0], [16.0, 3.0]), (-1, 0)),
+])
+def test_boxes_spanning_the_short_side_together_meet_in_both_images(world, a, b, shift) -> None:
+    # Only boxes whose extents stay well under the world's shorter side can meet in a single
+    # image (the nearest one); these two span it exactly, so they touch unshifted and again
+    # one world away, and every method must try both images.
+    size = np.array(world)
+    alo, ahi, blo, bhi = _pair_of(a, b)
+    lo, hi = np.concatenate([alo, blo]), np.concatenate([ahi, bhi])
+    want = sorted([(0, 0, 0, 0), (0, 0, *shift)])
+    for method in ("auto", "direct", "sweep"):
+        assert sorted(found(box_pairs(alo, ahi, blo, bhi, size, method=method), size)) == want
+        assert sorted(found(box_self_pairs(lo, hi, size, method=method), size)) == [
+            (0, 1, kx, ky) for _, _, kx, ky in want]
+    assert oracle(alo, ahi, blo, bhi, size) == set(want)
