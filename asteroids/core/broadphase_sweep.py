@@ -7,6 +7,9 @@ Boxes are counting-sorted by (strip, quantised left edge) with ``bincount``/``cu
 swept along x, and a pair sharing several strips is kept only in the lowest one, so it is
 reported once. In a wrapping world boxes crossing the right/top border get ghost copies one
 period to the left/below (``_Images``); every box must then be smaller than half the world.
+Two copies shifted along the same axis meet exactly where their unshifted boxes do, so such a
+pair is a repeat and dropped; any other pair of copies may be the only place two boxes meet
+(one wrapped over the top border, the other over the right one, near a corner).
 Integer bookkeeping plus float comparisons, with stable sorts only: the output order is
 deterministic and the pairs are the direct strategy's.
 """
@@ -48,15 +51,16 @@ def stable_order(keys: I64Array, max_key: int) -> I64Array:
 
 
 class _Images:
-    """Boxes moved into the world, plus ghost copies of those crossing the right/top border."""
+    """Boxes moved into the world, plus ghost copies of those crossing the right/top border
+    (``gx`` / ``gy``: the copy is shifted one period to the left / down)."""
 
-    __slots__ = ("owner", "real", "kx", "ky", "x0", "y0", "x1", "y1")
+    __slots__ = ("owner", "gx", "gy", "kx", "ky", "x0", "y0", "x1", "y1")
 
     def __init__(self, lo: F64Array, hi: F64Array, world: F64Array | None) -> None:
         n = lo.shape[0]
         if world is None:
             self.owner = np.arange(n, dtype=np.int64)
-            self.real = np.ones(n, dtype=bool)
+            self.gx = self.gy = np.zeros(n, dtype=bool)
             self.kx = self.ky = None
             self.x0, self.y0 = lo[:, 0], lo[:, 1]
             self.x1, self.y1 = hi[:, 0], hi[:, 1]
@@ -77,8 +81,8 @@ class _Images:
         dy = np.concatenate([np.zeros(n + gx.shape[0]), -np.ones(gy.shape[0]),
                              -np.ones(gxy.shape[0])])  # fmt: skip
         self.owner = idx.astype(np.int64)
-        self.real = np.zeros(idx.shape[0], dtype=bool)
-        self.real[:n] = True
+        self.gx = dx != 0.0
+        self.gy = dy != 0.0
         kxi = kx[idx] + dx
         kyi = ky[idx] + dy
         self.kx = kxi.astype(np.int64)
@@ -178,8 +182,8 @@ class _Entries:
     """Strip entries of a set of images, counting-sorted by (strip, start bin), with the
     per-entry fields the sweep reads (gathered once, so candidates need one gather each)."""
 
-    __slots__ = ("img", "strip", "key", "bin1", "x0", "x1", "y0", "y1", "home", "owner", "real",
-                 "cum")
+    __slots__ = ("img", "strip", "key", "bin1", "x0", "x1", "y0", "y1", "home", "owner", "gx",
+                 "gy", "cum")
 
     def __init__(self, a: _Images, g: _Strips) -> None:
         s0, s1 = g.strips(a)
@@ -201,7 +205,8 @@ class _Entries:
         # the two starts (both start at or below a shared strip).
         self.home = s0[img] == strip
         self.owner = a.owner[img]
-        self.real = a.real[img]
+        self.gx = a.gx[img]
+        self.gy = a.gy[img]
 
 
 def sweep_pairs(
@@ -235,7 +240,8 @@ def sweep_pairs(
                 & (first.home[r] | second.home[p])
             )
             if world is not None:
-                keep &= first.real[r] | second.real[p]
+                # Copies shifted along the same axis repeat the pair of unshifted ones.
+                keep &= ~(first.gx[r] & second.gx[p]) & ~(first.gy[r] & second.gy[p])
             k = keep.nonzero()[0]
             if first is ea:
                 out_a.append(ea.img[r[k]])
@@ -268,7 +274,8 @@ def sweep_self(
         keep = ((e.x0[p] <= e.x1[q]) & (e.x0[q] <= e.x1[p]) & (e.y0[p] <= e.y1[q])
                 & (e.y0[q] <= e.y1[p]) & (e.home[p] | e.home[q]))
         if world is not None:
-            keep &= (e.real[p] | e.real[q]) & (e.owner[p] != e.owner[q])
+            keep &= (~(e.gx[p] & e.gx[q]) & ~(e.gy[p] & e.gy[q])
+                     & (e.owner[p] != e.owner[q]))
         k = keep.nonzero()[0]
         out_i.append(e.img[p[k]])
         out_j.append(e.img[q[k]])

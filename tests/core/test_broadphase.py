@@ -198,3 +198,178 @@ def test_the_default_method_is_auto(world: tuple[float, float] | None) -> None:
             if x is not None:
                 np.testing.assert_array_equal(x, y)
     assert box_self_pairs(lo, hi, size)[0].shape[0] > 0
+
+
+SEAMS = {
+    # name: (a box, b box), b meets a only through its image one world to the right / above
+    "right": (([60.0, 10.0], [64.0, 12.0]), ([0.0, 10.0], [2.0, 12.0]), (1, 0)),
+    "top": (([10.0, 28.0], [12.0, 32.0]), ([10.0, 0.0], [12.0, 3.0]), (0, 1)),
+    # a crosses the right border and ends exactly on the top one: only its copy shifted both
+    # ways (to the left and down) reaches b's corner
+    "corner": (([62.0, 30.0], [65.0, 32.0]), ([0.0, 0.0], [1.0, 1.0]), (1, 1)),
+}
+
+
+def _pair_of(a, b):
+    (alo, ahi), (blo, bhi) = a, b
+    return (np.array([alo]), np.array([ahi]), np.array([blo]), np.array([bhi]))
+
+
+@pytest.mark.parametrize("seam", sorted(SEAMS))
+def test_boxes_touching_across_the_seam_meet_as_inside_the_world(seam: str) -> None:
+    # Bounds are inclusive: a box ending exactly on the world's right (top) edge touches a box
+    # starting at 0, as two boxes sharing an edge inside the world do. The sweep must copy a
+    # box that ends exactly on the border, not only one that crosses it.
+    a, b, (kx, ky) = SEAMS[seam]
+    alo, ahi, blo, bhi = _pair_of(a, b)
+    lo, hi = np.concatenate([alo, blo]), np.concatenate([ahi, bhi])
+    for method in ("direct", "sweep"):
+        assert found(box_pairs(alo, ahi, blo, bhi, WORLD, method=method), WORLD) == [
+            (0, 0, kx, ky)], method
+        assert found(box_pairs(blo, bhi, alo, ahi, WORLD, method=method), WORLD) == [
+            (0, 0, -kx, -ky)], method
+        assert found(box_self_pairs(lo, hi, WORLD, method=method), WORLD) == [
+            (0, 1, kx, ky)], method
+    assert oracle(alo, ahi, blo, bhi, WORLD) == {(0, 0, kx, ky)}
+
+
+@pytest.mark.parametrize("seam", ["right", "top", "corner"])
+def test_two_boxes_crossing_the_seam_together_are_one_pair(seam: str) -> None:
+    # Both boxes stick out over the same border, so the sweep copies both to the other side,
+    # where the copies overlap too: that is the same pair again and must not be reported twice.
+    dx, dy = {"right": (52.0, 0.0), "top": (0.0, 20.0), "corner": (52.0, 20.0)}[seam]
+    alo, ahi = np.array([[10.0 + dx, 10.0 + dy]]), np.array([[14.0 + dx, 14.0 + dy]])
+    blo, bhi = alo + 1.0, ahi - 1.0 + 0.5
+    lo, hi = np.concatenate([alo, blo]), np.concatenate([ahi, bhi])
+    assert (ahi > WORLD).any() and (bhi > WORLD).any()
+    for method in ("direct", "sweep"):
+        assert found(box_pairs(alo, ahi, blo, bhi, WORLD, method=method), WORLD) == [
+            (0, 0, 0, 0)], method
+        assert found(box_self_pairs(lo, hi, WORLD, method=method), WORLD) == [(0, 1, 0, 0)], method
+
+
+@pytest.mark.parametrize("world", [None, WORLD])
+def test_one_box_against_many_and_many_against_one(world) -> None:
+    # The shot query often asks about a single shot: one small box (in one strip of the sweep)
+    # against the bodies' boxes, and the other way round. Boxes starting inside its x-range,
+    # before it, and touching only its corner are all found, each once.
+    one_lo, one_hi = np.array([[10.0, 10.0]]), np.array([[11.0, 11.0]])
+    many_lo = np.array([[10.5, 10.0], [9.0, 9.0], [0.0, 0.0], [20.0, 20.0], [10.75, 10.75]])
+    many_hi = many_lo + np.array([[1.5, 8.0], [1.0, 1.0], [3.0, 8.0], [4.0, 8.0], [0.25, 0.25]])
+    for method in ("direct", "sweep"):
+        got = found(box_pairs(one_lo, one_hi, many_lo, many_hi, world, method=method), world)
+        back = found(box_pairs(many_lo, many_hi, one_lo, one_hi, world, method=method), world)
+        image = () if world is None else (0, 0)
+        assert sorted(got) == [(0, j, *image) for j in (0, 1, 4)], method  # any order
+        assert sorted(back) == [(j, 0, *image) for j in (0, 1, 4)], method
+        assert set(got) == oracle(one_lo, one_hi, many_lo, many_hi, world)
+
+
+def test_boxes_starting_a_hair_apart_at_the_scenes_left_edge() -> None:
+    # Left edges 1/16 apart just right of the leftmost box, with the scene 100 wide: the sweep
+    # sorts the boxes into x-bins about 0.1 wide, so these share the first few bins (a start
+    # in the same bin as another's, in the bin after it). Every overlapping pair is found once.
+    a_lo = np.array([[0.0, 0.0], [0.125, 0.0], [0.25, 0.0], [96.0, 0.0]])
+    b_lo = np.array([[0.0625, 0.0], [0.1875, 0.0], [0.125, 2.0], [96.0, 2.0]])
+    a_hi, b_hi = a_lo + 4.0, b_lo + 4.0
+    lo, hi = np.concatenate([a_lo, b_lo]), np.concatenate([a_hi, b_hi])
+    for method in ("direct", "sweep"):
+        for args in ((a_lo, a_hi, b_lo, b_hi), (b_lo, b_hi, a_lo, a_hi)):
+            got = found(box_pairs(*args, None, method=method), None)
+            assert len(got) == len(set(got)), method
+            assert set(got) == oracle(*args, None) and len(got) == 10, method
+        got = found(box_self_pairs(lo, hi, None, method=method), None)
+        assert len(got) == len(set(got)), method
+        assert set(got) == oracle(lo, hi, lo, hi, None, self_pairs=True), method
+
+
+@pytest.mark.parametrize("scale", [2.0**-520, 1.0, 2.0**520])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_every_method_finds_the_same_pairs_at_any_scale(scale: float, wrap: bool) -> None:
+    # Same pairs at every finite scale: coordinates near 1e-157 or 1e157 (powers of two, so
+    # every comparison stays exact) must not make the sweep's strip arithmetic under- or
+    # overflow.
+    rng = np.random.default_rng(11)
+    world = WORLD * scale if wrap else None
+    alo, ahi = (x * scale for x in quarter_boxes(rng, 12, -16.0, 80.0, 8.0))
+    blo, bhi = (x * scale for x in quarter_boxes(rng, 12, -16.0, 80.0, 8.0))
+    want = oracle(alo, ahi, blo, bhi, world)
+    assert len(want) > 0
+    for method in ("direct", "sweep"):
+        got = found(box_pairs(alo, ahi, blo, bhi, world, method=method), world)
+        assert len(got) == len(set(got)) and set(got) == want, method
+        lo, hi = np.concatenate([alo, blo]), np.concatenate([ahi, bhi])
+        got = found(box_self_pairs(lo, hi, world, method=method), world)
+        assert set(got) == oracle(lo, hi, lo, hi, world, self_pairs=True), method
+
+
+@pytest.mark.parametrize("world", [None, WORLD])
+@pytest.mark.parametrize("method", ["direct", "sweep"])
+def test_pairs_and_image_shifts_are_int64_for_every_method(world, method: str) -> None:
+    # box_pairs / box_self_pairs return int64 arrays whichever strategy answers (boxes under
+    # a quarter of the world, so the sweep answers in the wrapping world too).
+    rng = np.random.default_rng(5)
+    lo, hi = quarter_boxes(rng, 20, -4.0, 40.0, 6.0)
+    for result in (box_pairs(lo[:10], hi[:10], lo[10:], hi[10:], world, method=method),
+                   box_self_pairs(lo, hi, world, method=method)):
+        assert result[0].shape[0] > 0
+        for x in result if world is not None else result[:2]:
+            assert x.dtype == np.int64
+
+
+def test_boxes_wrapping_over_different_borders_meet_at_the_corner() -> None:
+    # One box sticks out over the top border near the left edge, the other over the right
+    # border near the bottom: in the world, their wrapped-around parts overlap just above the
+    # bottom-left corner, where neither box itself is. The sweep meets them only through its
+    # copy of each shifted across its own border (one down, one to the left), so it may drop
+    # copies shifted on the same axis (a repeat of the unshifted pair) but not these.
+    # (Found by the oracle property test: seed 1029, 21 boxes.)
+    lo = np.array([[64.25, 63.0], [63.25, 1.0]])
+    hi = np.array([[65.25, 65.25], [64.5, 1.75]])
+    for method in ("direct", "sweep"):
+        assert found(box_self_pairs(lo, hi, WORLD, method=method), WORLD) == [(0, 1, 0, 2)], method
+        assert found(box_pairs(lo[:1], hi[:1], lo[1:], hi[1:], WORLD, method=method),
+                     WORLD) == [(0, 0, 0, 2)], method
+        assert found(box_pairs(lo[1:], hi[1:], lo[:1], hi[:1], WORLD, method=method),
+                     WORLD) == [(0, 0, 0, -2)], method
+    assert oracle(lo, hi, lo, hi, WORLD, self_pairs=True) == {(0, 1, 0, 2)}
+
+
+def test_boxes_wider_than_half_the_world_touch_on_both_sides_and_one_ulp_apart_do_not() -> None:
+    # Boxes this wide may meet in several images (every image shift is tried): b touches a's
+    # right side unshifted and, one world to the left, a's left side across the seam. One ulp
+    # less on both ends, neither image meets a, though the shifts tried (with 1e-9 of slack)
+    # still include both.
+    a_lo, a_hi = np.array([[0.0, 0.0]]), np.array([[40.0, 10.0]])
+    touching = (np.array([[40.0, 0.0]]), np.array([[64.0, 10.0]]))
+    apart = (np.array([[np.nextafter(40.0, 64.0), 0.0]]),
+             np.array([[np.nextafter(64.0, 0.0), 10.0]]))
+    for (b_lo, b_hi), want in ((touching, [(0, 0, -1, 0), (0, 0, 0, 0)]), (apart, [])):
+        lo, hi = np.concatenate([a_lo, b_lo]), np.concatenate([a_hi, b_hi])
+        for method in ("direct", "sweep"):
+            got = found(box_pairs(a_lo, a_hi, b_lo, b_hi, WORLD, method=method), WORLD)
+            assert sorted(got) == want, method
+            got = found(box_self_pairs(lo, hi, WORLD, method=method), WORLD)
+            assert sorted(got) == [(0, 1, kx, ky) for _, _, kx, ky in want], method
+        assert oracle(a_lo, a_hi, b_lo, b_hi, WORLD) == set(want)
+
+
+@pytest.mark.parametrize(("world", "a", "b", "shift"), [
+    # wide world: along y (its short side), a and b together span the height
+    ((64.0, 32.0), ([0.0, 0.0], [4.0, 20.0]), ([1.0, 20.0], [3.0, 32.0]), (0, -1)),
+    # tall world, four times as high as wide: along x
+    ((16.0, 64.0), ([0.0, 0.0], [10.0, 4.0]), ([10.0, 1.0], [16.0, 3.0]), (-1, 0)),
+])
+def test_boxes_spanning_the_short_side_together_meet_in_both_images(world, a, b, shift) -> None:
+    # Only boxes whose extents stay well under the world's shorter side can meet in a single
+    # image (the nearest one); these two span it exactly, so they touch unshifted and again
+    # one world away, and every method must try both images.
+    size = np.array(world)
+    alo, ahi, blo, bhi = _pair_of(a, b)
+    lo, hi = np.concatenate([alo, blo]), np.concatenate([ahi, bhi])
+    want = sorted([(0, 0, 0, 0), (0, 0, *shift)])
+    for method in ("auto", "direct", "sweep"):
+        assert sorted(found(box_pairs(alo, ahi, blo, bhi, size, method=method), size)) == want
+        assert sorted(found(box_self_pairs(lo, hi, size, method=method), size)) == [
+            (0, 1, kx, ky) for _, _, kx, ky in want]
+    assert oracle(alo, ahi, blo, bhi, size) == set(want)
