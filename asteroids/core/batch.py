@@ -68,21 +68,22 @@ class Batch:
     """(B + 1,) int64: game g's rocks are rows ``ast_rows[g]:ast_rows[g + 1]``."""
     shot_rows: np.ndarray
     """(B + 1,) int64: game g's shots are rows ``shot_rows[g]:shot_rows[g + 1]``."""
-    seeds: np.ndarray
-    """(B,) int64: the seed each lane's current game began with (lane resets change it)."""
+    seeds: tuple[int, ...]
+    """The seed each lane's current game began with (any integers, as ``new_world`` takes;
+    lane resets change them)."""
 
-    def __init__(self, columns: dict[str, np.ndarray], seeds: np.ndarray, params: Params,
+    def __init__(self, columns: dict[str, np.ndarray], seeds: tuple[int, ...], params: Params,
                  worlds: Sequence[World] | None = None) -> None:
         """From ``columns`` (every World field, ``ast_rows`` and ``shot_rows``), or, with
         ``worlds``, from those Worlds: each column is then packed when first read."""
         state = self.__dict__
         state.update(columns)
-        state.update(size=int(seeds.shape[0]), params=params, seeds=seeds)
+        state.update(size=len(seeds), params=params, seeds=seeds)
         # The Worlds this batch was packed from, when it was (derived data of an immutable
         # value: world(i) costs nothing, and a column nobody reads is never packed, while
         # the phases still run lane by lane).
         state["_packed_from"] = tuple(worlds) if worlds is not None else None
-        for value in (*columns.values(), seeds):
+        for value in columns.values():
             value.flags.writeable = False
 
     def __getattr__(self, name: str) -> np.ndarray:
@@ -104,13 +105,13 @@ class Batch:
     def nbytes(self) -> int:
         """Bytes held by the batch's arrays (its resident state)."""
         total = 0
-        for array in (*(getattr(self, n) for n in FIELD_NAMES), self.ast_rows, self.shot_rows,
-                      self.seeds):
+        for array in (*(getattr(self, n) for n in FIELD_NAMES), self.ast_rows, self.shot_rows):
             total += array.nbytes
         return total
 
     def world(self, i: int) -> World:
-        """Game ``i`` as a one-game ``World`` (its arrays are views into the batch)."""
+        """Game ``i`` as a one-game ``World``: the one the batch was packed from, or one made
+        of views into the batch's arrays."""
         if not 0 <= i < self.size:
             raise IndexError(f"lane {i} outside a batch of {self.size}")
         if self._packed_from is not None:
@@ -174,9 +175,9 @@ def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
     ``params``) and ``world(i)`` returns them; False reads every game back from the columns
     (what the tests of the layout use).
     """
-    seeds = np.array(list(seeds), dtype=np.int64)
-    if seeds.shape[0] != len(worlds):
-        raise ValueError(f"{len(worlds)} worlds but {seeds.shape[0]} seeds")
+    seeds = tuple(int(s) for s in seeds)
+    if len(seeds) != len(worlds):
+        raise ValueError(f"{len(worlds)} worlds but {len(seeds)} seeds")
     if not worlds:
         raise ValueError("a batch needs at least one game")
     keep = keep_worlds and all(w.params is params for w in worlds)
@@ -275,7 +276,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             raise ValueError(f"active must be {batch.size} bools; got shape {moving.shape}")
         stepped = [step(w, mask, p) if go else (w, ()) for w, mask, go in
                    zip(worlds, m, moving.tolist(), strict=True)]
-    return (pack([w for w, _ in stepped], p, batch.seeds.tolist()),
+    return (pack([w for w, _ in stepped], p, batch.seeds),
             encode([e for _, e in stepped]))
 
 
@@ -297,7 +298,7 @@ def reset_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray,
     if not lanes:
         return batch
     worlds = batch.worlds()
-    lane_seeds = batch.seeds.tolist()
+    lane_seeds = list(batch.seeds)
     for lane, seed in zip(lanes, seeds, strict=True):
         worlds[lane] = new_world(batch.params, seed)
         lane_seeds[lane] = seed
@@ -308,4 +309,4 @@ def take_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray) -> Batch:
     """A batch of only ``lanes`` (in that order): drop games that are finished."""
     lanes = [int(i) for i in np.asarray(lanes).reshape(-1)]
     return pack([batch.world(i) for i in lanes], batch.params,
-                [int(batch.seeds[i]) for i in lanes])
+                [batch.seeds[i] for i in lanes])

@@ -101,7 +101,7 @@ def test_reset_lanes_starts_new_games_and_leaves_the_others(classic):
     reset = reset_lanes(batch, [1], [42])
     assert state_hash(reset.world(1)) == state_hash(new_world(classic, 42))
     assert (state_hash(reset.world(0)), state_hash(reset.world(2))) == kept
-    assert reset.seeds.tolist() == [1, 42, 3]
+    assert reset.seeds == (1, 42, 3)
     assert reset_lanes(batch, [], []) is batch
     with pytest.raises(ValueError):
         reset_lanes(batch, [0, 1], [5])
@@ -112,9 +112,15 @@ def test_take_lanes_keeps_the_games_asked_for_in_that_order(classic):
     for _ in range(20):
         batch, _ = step_batch(batch, [1, 2, 4], classic)
     two = take_lanes(batch, [2, 0])
-    assert two.size == 2 and two.seeds.tolist() == [3, 1]
+    assert two.size == 2 and two.seeds == (3, 1)
     assert state_hash(two.world(0)) == state_hash(batch.world(2))
     assert state_hash(two.world(1)) == state_hash(batch.world(0))
+
+
+def test_any_integer_seeds_a_lane_as_new_world_takes_it(classic):
+    batch = new_batch(classic, [2**70, -5])
+    assert batch.seeds == (2**70, -5)
+    assert state_hash(batch.world(0)) == state_hash(new_world(classic, 2**70))
 
 
 def test_memory_per_classic_game_stays_far_under_20_kB(classic):
