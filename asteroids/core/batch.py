@@ -295,6 +295,9 @@ def reset_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray,
     seeds = [int(s) for s in np.asarray(seeds).reshape(-1)]
     if len(lanes) != len(seeds):
         raise ValueError(f"{len(lanes)} lanes but {len(seeds)} seeds")
+    outside = [i for i in lanes if not 0 <= i < batch.size]
+    if outside:
+        raise IndexError(f"lane {outside[0]} outside a batch of {batch.size}")
     if not lanes:
         return batch
     worlds = batch.worlds()

@@ -105,6 +105,10 @@ def test_reset_lanes_starts_new_games_and_leaves_the_others(classic):
     assert reset_lanes(batch, [], []) is batch
     with pytest.raises(ValueError):
         reset_lanes(batch, [0, 1], [5])
+    with pytest.raises(IndexError):
+        reset_lanes(batch, [-1], [5])
+    with pytest.raises(IndexError):
+        reset_lanes(batch, [3], [5])
 
 
 def test_take_lanes_keeps_the_games_asked_for_in_that_order(classic):
