@@ -20,7 +20,7 @@ as they do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import get_type_hints
 
@@ -246,7 +246,8 @@ def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
 
 def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
                config: Config | Params | None = None, *,
-               active: np.ndarray | Sequence[bool] | None = None
+               active: np.ndarray | Sequence[bool] | None = None,
+               auto_reset: Iterator[int] | None = None
                ) -> tuple[Batch, EventColumns]:
     """Advance every game of ``batch`` by one tick, game i under ``masks[i]``.
 
@@ -257,6 +258,10 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
         active: (B,) bools: only these games advance; the others hold still (no tick, no
             events), e.g. an environment's games that already ended inside a frame skip.
             None: every game.
+        auto_reset: seeds for new games: a game that ends this tick (game over) starts
+            again at once in its lane from the next seed (its last events, ``GameOver``
+            with the score among them, are in this step's events); when the seeds run out,
+            ended games stay as they are. None: games stay over.
 
     Returns:
         The next batch, and the tick's events as columns (``EventColumns.of(i)`` is game i's
@@ -276,8 +281,19 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             raise ValueError(f"active must be {batch.size} bools; got shape {moving.shape}")
         stepped = [step(w, mask, p) if go else (w, ()) for w, mask, go in
                    zip(worlds, m, moving.tolist(), strict=True)]
-    return (pack([w for w, _ in stepped], p, batch.seeds),
-            encode([e for _, e in stepped]))
+    worlds = [w for w, _ in stepped]
+    seeds = batch.seeds
+    if auto_reset is not None:
+        lane_seeds = list(seeds)
+        for i, (before, after) in enumerate(zip(batch.worlds(), worlds, strict=True)):
+            if after.game_over and not before.game_over:
+                seed = next(auto_reset, None)
+                if seed is None:
+                    break
+                worlds[i] = new_world(p, int(seed))
+                lane_seeds[i] = int(seed)
+        seeds = tuple(lane_seeds)
+    return pack(worlds, p, seeds), encode([e for _, e in stepped])
 
 
 def _rules(batch: Batch, config: Config | Params | None) -> Params:

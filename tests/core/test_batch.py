@@ -171,3 +171,23 @@ def test_inactive_games_hold_still_and_report_nothing(classic):
     assert events.of(1) == () and events.of(0) != ()
     with pytest.raises(ValueError, match="3 bools"):
         step_batch(batch, [0, 0, 0], classic, active=[True])
+
+
+def test_auto_reset_starts_a_new_game_in_the_lane_of_one_that_ended():
+    cfg = load_preset("classic", overrides=["game.lives=1"])
+    batch = new_batch(cfg, [3, 11, 12])
+    seeds = iter([100, 101])
+    restarted = []
+    for _ in range(1500):
+        before = batch.seeds
+        # Hyperspace, pressed on every other tick: risky jumps end one-ship games soon.
+        batch, events = step_batch(batch, [16 * (batch.tick[0] % 2), 0, 16 * (batch.tick[2] % 2)],
+                                   cfg, auto_reset=seeds)
+        for lane in range(3):
+            if batch.seeds[lane] != before[lane]:
+                assert any(type(e).__name__ == "GameOver" for e in events.of(lane))
+                assert state_hash(batch.world(lane)) == state_hash(
+                    new_world(cfg, batch.seeds[lane]))
+                restarted.append(lane)
+    assert len(restarted) == 2, "both seeds are used, then ended games stay over"
+    assert batch.game_over.any(), "with the seeds gone, a game that ends stays over"
