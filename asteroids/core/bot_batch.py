@@ -92,178 +92,224 @@ def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray
     return out
 
 
+class _Dangers:
+    """Every flying game's dangers, packed game after game: its rocks, its saucer, its saucer
+    shots (the first two kinds are its targets, ``cat`` 0 and 1)."""
+
+    __slots__ = ("cat", "count", "lane", "pos", "rad", "start", "vel", "wraps")
+
+    def __init__(self, batch: Batch, p: Params, flying: np.ndarray, rock_lane: np.ndarray,
+                 shot_lane: np.ndarray) -> None:
+        lanes = np.arange(batch.size)
+        rock = flying[rock_lane]
+        saucer = flying & batch.saucer_alive
+        enemy = (batch.shot_owner == Shooter.SAUCER) & flying[shot_lane]
+        n_rock, n_enemy = np.count_nonzero(rock), np.count_nonzero(enemy)
+        s_lane = lanes[saucer]
+        radii = np.asarray(p.saucer_radius, dtype=np.float64)
+        s_rad = radii[batch.saucer_small[saucer].astype(int)]
+        lane = np.concatenate([rock_lane[rock], s_lane, shot_lane[enemy]])
+        cat = np.concatenate([np.zeros(n_rock, np.int64), np.ones(s_lane.shape[0], np.int64),
+                              np.full(n_enemy, 2, np.int64)])
+        order = _pack(lane, cat, 3)
+        self.lane, self.cat = lane[order], cat[order]
+        self.pos = np.concatenate([batch.ast_pos[rock], np.stack(
+            [batch.saucer_x[saucer], batch.saucer_y[saucer]], axis=1),
+            batch.shot_pos[enemy]])[order]
+        self.vel = np.concatenate([batch.ast_vel[rock], np.stack(
+            [batch.saucer_vx[saucer], batch.saucer_vy[saucer]], axis=1),
+            batch.shot_vel[enemy]])[order]
+        self.rad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(n_enemy)])[order]
+        self.wraps = np.concatenate([np.full(n_rock, p.wrap_asteroids),
+                                     np.full(s_lane.shape[0], p.wrap_saucers),
+                                     np.zeros(n_enemy, dtype=bool)])[order]
+        self.count = np.bincount(self.lane, minlength=batch.size)
+        self.start = np.zeros(batch.size, dtype=np.int64)
+        np.cumsum(self.count[:-1], out=self.start[1:])
+
+
+class _Movers:
+    """Every playing game's movers, packed game after game in the one-game aimer's row
+    order: its shots in flight, the shot after turning left, not turning, turning right, the
+    ship (``cat`` 0 to 4)."""
+
+    __slots__ = ("cat", "horizon", "lane", "pos", "vel")
+
+    def __init__(self, batch: Batch, p: Params, playing: np.ndarray, mine: np.ndarray,
+                 shot_lane: np.ndarray, heading: np.ndarray) -> None:
+        sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
+        live = np.flatnonzero(playing)
+        nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
+        cand_pos, cand_vel = [], []
+        for turn in (1, 0, -1):
+            h1 = (heading[live] + turn * p.turn_steps) % HEADING_STEPS
+            c, s = COS[h1], SIN[h1]
+            svx, svy = c * p.shot_speed, s * p.shot_speed
+            if p.shot_inherit:
+                svx, svy = svx + nvx, svy + nvy
+            if p.shot_axis_cap > 0.0:
+                cap = p.shot_axis_cap
+                svx = np.minimum(np.maximum(svx, -cap), cap)
+                svy = np.minimum(np.maximum(svy, -cap), cap)
+            cand_pos.append(np.stack([sx[live] + c * 0.5 * p.ship_length,
+                                      sy[live] + s * 0.5 * p.ship_length], axis=1))
+            cand_vel.append(np.stack([svx, svy], axis=1))
+        own = mine & playing[shot_lane]
+        n_live = live.shape[0]
+        lane = np.concatenate([shot_lane[own], live, live, live, live])
+        cat = np.concatenate([np.zeros(np.count_nonzero(own), np.int64), np.full(n_live, 1),
+                              np.full(n_live, 2), np.full(n_live, 3),
+                              np.full(n_live, _SHIP_MOVER)])
+        order = _pack(lane, cat, 5)
+        self.lane, self.cat = lane[order], cat[order]
+        self.pos = np.concatenate([batch.shot_pos[own], *cand_pos,
+                                   np.stack([sx[live], sy[live]], axis=1)])[order]
+        self.vel = np.concatenate([batch.shot_vel[own], *cand_vel,
+                                   np.stack([vx[live], vy[live]], axis=1)])[order]
+        self.horizon = np.concatenate([batch.shot_ttl[own],
+                                       np.full(3 * n_live, p.shot_ticks - 1.0),
+                                       np.full(n_live, float(DANGER_TICKS))])[order]
+
+
+def _pairs(d: _Dangers, mv: _Movers, kit: AimKit) -> tuple[np.ndarray, ...]:
+    """Every (mover, danger) pair of a game, mover-major as the one-game aimer's grid, and
+    the closest approach of each: ``(mover, danger, rel, t, miss)``."""
+    per_mover = d.count[mv.lane]
+    mover = np.repeat(np.arange(mv.lane.shape[0]), per_mover)
+    pair_start = np.zeros(mv.lane.shape[0], dtype=np.int64)
+    np.cumsum(per_mover[:-1], out=pair_start[1:])
+    danger = d.start[mv.lane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
+    rel = nearest(d.pos[danger] - mv.pos[mover], kit)
+    t_all, miss_all = closest(rel, d.vel[danger] - mv.vel[mover], mv.horizon[mover],
+                              kit.images)
+    return mover, danger, rel, t_all, miss_all
+
+
+def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
+                rel_ship: np.ndarray, taken_any: np.ndarray, threat: np.ndarray,
+                threat_t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(2) the heading that meets each target and (3) each game's cheapest target:
+    ``(target, aim_turn, reach)``: the target's danger row per game (-1: none), the turn
+    toward it, and every target's turn-and-flight ticks."""
+    p = kit.p
+    size = batch.size
+    sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
+    aim_turn = np.zeros(size, dtype=np.int64)
+    target = np.full(size, -1, dtype=np.int64)
+    reach = np.zeros(d.lane.shape[0])
+    ti = np.flatnonzero(d.cat < 2)
+    if not ti.shape[0]:
+        return target, aim_turn, reach
+    tl = d.lane[ti]
+    vel = d.vel[ti]
+    ship_v = np.stack([vx[tl], vy[tl]], axis=1)
+    rv = vel - ship_v
+    w = rv if p.shot_inherit else vel
+    ww = w * w
+    a = ww[:, 0] + ww[:, 1] - p.shot_speed * p.shot_speed
+    slow = a < -1e-9
+    a_safe = np.where(slow, a, -1.0)
+    hx, hy = COS[heading[tl]], SIN[heading[tl]]
+    bouncing = not kit.all_wrap
+    r = rel_ship[ti]
+    rr = r * r
+    n = np.searchsorted(kit.turn_half_cos, -(r[:, 0] * hx + r[:, 1] * hy)
+                        / np.maximum(np.sqrt(rr[:, 0] + rr[:, 1]), 1e-9))
+    here = np.stack([sx[tl], sy[tl]], axis=1)
+    for _ in range(2):
+        if bouncing:
+            here_n = here + ship_v * n[:, None]
+            dist = future(d.pos[ti], vel, n, d.rad[ti], d.wraps[ti], p) - here_n
+        else:
+            dist = r + rv * n[:, None]
+        if kit.size is not None:
+            dist = (dist + kit.half) % kit.size - kit.half
+        dw = dist * w
+        b = dw[:, 0] + dw[:, 1]
+        dd = dist * dist
+        c2 = dd[:, 0] + dd[:, 1]
+        root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
+        t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
+        aim = dist + w * t[:, None]
+        if bouncing:
+            later = future(d.pos[ti], vel, n + t, d.rad[ti], d.wraps[ti], p) - here_n
+            if p.shot_inherit:
+                later = later - ship_v * t[:, None]
+            aim = np.where(d.wraps[ti][:, None], aim, later)
+        aa = aim * aim
+        n = np.searchsorted(kit.turn_half_cos, -(aim[:, 0] * hx + aim[:, 1] * hy)
+                            / np.maximum(np.sqrt(aa[:, 0] + aa[:, 1]), 1e-9))
+    left = hx * aim[:, 1] - hy * aim[:, 0] > 0.0
+    reach_t = n + t
+    cost = reach_t + (t >= p.shot_ticks - 1) * 400.0 + taken_any[ti] * 2000.0
+    small = batch.saucer_small[tl]
+    cost = np.where(d.cat[ti] == 1, cost - np.where(small, 80.0, 40.0), cost)
+    t_threat = threat_t[ti]
+    urgent = threat[ti] & (reach_t + 2.0 < t_threat) & ~taken_any[ti]
+    cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
+    best = _first_argmin(cost, tl, size)
+    has = best >= 0
+    target[has] = ti[best[has]]
+    aim_turn[has] = np.where(n[best[has]] > 0, np.where(left[best[has]], 1, -1), 0)
+    reach[ti] = reach_t
+    return target, aim_turn, reach
+
+
 def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     """The aimer's buttons for every game at once: game i's equal ``aimer_bot``'s on
-    ``batch.world(i)`` (tests/core/test_batch_bots.py)."""
+    ``batch.world(i)`` (tests/core/test_batch_bots.py). The steps are the one-game aimer's,
+    numbered as there."""
     p = _rules(batch, config)
     kit = AimKit(p)
     size = batch.size
     masks = np.zeros(size, dtype=np.int64)
     lanes = np.arange(size)
     flying = (batch.ship_state == ShipState.FLYING) & ~batch.game_over
-    sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
     heading = batch.ship_heading % HEADING_STEPS
-
-    # Dangers of the flying games: rocks, the saucer, saucer shots (targets: the first two).
     rock_lane = np.repeat(lanes, np.diff(batch.ast_rows))
     shot_lane = np.repeat(lanes, np.diff(batch.shot_rows))
-    rock = flying[rock_lane]
-    saucer = flying & batch.saucer_alive
-    enemy = (batch.shot_owner == Shooter.SAUCER) & flying[shot_lane]
-    mine = (batch.shot_owner == Shooter.SHIP) & flying[shot_lane]
-    s_lane = lanes[saucer]
-    s_rad = np.asarray(p.saucer_radius, dtype=np.float64)[batch.saucer_small[saucer].astype(int)]
-    dlane = np.concatenate([rock_lane[rock], s_lane, shot_lane[enemy]])
-    dcat = np.concatenate([np.zeros(np.count_nonzero(rock), np.int64), np.ones(s_lane.shape[0],
-                           np.int64), np.full(np.count_nonzero(enemy), 2, np.int64)])
-    order = _pack(dlane, dcat, 3)
-    dlane, dcat = dlane[order], dcat[order]
-    dpos = np.concatenate([batch.ast_pos[rock], np.stack([batch.saucer_x[saucer],
-                           batch.saucer_y[saucer]], axis=1), batch.shot_pos[enemy]])[order]
-    dvel = np.concatenate([batch.ast_vel[rock], np.stack([batch.saucer_vx[saucer],
-                           batch.saucer_vy[saucer]], axis=1), batch.shot_vel[enemy]])[order]
-    drad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(np.count_nonzero(enemy))])[order]
-    dwraps = np.concatenate([np.full(np.count_nonzero(rock), p.wrap_asteroids),
-                             np.full(s_lane.shape[0], p.wrap_saucers),
-                             np.zeros(np.count_nonzero(enemy), dtype=bool)])[order]
-    nd = np.bincount(dlane, minlength=size)
-    d_start = np.zeros(size, dtype=np.int64)
-    np.cumsum(nd[:-1], out=d_start[1:])
-    playing = flying & (nd > 0)
+    d = _Dangers(batch, p, flying, rock_lane, shot_lane)
+    playing = flying & (d.count > 0)
     if not playing.any():
         return masks
-
-    # Movers of the playing games: shots in flight, the three next shots, the ship.
+    mine = (batch.shot_owner == Shooter.SHIP) & flying[shot_lane]
     k = np.bincount(shot_lane[mine], minlength=size)
-    live = lanes[playing]
-    nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
-    cand_pos, cand_vel = [], []
-    for turn in (1, 0, -1):
-        h1 = (heading[live] + turn * p.turn_steps) % HEADING_STEPS
-        c, s = COS[h1], SIN[h1]
-        svx, svy = c * p.shot_speed, s * p.shot_speed
-        if p.shot_inherit:
-            svx, svy = svx + nvx, svy + nvy
-        if p.shot_axis_cap > 0.0:
-            cap = p.shot_axis_cap
-            svx, svy = np.minimum(np.maximum(svx, -cap), cap), np.minimum(np.maximum(svy, -cap),
-                                                                          cap)
-        cand_pos.append(np.stack([sx[live] + c * 0.5 * p.ship_length,
-                                  sy[live] + s * 0.5 * p.ship_length], axis=1))
-        cand_vel.append(np.stack([svx, svy], axis=1))
-    own = mine & playing[shot_lane]
-    n_live = live.shape[0]
-    mlane = np.concatenate([shot_lane[own], live, live, live, live])
-    mcat = np.concatenate([np.zeros(np.count_nonzero(own), np.int64), np.full(n_live, 1),
-                           np.full(n_live, 2), np.full(n_live, 3), np.full(n_live, _SHIP_MOVER)])
-    order = _pack(mlane, mcat, 5)
-    mlane, mcat = mlane[order], mcat[order]
-    mpos = np.concatenate([batch.shot_pos[own], *cand_pos,
-                           np.stack([sx[live], sy[live]], axis=1)])[order]
-    mvel = np.concatenate([batch.shot_vel[own], *cand_vel,
-                           np.stack([vx[live], vy[live]], axis=1)])[order]
-    horizon = np.concatenate([batch.shot_ttl[own], np.full(3 * n_live, p.shot_ticks - 1.0),
-                              np.full(n_live, float(DANGER_TICKS))])[order]
-
-    # Every (mover, danger) pair of a game.
-    per_mover = nd[mlane]
-    mover = np.repeat(np.arange(mlane.shape[0]), per_mover)
-    pair_start = np.zeros(mlane.shape[0], dtype=np.int64)
-    np.cumsum(per_mover[:-1], out=pair_start[1:])
-    danger = d_start[mlane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
-    rel = nearest(dpos[danger] - mpos[mover], kit)
-    t_all, miss_all = closest(rel, dvel[danger] - mvel[mover], horizon[mover], kit.images)
-    pcat = mcat[mover]
-    target_pair = dcat[danger] < 2
-    hit_r = HIT_SHARE * drad
+    mv = _Movers(batch, p, playing, mine, shot_lane, heading)
+    mover, danger, rel, t_all, miss_all = _pairs(d, mv, kit)
+    pcat = mv.cat[mover]
+    target_pair = d.cat[danger] < 2
+    hit_r = HIT_SHARE * d.rad
 
     # (1) What the shots in flight will hit, and what is on a collision course.
     taken = (pcat == 0) & target_pair & (miss_all < hit_r[danger])
-    taken_any = np.bincount(danger[taken], minlength=dlane.shape[0]) > 0
-    free = ~taken_any
+    taken_any = np.bincount(danger[taken], minlength=d.lane.shape[0]) > 0
     ship_pair = pcat == _SHIP_MOVER
-    miss_ship = np.empty(dlane.shape[0])
-    t_ship = np.empty(dlane.shape[0])
-    rel_ship = np.empty((dlane.shape[0], 2))
+    miss_ship = np.empty(d.lane.shape[0])
+    t_ship = np.empty(d.lane.shape[0])
+    rel_ship = np.empty((d.lane.shape[0], 2))
     miss_ship[danger[ship_pair]] = miss_all[ship_pair]
     t_ship[danger[ship_pair]] = t_all[ship_pair]
     rel_ship[danger[ship_pair]] = rel[ship_pair]
-    reach_r = drad + p.ship_radius + DANGER_MARGIN
+    reach_r = d.rad + p.ship_radius + DANGER_MARGIN
     threat = miss_ship < reach_r
-    in_danger = _segment_any(threat, dlane, size)
-    wx_, wy_ = dvel[:, 0] - vx[dlane], dvel[:, 1] - vy[dlane]
+    in_danger = _segment_any(threat, d.lane, size)
+    wx_, wy_ = d.vel[:, 0] - batch.ship_vx[d.lane], d.vel[:, 1] - batch.ship_vy[d.lane]
     speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
     inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
     contact = np.maximum(t_ship - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
     threat_t = np.where(threat, contact, np.inf)
 
-    # (2) Intercepts of every target; (3) each game's cheapest.
-    ti = np.flatnonzero(dcat < 2)
-    tl = dlane[ti]
-    aim_turn = np.zeros(size, dtype=np.int64)
-    target = np.full(size, -1, dtype=np.int64)
-    reach = np.zeros(dlane.shape[0])
-    if ti.shape[0]:
-        vel = dvel[ti]
-        ship_v = np.stack([vx[tl], vy[tl]], axis=1)
-        rv = vel - ship_v
-        w = rv if p.shot_inherit else vel
-        ww = w * w
-        a = ww[:, 0] + ww[:, 1] - p.shot_speed * p.shot_speed
-        slow = a < -1e-9
-        a_safe = np.where(slow, a, -1.0)
-        hx, hy = COS[heading[tl]], SIN[heading[tl]]
-        bouncing = not kit.all_wrap
-        r = rel_ship[ti]
-        rr = r * r
-        n = np.searchsorted(kit.turn_half_cos, -(r[:, 0] * hx + r[:, 1] * hy)
-                            / np.maximum(np.sqrt(rr[:, 0] + rr[:, 1]), 1e-9))
-        here = np.stack([sx[tl], sy[tl]], axis=1)
-        for _ in range(2):
-            if bouncing:
-                here_n = here + ship_v * n[:, None]
-                d = future(dpos[ti], vel, n, drad[ti], dwraps[ti], p) - here_n
-            else:
-                d = r + rv * n[:, None]
-            if kit.size is not None:
-                d = (d + kit.half) % kit.size - kit.half
-            dw = d * w
-            b = dw[:, 0] + dw[:, 1]
-            dd = d * d
-            c2 = dd[:, 0] + dd[:, 1]
-            root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
-            t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
-            aim = d + w * t[:, None]
-            if bouncing:
-                later = future(dpos[ti], vel, n + t, drad[ti], dwraps[ti], p) - here_n
-                if p.shot_inherit:
-                    later = later - ship_v * t[:, None]
-                aim = np.where(dwraps[ti][:, None], aim, later)
-            aa = aim * aim
-            n = np.searchsorted(kit.turn_half_cos, -(aim[:, 0] * hx + aim[:, 1] * hy)
-                                / np.maximum(np.sqrt(aa[:, 0] + aa[:, 1]), 1e-9))
-        left = hx * aim[:, 1] - hy * aim[:, 0] > 0.0
-        reach_t = n + t
-        cost = reach_t + (t >= p.shot_ticks - 1) * 400.0 + taken_any[ti] * 2000.0
-        small = batch.saucer_small[tl]
-        cost = np.where(dcat[ti] == 1, cost - np.where(small, 80.0, 40.0), cost)
-        t_threat = threat_t[ti]
-        urgent = threat[ti] & (reach_t + 2.0 < t_threat) & free[ti]
-        cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
-        best = _first_argmin(cost, tl, size)
-        has = best >= 0
-        target[has] = ti[best[has]]
-        aim_turn[has] = np.where(n[best[has]] > 0, np.where(left[best[has]], 1, -1), 0)
-        reach[ti] = reach_t
+    # (2), (3) Intercepts, and each game's cheapest target.
+    target, aim_turn, reach = _intercepts(batch, kit, d, heading, rel_ship, taken_any, threat,
+                                          threat_t)
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
-    taken_at = np.full(dlane.shape[0], np.inf)
+    taken_at = np.full(d.lane.shape[0], np.inf)
     np.minimum.at(taken_at, danger[taken], t_all[taken])
     handled = taken_at + 1.0 < threat_t
-    aimed = target >= 0
-    tgt = target[aimed]
+    tgt = target[target >= 0]
     handled[tgt] |= reach[tgt] + 2.0 < threat_t[tgt]
-    unhandled = _segment_any(threat & ~handled, dlane, size)
+    unhandled = _segment_any(threat & ~handled, d.lane, size)
     turn = aim_turn.copy()
     thrust = np.zeros(size, dtype=bool)
     jump = np.zeros(size, dtype=bool)
@@ -280,12 +326,12 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     masks |= np.where(thrust, _THRUST, 0)
 
     # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
-    m = np.bincount(dlane[dcat < 2], minlength=size)
+    m = np.bincount(d.lane[d.cat < 2], minlength=size)
     row = 2 - turn  # the candidate shot of the turn taken: left 1, none 2, right 3
-    fire_pair = ((pcat == row[mlane][mover]) & target_pair & (miss_all < hit_r[danger])
-                 & free[danger])
+    fire_pair = ((pcat == row[mv.lane][mover]) & target_pair & (miss_all < hit_r[danger])
+                 & ~taken_any[danger])
     may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
-    masks |= np.where(may_fire & _segment_any(fire_pair, mlane[mover], size), _FIRE, 0)
+    masks |= np.where(may_fire & _segment_any(fire_pair, mv.lane[mover], size), _FIRE, 0)
     masks = np.where(jump, _HYPER, masks)
     return np.where(playing, masks, 0)
 
