@@ -293,7 +293,8 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
                 worlds[i] = new_world(p, int(seed))
                 lane_seeds[i] = int(seed)
         seeds = tuple(lane_seeds)
-    return pack(worlds, p, seeds), encode([e for _, e in stepped])
+    # Every World here was made by step or new_world under p: the batch keeps them as they are.
+    return Batch({}, seeds, p, worlds), encode([e for _, e in stepped])
 
 
 def _rules(batch: Batch, config: Config | Params | None) -> Params:

@@ -129,10 +129,10 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str | Persona, max_tic
         masks = pilot.decide(batch, config)
         batch, events = step_batch(batch, masks, p)
         _count(events, batch.tick, tallies, batch.size)
-        for lane, wave in enumerate(batch.wave.tolist()):
-            if wave != tallies[lane].wave:
-                tallies[lane].wave = wave
-                tallies[lane].wave_ticks.append(int(batch.tick[lane]))
+        waves = batch.wave
+        for lane in np.flatnonzero(waves != np.array([t.wave for t in tallies])).tolist():
+            tallies[lane].wave = int(waves[lane])
+            tallies[lane].wave_ticks.append(int(batch.tick[lane]))
         ended = np.flatnonzero((batch.tick >= max_ticks) | batch.game_over).tolist()
         if not ended:
             continue
