@@ -35,7 +35,7 @@ from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, World
 
 __all__ = ["ARRAY_FIELDS", "SCALAR_FIELDS", "Batch", "new_batch", "pack", "reset_lanes",
-           "step_batch", "take_lanes"]
+           "rules_for", "step_batch", "take_lanes"]
 
 ARRAY_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 """World fields that hold rows (packed game after game in a Batch)."""
@@ -50,10 +50,6 @@ _DTYPES = MappingProxyType(
             else {int: np.int64, float: np.float64, bool: np.bool_}[t])
      for name, t in _PYTHON_TYPES.items()})
 _SHIP_STATES = tuple(ShipState)
-_STATE_AT = SCALAR_FIELDS.index("ship_state")
-_UNPACK_ORDER = (*SCALAR_FIELDS, *_ROW_FIELDS, "ast_local")
-_new_object = object.__new__
-_set_field = object.__setattr__
 
 
 class Batch:
@@ -135,36 +131,10 @@ class Batch:
         return World(**values, params=self.params)  # type: ignore[arg-type]
 
     def worlds(self) -> list[World]:
-        """Every game as a ``World``, in lane order (equal to ``world(i)`` for each i, built
-        in one pass: each column converted once, each World stored without ``__init__``)."""
+        """Every game as a ``World``, in lane order (``world(i)`` for each i)."""
         if self._packed_from is not None:
             return list(self._packed_from)
-        return self._unpack_all()
-
-    def _unpack_all(self) -> list[World]:
-        get = self.__dict__.__getitem__
-        columns = [get(n).tolist() for n in SCALAR_FIELDS]
-        columns[_STATE_AT] = [_SHIP_STATES[s] for s in columns[_STATE_AT]]
-        offsets = get("ast_offsets")
-        starts = self.ast_rows.tolist()
-        firsts = offsets[starts].tolist()
-        ast = list(zip(starts[:-1], starts[1:], strict=True))
-        shot = list(zip(self.shot_rows[:-1].tolist(), self.shot_rows[1:].tolist(), strict=True))
-        rows = [[a[lo:hi] for lo, hi in (ast if n.startswith("ast_") else shot)]
-                for a, n in zip(map(get, _ROW_FIELDS), _ROW_FIELDS, strict=True)]
-        local = get("ast_local")
-        local = [local[lo:hi] for lo, hi in zip(firsts[:-1], firsts[1:], strict=True)]
-        out = []
-        for i, values in enumerate(zip(*columns, *rows, local, strict=True)):
-            own = offsets[starts[i]:starts[i + 1] + 1] - firsts[i]
-            own.flags.writeable = False
-            state = dict(zip(_UNPACK_ORDER, values, strict=True))
-            state["ast_offsets"] = own
-            state["params"] = self.params
-            world = _new_object(World)
-            _set_field(world, "__dict__", state)
-            out.append(world)
-        return out
+        return [self._unpack(i) for i in range(self.size)]
 
 
 def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
@@ -270,23 +240,23 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     Raises:
         ValueError: for masks of the wrong shape or with unknown bits.
     """
-    p = _rules(batch, config)
+    p = rules_for(batch, config)
     m = _check_masks(masks, batch.size).tolist()
-    worlds = batch.worlds()
+    before = batch.worlds()
     if active is None:
-        stepped = list(map(step, worlds, m, [p] * batch.size))
+        stepped = list(map(step, before, m, [p] * batch.size))
     else:
         moving = np.asarray(active, dtype=bool)
         if moving.shape != (batch.size,):
             raise ValueError(f"active must be {batch.size} bools; got shape {moving.shape}")
         stepped = [step(w, mask, p) if go else (w, ()) for w, mask, go in
-                   zip(worlds, m, moving.tolist(), strict=True)]
+                   zip(before, m, moving.tolist(), strict=True)]
     worlds = [w for w, _ in stepped]
     seeds = batch.seeds
     if auto_reset is not None:
         lane_seeds = list(seeds)
-        for i, (before, after) in enumerate(zip(batch.worlds(), worlds, strict=True)):
-            if after.game_over and not before.game_over:
+        for i, (old, new) in enumerate(zip(before, worlds, strict=True)):
+            if new.game_over and not old.game_over:
                 seed = next(auto_reset, None)
                 if seed is None:
                     break
@@ -297,8 +267,10 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     return Batch({}, seeds, p, worlds), encode([e for _, e in stepped])
 
 
-def _rules(batch: Batch, config: Config | Params | None) -> Params:
-    """The Params to step under, as ``simulation.rules_of`` picks them for one World."""
+def rules_for(batch: Batch, config: Config | Params | None) -> Params:
+    """The Params to step ``batch`` under (or decide for it), as ``simulation.rules_of``
+    picks them for one World: ``config`` when it is Params, the batch's own when ``config``
+    is None or their Config, else compiled now."""
     if config is None or config is batch.params or config is batch.params.config:
         return batch.params
     return params_for(config)

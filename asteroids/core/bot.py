@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from asteroids.core.simulation import rules_of
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP, World
 
-__all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "spin",
+__all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "named", "spin",
            "spinner_bot"]
 
 _COS = tuple(COS.tolist())
@@ -105,7 +106,7 @@ def spinner_bot(world: World, config: Config) -> int:
     The core fires on the press edge, so fire is pressed on every tick after a tick without
     it (read from ``world.fire_held``): one shot every other tick, up to the shot cap.
     """
-    return spin(world.fire_held)
+    return int(spin(world.fire_held))
 
 
 def spin(fire_held: bool | np.ndarray) -> int | np.ndarray:
@@ -291,11 +292,20 @@ def bot_for(name: str) -> Bot:
     Raises:
         ValueError: for an unknown name; the message lists the known ones and the closest.
     """
+    return named(BOTS, name, "unknown bot", "known bots")
+
+
+T = TypeVar("T")
+
+
+def named(table: Mapping[str, T], name: str, missing: str, listing: str) -> T:
+    """``table[name]``, or a ValueError that says ``missing NAME``, the closest name, and
+    ``listing: every name`` (bot tables: ``bot_for``, ``bot_batch.batch_bot_for``)."""
     try:
-        return BOTS[name]
+        return table[name]
     except KeyError:
         pass
-    known = ", ".join(sorted(BOTS))
-    close = difflib.get_close_matches(str(name), sorted(BOTS), n=1)
+    known = ", ".join(sorted(table))
+    close = difflib.get_close_matches(str(name), sorted(table), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"unknown bot {name!r}{hint}; known bots: {known}")
+    raise ValueError(f"{missing} {name!r}{hint}; {listing}: {known}")

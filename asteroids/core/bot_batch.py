@@ -13,7 +13,6 @@ World.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -32,11 +31,11 @@ from asteroids.core.aim import (
     future,
     nearest,
 )
-from asteroids.core.batch import Batch
-from asteroids.core.bot import spin
+from asteroids.core.batch import Batch, rules_for
+from asteroids.core.bot import named, spin
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import ShipState, Shooter
-from asteroids.core.params import Params, params_for
+from asteroids.core.params import Params
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 
 __all__ = ["BATCH_BOTS", "BatchBot", "aimer_batch", "batch_bot_for", "idle_batch",
@@ -61,12 +60,6 @@ _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(I
 _SHIP_MOVER = 4
 """Movers of a game in order: its shots in flight (0), the shot after turning left (1), not
 turning (2), turning right (3), then the ship (4): the one-game aimer's rows."""
-
-
-def _rules(batch: Batch, config: Config | Params) -> Params:
-    if isinstance(config, Params):
-        return config
-    return batch.params if batch.params.config is config else params_for(config)
 
 
 def _pack(lane: np.ndarray, cat: np.ndarray, kinds: int) -> np.ndarray:
@@ -259,7 +252,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     """The aimer's buttons for every game at once: game i's equal ``aimer_bot``'s on
     ``batch.world(i)`` (tests/core/test_batch_bots.py). The steps are the one-game aimer's,
     numbered as there."""
-    p = _rules(batch, config)
+    p = rules_for(batch, config)
     kit = AimKit(p)
     size = batch.size
     masks = np.zeros(size, dtype=np.int64)
@@ -350,11 +343,4 @@ def batch_bot_for(name: str) -> BatchBot:
     Raises:
         ValueError: for a name without a batched form; the message lists those there are.
     """
-    try:
-        return BATCH_BOTS[name]
-    except KeyError:
-        pass
-    known = ", ".join(sorted(BATCH_BOTS))
-    close = difflib.get_close_matches(str(name), sorted(BATCH_BOTS), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"no batched bot {name!r}{hint}; bots with a batched form: {known}")
+    return named(BATCH_BOTS, name, "no batched bot", "bots with a batched form")

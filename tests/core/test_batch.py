@@ -147,7 +147,7 @@ def test_event_columns_give_back_each_games_events_in_order():
     assert columns.game.tolist() == [0, 0, 2, 2]
 
 
-def test_worlds_in_one_pass_equal_world_lane_by_lane(classic):
+def test_worlds_equal_world_lane_by_lane(classic):
     worlds = mid_game_worlds(classic, [6, 7], 250) + [new_world(classic, 8)]
     batch = pack(worlds, params_for(classic), [6, 7, 8], keep_worlds=False)
     for i, w in enumerate(batch.worlds()):
