@@ -10,43 +10,64 @@ from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry.bounce import bounce_positions, reflect
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.kinds import ShipState
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
-from asteroids.core.scalar import bounce1, wrap1
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import Draft
 
 __all__ = ["bounce_off_obstacles", "collide_asteroids", "keep_inside", "move_bodies",
-           "push_and_reflect"]
+           "move_craft", "move_rocks", "push_and_reflect"]
 
 
 def move_bodies(d: Draft, p: Params) -> None:
     """Move asteroids, the ship and the saucer one tick and apply each kind's border rule."""
     if d.ast_id.shape[0]:
-        pos = d.ast_pos + d.ast_vel
-        d.ast_angle = (d.ast_angle + d.ast_spin) % HEADING_STEPS
-        if p.wrap_asteroids:
-            d.ast_pos = wrap_positions(pos, p.size)
-        else:
-            r = d.ast_radius[:, None]
-            d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
-    if d.ship_state == ShipState.FLYING and not d.game_over:
+        move_rocks(d, p)
+    move_craft(ONE, d, p)
+
+
+def move_rocks(d: Draft, p: Params) -> None:
+    """Every rock moves, turns and meets the border: row by row, so the same code moves one
+    game's rocks or a batch's packed rows (shared by both drivers)."""
+    pos = d.ast_pos + d.ast_vel
+    d.ast_angle = (d.ast_angle + d.ast_spin) % HEADING_STEPS
+    if p.wrap_asteroids:
+        d.ast_pos = wrap_positions(pos, p.size)
+    else:
+        r = d.ast_radius[:, None]
+        d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
+
+
+def move_craft(L: Lanes, d: Draft, p: Params) -> None:
+    """The ship (while in play) and the saucer (while alive) move and meet their borders
+    (shared by both drivers)."""
+    flying = (d.ship_state == ShipState.FLYING) & (d.game_over ^ True)
+    if L.many or flying:
         x, y = d.ship_x + d.ship_vx, d.ship_y + d.ship_vy
         if p.wrap_ship:
-            d.ship_x, d.ship_y = wrap1(x, p.width), wrap1(y, p.height)
+            x, y = L.wrap(x, p.width), L.wrap(y, p.height)
+            vx, vy = d.ship_vx, d.ship_vy
         else:
             rad = p.ship_radius
-            d.ship_x, d.ship_vx = bounce1(x, d.ship_vx, rad, p.width - rad)
-            d.ship_y, d.ship_vy = bounce1(y, d.ship_vy, rad, p.height - rad)
-    if d.saucer_alive:
-        x = d.saucer_x + d.saucer_vx
-        y = d.saucer_y + d.saucer_vy
-        rad = p.saucer_radius[1 if d.saucer_small else 0]
-        if p.wrap_saucers:
-            y = wrap1(y, p.height)
-        else:
-            y, d.saucer_vy = bounce1(y, d.saucer_vy, rad, p.height - rad)
-        d.saucer_x = min(max(x, 0.0), p.width)
-        d.saucer_y = y
+            x, vx = L.bounce(x, d.ship_vx, rad, p.width - rad)
+            y, vy = L.bounce(y, d.ship_vy, rad, p.height - rad)
+        d.ship_x, d.ship_y = L.where(flying, x, d.ship_x), L.where(flying, y, d.ship_y)
+        d.ship_vx, d.ship_vy = L.where(flying, vx, d.ship_vx), L.where(flying, vy, d.ship_vy)
+    alive = d.saucer_alive
+    if not (L.many or alive):
+        return
+    x = d.saucer_x + d.saucer_vx
+    y = d.saucer_y + d.saucer_vy
+    vy = d.saucer_vy
+    if p.wrap_saucers:
+        y = L.wrap(y, p.height)
+    else:
+        large, small = p.saucer_radius
+        rad = L.where(d.saucer_small, small, large)
+        y, vy = L.bounce(y, vy, rad, p.height - rad)
+    d.saucer_x = L.where(alive, L.clip(x, 0.0, p.width), d.saucer_x)
+    d.saucer_y = L.where(alive, y, d.saucer_y)
+    d.saucer_vy = L.where(alive, vy, d.saucer_vy)
 
 
 def push_and_reflect(pos: np.ndarray, vel: np.ndarray, normal: np.ndarray, depth: np.ndarray,

@@ -9,12 +9,14 @@ breaking rocks, large saucers that fire at random and small ones that aim at the
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.kinds import Cause, Kind
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.scalar import min_image1
@@ -22,8 +24,8 @@ from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
-__all__ = ["aim_direction", "destroy_saucer", "saucer_craft", "saucer_outline",
-           "update_saucer"]
+__all__ = ["SaucerClock", "aim_direction", "destroy_saucer", "saucer_clock", "saucer_craft",
+           "saucer_outline", "update_saucer"]
 
 _COS = tuple(COS.tolist())
 _SIN = tuple(SIN.tolist())
@@ -127,6 +129,34 @@ def _fire(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     events.append(ev.ShotFired("saucer", d.saucer_x, d.saucer_y))
 
 
+class SaucerClock(NamedTuple):
+    """What the saucer's timers call for this tick, per game (see ``saucer_clock``)."""
+
+    due: Any
+    """The spawn timer ran out (a saucer comes unless the player is busy)."""
+    leaving: Any
+    """The saucer has crossed the screen."""
+    zig: Any
+    """Time to pick a new vertical speed (a draw)."""
+    fire: Any
+    """Time to fire (a draw)."""
+
+
+def saucer_clock(L: Lanes, d: Draft) -> SaucerClock:
+    """Count down the saucer's timers: the spawn timer while none flies during a wave; a
+    flying saucer's time left, then (unless it leaves) its zig-zag and fire timers. What is
+    due is left to the caller (shared by both drivers)."""
+    alive = d.saucer_alive
+    waiting = (alive ^ True) & (d.wave_timer < 0)
+    timer = d.saucer_timer = L.where(waiting, d.saucer_timer - 1, d.saucer_timer)
+    left = d.saucer_ticks_left = L.where(alive, d.saucer_ticks_left - 1, d.saucer_ticks_left)
+    leaving = alive & (left <= 0)
+    flying = alive & (leaving ^ True)
+    zig = d.saucer_zig_timer = L.where(flying, d.saucer_zig_timer - 1, d.saucer_zig_timer)
+    fire = d.saucer_fire_timer = L.where(flying, d.saucer_fire_timer - 1, d.saucer_fire_timer)
+    return SaucerClock(waiting & (timer <= 0), leaving, flying & (zig <= 0), flying & (fire <= 0))
+
+
 def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     """One tick of saucer life: the spawn timer, the zig-zag, firing, leaving.
 
@@ -136,12 +166,8 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
     """
     if not p.saucers:
         return
-    if not d.saucer_alive:
-        if d.wave_timer >= 0:
-            return
-        d.saucer_timer -= 1
-        if d.saucer_timer > 0:
-            return
+    due, leaving, zig, fire = saucer_clock(ONE, d)
+    if due:
         lurk_min = min(p.lurk_min + d.wave - 1, p.lurk_min_max)
         busy = d.since_break < p.lurk_ticks and d.ast_id.shape[0] >= lurk_min
         if busy:
@@ -151,17 +177,14 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
         d.saucer_interval = max(p.saucer_min_ticks, d.saucer_interval - p.saucer_step_ticks)
         d.saucer_timer = d.saucer_interval
         return
-    d.saucer_ticks_left -= 1
-    if d.saucer_ticks_left <= 0:
+    if leaving:
         d.saucer_alive = False
         events.append(ev.SaucerLeft(d.saucer_small))
         return
-    d.saucer_zig_timer -= 1
-    if d.saucer_zig_timer <= 0:
+    if zig:
         d.saucer_zig_timer = p.zigzag_ticks
         choice = rng.below(4)  # {-1, 0, 0, +1}: level flight twice as likely (ScrYSpeedTbl)
         d.saucer_vy = (-p.saucer_speed, 0.0, 0.0, p.saucer_speed)[choice]
-    d.saucer_fire_timer -= 1
-    if d.saucer_fire_timer <= 0:
+    if fire:
         d.saucer_fire_timer = p.saucer_fire_ticks
         _fire(d, p, rng, events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import Cause, Kind
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -23,10 +25,14 @@ from asteroids.core.world import (
 
 __all__ = [
     "START_HEADING",
+    "Buttons",
     "add_shot",
     "control_ship",
+    "fly",
     "hyperspace_death_chance",
     "kill_ship",
+    "read_buttons",
+    "ship_clock",
     "ship_craft",
     "ship_outline",
     "update_ship_timers",
@@ -41,6 +47,20 @@ _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(I
 
 START_HEADING = HEADING_STEPS // 4
 """A new ship points up the screen (+y)."""
+
+
+class Buttons(NamedTuple):
+    """This tick's buttons as the ship reads them (Python bools for one game, ``(B,)`` bool
+    arrays for a batch)."""
+
+    fire: Any
+    fire_pressed: Any
+    hyper_pressed: Any
+    flying: Any
+    """The ship is in play (flying, game not over)."""
+    thrust: Any
+    shield: Any
+    """The shield is up this tick."""
 
 
 def ship_outline(p: Params, x: float, y: float, heading: int) -> np.ndarray:
@@ -92,63 +112,71 @@ def _fire(d: Draft, p: Params, events: list[ev.Event]) -> None:
     events.append(ev.ShotFired("ship", nose_x, nose_y))
 
 
+def read_buttons(L: Lanes, d: Draft, p: Params, mask: Any) -> Buttons:
+    """This tick's buttons against last tick's (a press is the tick a button goes down),
+    recorded as held; what the ship may do with them (shared by both drivers)."""
+    fire = (mask & _FIRE) != 0
+    hyper = (mask & _HYPER) != 0
+    fire_pressed = fire & (d.fire_held ^ True)
+    hyper_pressed = hyper & (d.hyper_held ^ True)
+    d.fire_held, d.hyper_held = fire, hyper
+    flying = (d.ship_state == SHIP_FLYING) & (d.game_over ^ True)
+    thrust = flying & ((mask & _THRUST) != 0)
+    shield = flying & ((mask & _SHIELD) != 0) & (d.shield_energy > 0)
+    if not p.shield_enabled:
+        shield = shield & False
+    return Buttons(fire, fire_pressed, hyper_pressed, flying, thrust, shield)
+
+
+def fly(L: Lanes, d: Draft, p: Params, mask: Any, b: Buttons) -> None:
+    """A flying ship's tick of flight: shield energy, turn, thrust or drag, the speed limit
+    (every game where ``b.flying``; shared by both drivers)."""
+    flying = b.flying
+    d.shield_energy = L.where(b.shield, d.shield_energy - 1, d.shield_energy)
+    turn = L.where((mask & _LEFT) != 0, p.turn_steps, 0)
+    turn = L.where((mask & _RIGHT) != 0, turn - p.turn_steps, turn)
+    heading = (d.ship_heading + turn) % HEADING_STEPS
+    d.ship_heading = L.where(flying, heading, d.ship_heading)
+    vx, vy = d.ship_vx, d.ship_vy
+    thrust = b.thrust
+    vx = L.where(thrust, vx + L.take(_COS, heading) * p.thrust, vx * p.drag_keep)
+    vy = L.where(thrust, vy + L.take(_SIN, heading) * p.thrust, vy * p.drag_keep)
+    if p.axis_speed_limit:
+        vx = L.clip(vx, -p.max_speed, p.max_speed)
+        vy = L.clip(vy, -p.max_speed, p.max_speed)
+    else:
+        speed2 = vx * vx + vy * vy
+        over = speed2 > p.max_speed * p.max_speed
+        if over is not False:  # a Python False: one game under the limit, nothing to scale
+            scale = p.max_speed / L.sqrt(L.where(over, speed2, 1.0))
+            vx, vy = L.where(over, vx * scale, vx), L.where(over, vy * scale, vy)
+    d.ship_vx = L.where(flying, vx + 0.0, d.ship_vx)
+    d.ship_vy = L.where(flying, vy + 0.0, d.ship_vy)
+
+
 def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Event]) -> None:
     """Apply one tick of input to a flying ship: turn, thrust, shield, hyperspace, fire.
 
     Firing and hyperspace act on the press (the tick the button goes down), so holding fire
     gives one shot unless autofire is on.
     """
-    fire = bool(mask & _FIRE)
-    hyper = bool(mask & _HYPER)
-    fire_pressed = fire and not d.fire_held
-    hyper_pressed = hyper and not d.hyper_held
-    d.fire_held, d.hyper_held = fire, hyper
-    flying = d.ship_state == SHIP_FLYING and not d.game_over
-    thrust = flying and bool(mask & _THRUST)
-    if thrust != d.thrusting:
-        d.thrusting = thrust
-        events.append(ev.ThrustChanged(thrust))
-    shield = (flying and p.shield_enabled and bool(mask & _SHIELD)
-              and d.shield_energy > 0)
-    if shield != d.shield_on:
-        d.shield_on = shield
-        events.append(ev.ShieldChanged(shield, d.shield_energy / p.shield_ticks))
-    if not flying:
+    b = read_buttons(ONE, d, p, mask)
+    if b.thrust != d.thrusting:
+        d.thrusting = b.thrust
+        events.append(ev.ThrustChanged(b.thrust))
+    if b.shield != d.shield_on:
+        d.shield_on = b.shield
+        events.append(ev.ShieldChanged(b.shield, d.shield_energy / p.shield_ticks))
+    if not b.flying:
         return
-    if shield:
-        d.shield_energy -= 1
-
-    turn = 0
-    if mask & _LEFT:
-        turn += p.turn_steps
-    if mask & _RIGHT:
-        turn -= p.turn_steps
-    d.ship_heading = (d.ship_heading + turn) % HEADING_STEPS
-
-    vx, vy = d.ship_vx, d.ship_vy
-    if thrust:
-        vx += _COS[d.ship_heading] * p.thrust
-        vy += _SIN[d.ship_heading] * p.thrust
-    else:
-        vx *= p.drag_keep
-        vy *= p.drag_keep
-    if p.axis_speed_limit:
-        vx = min(max(vx, -p.max_speed), p.max_speed)
-        vy = min(max(vy, -p.max_speed), p.max_speed)
-    else:
-        speed2 = vx * vx + vy * vy
-        if speed2 > p.max_speed * p.max_speed:
-            scale = p.max_speed / math.sqrt(speed2)
-            vx, vy = vx * scale, vy * scale
-    d.ship_vx, d.ship_vy = vx + 0.0, vy + 0.0
-
-    if hyper_pressed and p.hyper_enabled:
+    fly(ONE, d, p, mask, b)
+    if b.hyper_pressed and p.hyper_enabled:
         _enter_hyperspace(d, p, rng, events)
         return
-    if fire_pressed:
+    if b.fire_pressed:
         _fire(d, p, events)
         d.autofire_timer = p.autofire_ticks
-    elif fire and p.autofire:
+    elif b.fire and p.autofire:
         d.autofire_timer -= 1
         if d.autofire_timer <= 0:
             _fire(d, p, events)
@@ -212,17 +240,26 @@ def _area_clear(d: Draft, p: Params) -> bool:
     return bool(((dx * dx + dy * dy) > reach * reach).all())
 
 
+def ship_clock(L: Lanes, d: Draft) -> Any:
+    """Count down the grace, the respawn and the hyperspace timers (not after game over);
+    True where the ship may come back this tick: its respawn is due (if the centre is clear)
+    or it leaves hyperspace. Shared by both drivers."""
+    live = d.game_over ^ True
+    d.ship_grace = L.where(live & (d.ship_grace > 0), d.ship_grace - 1, d.ship_grace)
+    dead = live & (d.ship_state == SHIP_DEAD)
+    hyper = live & (d.ship_state == SHIP_HYPERSPACE)
+    timer = d.ship_timer
+    timer = d.ship_timer = L.where(hyper | (dead & (timer > 0)), timer - 1, timer)
+    return (dead & (timer == 0)) | (hyper & (timer <= 0))
+
+
 def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     """Count down respawn, hyperspace and the grace; bring the ship back when it may
     return (with a new grace)."""
-    if d.game_over:
+    if not ship_clock(ONE, d):
         return
-    if d.ship_grace > 0:
-        d.ship_grace -= 1
     if d.ship_state == SHIP_DEAD:
-        if d.ship_timer > 0:
-            d.ship_timer -= 1
-        if d.ship_timer == 0 and _area_clear(d, p):
+        if _area_clear(d, p):
             d.ship_state = SHIP_FLYING
             d.ship_x, d.ship_y = 0.5 * p.width, 0.5 * p.height
             d.ship_vx = d.ship_vy = 0.0
@@ -231,15 +268,13 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
             if p.shield_refill:
                 d.shield_energy = p.shield_ticks
             events.append(ev.ShipSpawned(d.ship_x, d.ship_y))
-    elif d.ship_state == SHIP_HYPERSPACE:
-        d.ship_timer -= 1
-        if d.ship_timer <= 0:
-            m = p.hyper_margin
-            d.ship_x = rng.uniform(m * p.width, (1.0 - m) * p.width)
-            d.ship_y = rng.uniform(m * p.height, (1.0 - m) * p.height)
-            d.ship_state = SHIP_FLYING
-            survived = not d.ship_doomed
-            d.ship_doomed = False
-            events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
-            if not survived:
-                kill_ship(d, p, Cause.HYPERSPACE, events)
+        return
+    m = p.hyper_margin
+    d.ship_x = rng.uniform(m * p.width, (1.0 - m) * p.width)
+    d.ship_y = rng.uniform(m * p.height, (1.0 - m) * p.height)
+    d.ship_state = SHIP_FLYING
+    survived = not d.ship_doomed
+    d.ship_doomed = False
+    events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
+    if not survived:
+        kill_ship(d, p, Cause.HYPERSPACE, events)

@@ -4,16 +4,19 @@ pause, then the next, bigger wave; the two-tone thump quickens through a wave.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.kinds import ShipState
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.spawn import append_rocks, spawn_wave, wave_size
 from asteroids.core.world import Draft
 
-__all__ = ["heartbeat", "run_waves", "start_wave"]
+__all__ = ["heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave", "wave_clock"]
 
 
 def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
@@ -33,21 +36,57 @@ def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     events.append(ev.WaveStarted(d.wave, count))
 
 
+def wave_clock(L: Lanes, d: Draft) -> Any:
+    """Count down the pause between waves; True where a pause is running (shared by both
+    drivers)."""
+    between = d.wave_timer >= 0
+    d.wave_timer = L.where(between, d.wave_timer - 1, d.wave_timer)
+    return between
+
+
 def run_waves(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> bool:
     """A cleared wave starts a pause; after it the next, bigger wave comes. True when a wave
     started this tick."""
-    if d.wave_timer < 0:
-        if d.ast_id.shape[0] == 0:
-            events.append(ev.WaveCleared(d.wave))
-            d.wave_timer = p.wave_delay_ticks
-        else:
+    if not wave_clock(ONE, d):
+        if d.ast_id.shape[0]:
             return False
-    else:
-        d.wave_timer -= 1
+        events.append(ev.WaveCleared(d.wave))
+        d.wave_timer = p.wave_delay_ticks
     if d.wave_timer <= 0:
         start_wave(d, p, rng, events)
         return True
     return False
+
+
+def rocks_weight(large: Any, medium: Any, small: Any) -> Any:
+    """Hits it takes to clear these rocks (a large one takes 7: itself, two medium and four
+    small): the heartbeat's measure of what is left of a wave."""
+    return large * 7 + medium * 3 + small
+
+
+def heartbeat_clock(L: Lanes, d: Draft, p: Params, weight: Any) -> tuple[Any, Any, Any]:
+    """The heartbeat's timers, given the ``weight`` of the rocks left (``rocks_weight``):
+    (where a beat sounds, its tone, its interval). Shared by both drivers; see
+    ``heartbeat``."""
+    on = (d.game_over ^ True) & (d.wave_timer < 0) & (d.ship_state == ShipState.FLYING)
+    if not (L.many or on):
+        return False, 0, 0
+    left = d.beat_quicken_timer - 1
+    quicken = on & (left <= 0)
+    d.beat_quicken_timer = L.where(quicken, p.beat_quicken_ticks,
+                                   L.where(on, left, d.beat_quicken_timer))
+    d.beat_interval = L.where(
+        quicken, L.maximum(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks),
+        d.beat_interval)
+    span = p.beat_start_ticks - p.beat_min_ticks
+    by_count = p.beat_min_ticks + span * L.minimum(weight, d.wave_weight) // d.wave_weight
+    interval = L.maximum(p.beat_min_ticks, L.minimum(d.beat_interval, by_count))
+    timer = d.beat_timer - 1
+    beat = on & (timer <= 0)
+    tone = d.beat_tone
+    d.beat_tone = L.where(beat, tone ^ 1, tone)
+    d.beat_timer = L.where(beat, interval, L.where(on, timer, d.beat_timer))
+    return beat, tone, interval
 
 
 def heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:
@@ -59,17 +98,7 @@ def heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:
     """
     if d.game_over or d.wave_timer >= 0 or d.ship_state != ShipState.FLYING:
         return
-    d.beat_quicken_timer -= 1
-    if d.beat_quicken_timer <= 0:
-        d.beat_quicken_timer = p.beat_quicken_ticks
-        d.beat_interval = max(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks)
-    counts = np.bincount(d.ast_size, minlength=3)
-    weight = int(counts[0]) * 7 + int(counts[1]) * 3 + int(counts[2])
-    span = p.beat_start_ticks - p.beat_min_ticks
-    by_count = p.beat_min_ticks + span * min(weight, d.wave_weight) // d.wave_weight
-    interval = max(p.beat_min_ticks, min(d.beat_interval, by_count))
-    d.beat_timer -= 1
-    if d.beat_timer <= 0:
-        events.append(ev.Heartbeat(d.beat_tone, interval))
-        d.beat_tone ^= 1
-        d.beat_timer = interval
+    large, medium, small = np.bincount(d.ast_size, minlength=3).tolist()
+    beat, tone, interval = heartbeat_clock(ONE, d, p, rocks_weight(large, medium, small))
+    if beat:
+        events.append(ev.Heartbeat(tone, interval))

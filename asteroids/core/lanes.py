@@ -1,0 +1,136 @@
+"""One rule text for one game and for B games: the few operations a shared rule needs.
+
+A rule shared by the one-game ``step`` and the batched tick (``asteroids.core.batch_tick``)
+is written once against a *lanes* namespace that the driver passes in:
+
+- ``ONE``: Python scalars, one game (``where`` is a conditional expression, ``clip`` is
+  ``min(max(...))``): what ``step`` has always computed, at about the cost it always had;
+- ``MANY``: ``(B,)`` numpy arrays, one element per game (``np.where``, ``np.minimum``).
+
+Per-game values (``d.ship_x``, ``d.beat_timer``) are Python numbers in a ``Draft`` and
+``(B,)`` arrays in a ``BatchDraft``; the arithmetic operators work on both, so only
+selections, clamps, table lookups and the border maths go through here. Both give the same
+bits: IEEE ``+ - * /`` and ``%`` (Python's float ``%`` and ``np.remainder`` share the
+floored ``fmod``) agree, and every clamp ends in ``+ 0.0`` where the rules need no ``-0.0``
+(tests/core/test_lanes.py checks each helper on both).
+
+A branch on a per-game condition is written as ``L.where(cond, then, else)``, both sides
+computed (cheap for the scalar rules that use it); a branch that does work only some games
+need (a draw, an event, new rows) stays out of the shared text: the one-game driver does it
+after the shared part, and the batched tick hands those games to the one-game driver.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from asteroids.core.scalar import bounce1, wrap1
+
+__all__ = ["MANY", "ONE", "Lanes"]
+
+
+class Lanes:
+    """The operations of a shared rule (see the module's docstring); ``ONE`` and ``MANY``."""
+
+    many: bool
+    """True for ``(B,)`` arrays, False for one game's Python scalars."""
+
+    def where(self, cond: Any, then: Any, other: Any) -> Any:
+        raise NotImplementedError
+
+    def clip(self, x: Any, lo: float, hi: float) -> Any:
+        """``min(max(x, lo), hi)`` (NaN stays NaN)."""
+        raise NotImplementedError
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def take(self, table: tuple[float, ...] | np.ndarray, index: Any) -> Any:
+        """``table[index]`` (index in range)."""
+        raise NotImplementedError
+
+    def sqrt(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def wrap(self, x: Any, size: float) -> Any:
+        """One coordinate into ``[0, size)`` (``scalar.wrap1``)."""
+        raise NotImplementedError
+
+    def bounce(self, x: Any, v: Any, lo: float, hi: float) -> tuple[Any, Any]:
+        """One coordinate folded into ``[lo, hi]`` and its velocity (``scalar.bounce1``)."""
+        raise NotImplementedError
+
+
+class _One(Lanes):
+    many = False
+
+    def where(self, cond: Any, then: Any, other: Any) -> Any:
+        return then if cond else other
+
+    def clip(self, x: Any, lo: float, hi: float) -> Any:
+        return min(max(x, lo), hi)
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        return max(a, b)
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        return min(a, b)
+
+    def take(self, table: tuple[float, ...] | np.ndarray, index: Any) -> Any:
+        return table[index]
+
+    def sqrt(self, x: Any) -> Any:
+        return math.sqrt(x)
+
+    def wrap(self, x: Any, size: float) -> Any:
+        return wrap1(x, size)
+
+    def bounce(self, x: Any, v: Any, lo: float, hi: float) -> tuple[Any, Any]:
+        return bounce1(x, v, lo, hi)
+
+
+class _Many(Lanes):
+    many = True
+
+    def where(self, cond: Any, then: Any, other: Any) -> Any:
+        return np.where(cond, then, other)
+
+    def clip(self, x: Any, lo: float, hi: float) -> Any:
+        # Python's max(x, lo) is x unless lo > x, and so is np.maximum except for NaN, which
+        # both keep: the same values, signed zeros included.
+        return np.minimum(np.maximum(x, lo), hi)
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        return np.maximum(a, b)
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        return np.minimum(a, b)
+
+    def take(self, table: tuple[float, ...] | np.ndarray, index: Any) -> Any:
+        return np.asarray(table).take(index)
+
+    def sqrt(self, x: Any) -> Any:
+        return np.sqrt(x)
+
+    def wrap(self, x: Any, size: float) -> Any:
+        y = np.remainder(x, size)
+        return np.where(y >= size, 0.0, y) + 0.0
+
+    def bounce(self, x: Any, v: Any, lo: float, hi: float) -> tuple[Any, Any]:
+        k, rest = np.divmod(x - lo, hi - lo)
+        odd = np.remainder(k, 2.0) != 0.0
+        pos = np.where(odd, hi - rest, lo + rest)
+        return (np.minimum(np.maximum(pos, lo), hi) + 0.0,
+                np.where(odd, -v, v) + 0.0)
+
+
+ONE: Lanes = _One()
+"""One game, Python scalars."""
+MANY: Lanes = _Many()
+"""B games, ``(B,)`` numpy arrays."""
