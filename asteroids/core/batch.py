@@ -27,7 +27,8 @@ from typing import get_type_hints
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.event_columns import EventColumns, encode
+from asteroids.core.batch_tick import events_of, merge_lanes, routine_tick
+from asteroids.core.event_columns import EventColumns
 from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.kinds import ShipState
 from asteroids.core.params import Params, params_for
@@ -129,6 +130,10 @@ class Batch:
         values["ast_local"] = get("ast_local")[first:offsets[b]]
         values["ast_offsets"] = offsets[a:b + 1] - first
         return World(**values, params=self.params)  # type: ignore[arg-type]
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """Every column by name: each World field, ``ast_rows`` and ``shot_rows``."""
+        return {name: getattr(self, name) for name in _PACKERS}
 
     def worlds(self) -> list[World]:
         """Every game as a ``World``, in lane order (``world(i)`` for each i)."""
@@ -241,30 +246,43 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
         ValueError: for masks of the wrong shape or with unknown bits.
     """
     p = rules_for(batch, config)
-    m = _check_masks(masks, batch.size).tolist()
-    before = batch.worlds()
-    if active is None:
-        stepped = list(map(step, before, m, [p] * batch.size))
-    else:
+    m = _check_masks(masks, batch.size)
+    lanes = batch.size
+    held = np.zeros(lanes, dtype=bool)
+    if active is not None:
         moving = np.asarray(active, dtype=bool)
-        if moving.shape != (batch.size,):
-            raise ValueError(f"active must be {batch.size} bools; got shape {moving.shape}")
-        stepped = [step(w, mask, p) if go else (w, ()) for w, mask, go in
-                   zip(before, m, moving.tolist(), strict=True)]
+        if moving.shape != (lanes,):
+            raise ValueError(f"active must be {lanes} bools; got shape {moving.shape}")
+        held = ~moving
+    columns = batch.columns()
+    with np.errstate(all="ignore"):  # lanes a rule does not apply to may hold anything
+        routine, shot_keep, other, beats = routine_tick(columns, m, p)
+    other |= held
+    others = np.flatnonzero(other).tolist()
+    masks_of = m.tolist()
+    stepped = [(w, ()) if held[i] else step(w, masks_of[i], p)
+               for i, w in zip(others, map(batch.world, others), strict=True)]
+    for name in SCALAR_FIELDS:
+        routine[name] = routine[name].astype(_DTYPES[name], copy=False)
     worlds = [w for w, _ in stepped]
+    merged = merge_lanes(routine, SCALAR_FIELDS, lanes, shot_keep, others, worlds)
+    events = events_of(lanes, beats, ~other, others, [e for _, e in stepped])
     seeds = batch.seeds
     if auto_reset is not None:
+        ended = np.flatnonzero(merged["game_over"] & ~columns["game_over"]).tolist()
         lane_seeds = list(seeds)
-        for i, (old, new) in enumerate(zip(before, worlds, strict=True)):
-            if new.game_over and not old.game_over:
-                seed = next(auto_reset, None)
-                if seed is None:
-                    break
-                worlds[i] = new_world(p, int(seed))
-                lane_seeds[i] = int(seed)
+        restarted: list[int] = []
+        for i in ended:
+            seed = next(auto_reset, None)
+            if seed is None:
+                break
+            restarted.append(i)
+            lane_seeds[i] = int(seed)
+        if restarted:
+            merged = merge_lanes(merged, SCALAR_FIELDS, lanes, None, restarted,
+                                 [new_world(p, lane_seeds[i]) for i in restarted])
         seeds = tuple(lane_seeds)
-    # Every World here was made by step or new_world under p: the batch keeps them as they are.
-    return Batch({}, seeds, p, worlds), encode([e for _, e in stepped])
+    return Batch(merged, seeds, p), events
 
 
 def rules_for(batch: Batch, config: Config | Params | None) -> Params:

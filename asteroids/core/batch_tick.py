@@ -1,0 +1,367 @@
+"""The batched tick: every game of a batch in one pass over its columns, where the tick is
+routine, and the one-game ``step`` for the few games where it is not.
+
+A routine tick is one in which nothing appears, breaks or draws: the ship flies (turns,
+thrusts, drifts) without firing or jumping, the saucer's timers run without spawning,
+zig-zagging or firing, shots fly without reaching anything, no craft comes near a rock or
+the other craft, no timer runs out that brings a ship, a wave or a life. Most ticks of most
+games are routine (a classic idle game 96 %, an aimer game about 80 %). For those the
+batched tick runs the rules' shared texts (``asteroids.core.lanes``: ``read_buttons`` and
+``fly``, ``saucer_clock``, ``move_rocks`` and ``move_craft``, ``ship_clock``,
+``wave_clock``, ``heartbeat_clock``) once over ``(B,)`` arrays and packed rows. Each game is
+*classified* as it goes: the moment a rule would do something the shared texts leave to the
+one-game driver (a draw, an event other than the heartbeat, new rows, a contact), the game
+is marked, and every marked game is stepped by ``simulation.step`` from its state at the
+start of the tick; its result replaces whatever the batched pass computed for it. The
+classification only chooses which driver steps a game; both give the same next World
+(tests/core/test_batch_identity.py, every game after every tick), so a test that is too
+cautious costs time, never bits.
+
+The tests that mark a game read the same quantities, with the same operations, as the
+rules they stand for (the shot query's reach check, ``touch.rocks_near``,
+``touch.circles_touch``), so that a game left to the batched pass is one whose one-game
+tick would do nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from asteroids.core import events as ev
+from asteroids.core.craft import SAFE
+from asteroids.core.event_columns import EventColumns, EventKind, encode
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
+from asteroids.core.kinds import ShipState
+from asteroids.core.lanes import MANY
+from asteroids.core.motion import move_craft, move_rocks
+from asteroids.core.params import Params
+from asteroids.core.saucer import saucer_clock
+from asteroids.core.ship import fly, read_buttons, ship_clock
+from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
+from asteroids.core.world import World
+
+__all__ = ["BatchDraft", "ROW_KINDS", "merge_lanes", "routine_tick"]
+
+ROW_KINDS: Mapping[str, tuple[str, ...]] = {
+    "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
+    "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
+}
+"""The row columns of each kind of packed rows (outline points aside)."""
+
+_FLYING = int(ShipState.FLYING)
+
+
+class BatchDraft:
+    """The batch's columns by name while the batched tick computes the next ones (the
+    ``Draft`` of a batch): per-game values as ``(B,)`` arrays, rows packed. Rules replace
+    arrays and never write into them, so the batch's own (read-only) arrays are shared."""
+
+    def __init__(self, columns: Mapping[str, np.ndarray]) -> None:
+        self.__dict__.update(columns)
+
+    def __getattr__(self, name: str) -> Any:  # for type checkers: every World field
+        raise AttributeError(name)
+
+
+def _segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For segments of ``counts`` rows packed one after another: (the segment of each row,
+    each row's rank inside its segment)."""
+    total = int(counts.sum())
+    seg = np.repeat(np.arange(counts.shape[0]), counts)
+    starts = np.cumsum(counts) - counts
+    return seg, np.arange(total) - starts[seg]
+
+
+def _pairs_in_games(a_game: np.ndarray, b_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (a, b) pair of rows of the same game: ``a_game`` the game of each a row,
+    ``b_rows`` the (B + 1,) row offsets of the b rows."""
+    counts = (b_rows[1:] - b_rows[:-1])[a_game]
+    a, rank = _segments(counts)
+    return a, b_rows[a_game[a]] + rank
+
+
+def _any_per_game(flags: np.ndarray, game: np.ndarray, lanes: int) -> np.ndarray:
+    return np.bincount(game[flags], minlength=lanes) > 0
+
+
+def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
+                   lanes: int) -> np.ndarray:
+    """(B,) where a shot may reach something this tick: ``reach.shots_may_hit`` for every
+    game at once, the same bounds by the same operations (a wrapping world without
+    obstacles; games where it says no fly their shots unhit)."""
+    vel = d.shot_vel
+    v2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
+    may = _any_per_game(~np.isfinite(v2) | ~np.isfinite(d.shot_pos).all(axis=1), shot_game,
+                        lanes)  # NaN or inf: the query runs and reports it
+    travel2 = np.zeros(lanes)
+    np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
+    margin = np.sqrt(travel2) * SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    if d.ast_id.shape[0]:
+        s, r = _pairs_in_games(shot_game, d.ast_rows)
+        if s.shape[0]:
+            gap = np.abs(d.ast_pos[r] - d.shot_pos[s])
+            gap = np.minimum(gap, p.size - gap)
+            rv = d.ast_vel[r]
+            reach = rv[:, 0] * rv[:, 0] + rv[:, 1] * rv[:, 1]
+            reach = (np.sqrt(reach) + d.ast_radius[r]) * SAFE + margin[shot_game[s]]
+            near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
+            may |= _any_per_game(near, shot_game[s], lanes)
+    ship_up = _ship_present(d)
+    saucer_up = d.saucer_alive
+    large, small = p.saucer_radius
+    w, h = p.width, p.height
+    for owner, present, cx, cy, r, cvx, cvy in (
+            (0, saucer_up, d.saucer_x, d.saucer_y, np.where(d.saucer_small, small, large),
+             d.saucer_vx, d.saucer_vy),
+            (1, ship_up, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy)):
+        rows = np.flatnonzero((d.shot_owner == owner) & present[shot_game])
+        if rows.shape[0] == 0:
+            continue
+        g = shot_game[rows]
+        radius = r[g] if isinstance(r, np.ndarray) else r
+        limit = (1.5 * radius + np.sqrt(cvx[g] * cvx[g] + cvy[g] * cvy[g])) * SAFE + margin[g]
+        dx = cx[g] - d.shot_pos[rows, 0]
+        dy = cy[g] - d.shot_pos[rows, 1]
+        dx = dx - w * np.round(dx / w, 0)
+        dy = dy - h * np.round(dy / h, 0)
+        may |= _any_per_game(~(dx * dx + dy * dy > limit * limit), g, lanes)
+    return may
+
+
+def _ship_present(d: BatchDraft) -> np.ndarray:
+    """Where ``ship_craft`` shows the ship (flying, game on, no grace)."""
+    return (d.ship_state == _FLYING) & ~d.game_over & (d.ship_grace == 0)
+
+
+def _craft_near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
+                      cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
+    """(B,) where a present craft's circle touches a rock's bounding circle:
+    ``touch.rocks_near`` for every game at once, by the same operations."""
+    rows = np.flatnonzero(present[ast_game])
+    if rows.shape[0] == 0:
+        return np.zeros(present.shape[0], dtype=bool)
+    g = ast_game[rows]
+    delta = d.ast_pos[rows] - np.stack([cx[g], cy[g]], axis=1)
+    if p.wrap_any:
+        delta = wrap_delta(delta, p.size)
+    dx, dy = delta[:, 0], delta[:, 1]
+    reach = d.ast_radius[rows] + (radius[g] if isinstance(radius, np.ndarray) else radius)
+    return _any_per_game(dx * dx + dy * dy <= reach * reach, g, present.shape[0])
+
+
+def _crafts_may_touch(d: BatchDraft, p: Params, ship: np.ndarray) -> np.ndarray:
+    """(B,) where the ship and the saucer pass ``touch._crafts_touch``'s first test (the
+    shield's circle, or both bounding circles): there the outlines decide, one game at a
+    time."""
+    both = ship & d.saucer_alive
+    if not both.any():
+        return both
+    large, small = p.saucer_radius
+    rb = np.where(d.saucer_small, small, large)
+    ra = np.where(d.shield_on, p.shield_radius, SAFE * p.ship_radius + 1.0)
+    rb = np.where(d.shield_on, rb, SAFE * rb)
+    delta = np.stack([d.saucer_x - d.ship_x, d.saucer_y - d.ship_y], axis=1)
+    if p.wrap_any:
+        delta = wrap_delta(delta, p.size)
+    dx, dy = delta[:, 0], delta[:, 1]
+    return both & (dx * dx + dy * dy <= (ra + rb) * (ra + rb))
+
+
+def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """One tick of every game by the shared rule texts, and which games need the one-game
+    driver instead.
+
+    Args:
+        columns: the batch's columns (every World field, ``ast_rows``, ``shot_rows``).
+        masks: (B,) int64 input masks.
+        p: the batch's rules.
+
+    Returns:
+        (the next columns, right for the routine games only; (K,) which shot rows still fly;
+        (B,) the games that are not routine; (B, 3) the heartbeat per game: beat, tone,
+        interval).
+    """
+    d = BatchDraft(columns)
+    lanes = masks.shape[0]
+    ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
+    shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
+    ast_game = np.repeat(np.arange(lanes), ast_counts)
+    shot_game = np.repeat(np.arange(lanes), shot_counts)
+    if p.obstacle_offsets.shape[0] > 1:
+        other = np.ones(lanes, dtype=bool)  # obstacles: every game by the one-game driver
+    else:
+        other = np.zeros(lanes, dtype=bool)
+    if p.ast_collide:
+        other |= ast_counts > 1
+
+    # 1. the ship: buttons and flight; a change of engine or shield, a jump or a shot is not
+    # routine.
+    b = read_buttons(MANY, d, p, masks)
+    other |= (b.thrust != d.thrusting) | (b.shield != d.shield_on)
+    other |= b.flying & (b.fire_pressed | (b.hyper_pressed & p.hyper_enabled)
+                         | (b.fire & p.autofire))
+    fly(MANY, d, p, masks, b)
+    # 2. the saucer's clocks; anything due (a spawn, leaving, a zig-zag, a shot) is not.
+    if p.saucers:
+        due = saucer_clock(MANY, d)
+        other |= due.due | due.leaving | due.zig | due.fire
+    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds).
+    flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
+    if d.shot_id.shape[0]:
+        if p.wrap_shots:
+            other |= _shots_may_hit(d, p, shot_game, ast_game, lanes)
+            d.shot_pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
+            d.shot_ttl = d.shot_ttl - 1
+            flying_shots = d.shot_ttl > 0
+        else:
+            other |= shot_counts > 0
+    # 4. motion.
+    if d.ast_id.shape[0]:
+        move_rocks(d, p)
+    move_craft(MANY, d, p)
+    # 5. contacts: a craft near a rock, or the two craft near each other, is not routine.
+    ship = _ship_present(d)
+    ship_r = np.where(d.shield_on, p.shield_radius, p.ship_radius)
+    other |= _craft_near_rocks(d, p, ship, d.ship_x, d.ship_y, ship_r, ast_game)
+    large, small = p.saucer_radius
+    other |= _craft_near_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
+                               np.where(d.saucer_small, small, large), ast_game)
+    other |= _crafts_may_touch(d, p, ship)
+    # 6. resolve: nothing was claimed; an extra life already due is not routine.
+    if p.extra_life_every > 0:
+        other |= d.score >= d.next_extra_life
+    # 7. timers: a ship coming back, a wave cleared or starting is not routine.
+    other |= ship_clock(MANY, d)
+    between = wave_clock(MANY, d)
+    other |= np.where(between, d.wave_timer <= 0, ast_counts == 0)
+    sizes = np.bincount(ast_game * 3 + d.ast_size, minlength=3 * lanes).reshape(lanes, 3)
+    beat, tone, interval = heartbeat_clock(MANY, d, p,
+                                           rocks_weight(sizes[:, 0], sizes[:, 1], sizes[:, 2]))
+    d.tick = d.tick + 1
+    d.since_break = d.since_break + 1
+    beats = np.stack([beat, tone, interval], axis=1).astype(np.int64)
+    return d.__dict__, flying_shots, other, beats
+
+
+def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: int,
+                shot_keep: np.ndarray | None, replaced: Sequence[int],
+                worlds: Sequence[World]) -> dict[str, np.ndarray]:
+    """The columns of a batch whose games ``replaced`` become ``worlds`` and whose other
+    games keep their rows in ``columns`` (their shots only where ``shot_keep``).
+
+    Args:
+        columns: every World field, ``ast_rows`` and ``shot_rows`` (the row offsets of the
+            rows in ``columns``).
+        names: the per-game field names (``(B,)`` arrays).
+        lanes: B.
+        shot_keep: (K,) which shot rows stay (None: all).
+        replaced: lanes, ascending, whose game is the matching World of ``worlds``.
+        worlds: the Worlds for ``replaced``.
+    """
+    out: dict[str, np.ndarray] = {}
+    index = np.asarray(replaced, dtype=np.int64)
+    for name in names:
+        value = columns[name]
+        if index.shape[0]:
+            value = value.copy()
+            value[index] = [getattr(w, name) for w in worlds]
+        out[name] = value
+    ast_rows = columns["ast_rows"]
+    point_counts = columns["ast_offsets"][1:] - columns["ast_offsets"][:-1]
+    for kind, fields in (("ast", ROW_KINDS["ast"] + ("point_count",)),
+                         ("shot", ROW_KINDS["shot"])):
+        rows = columns[f"{kind}_rows"]
+        counts = rows[1:] - rows[:-1]
+        game = np.repeat(np.arange(lanes), counts)
+        keep = np.ones(game.shape[0], dtype=bool) if kind == "ast" or shot_keep is None \
+            else shot_keep.copy()
+        if index.shape[0]:
+            keep &= ~np.isin(game, index)
+        if keep.all() and not index.shape[0]:
+            for name in fields:
+                if name != "point_count":
+                    out[name] = columns[name]
+            out[f"{kind}_rows"] = rows
+            if kind == "ast":
+                out["ast_local"], out["ast_offsets"] = columns["ast_local"], columns["ast_offsets"]
+            continue
+        kept = np.flatnonzero(keep)
+        new_counts = np.bincount(game[kept], minlength=lanes)
+        rep_counts = np.array([w.ast_id.shape[0] if kind == "ast" else w.shot_id.shape[0]
+                               for w in worlds], dtype=np.int64)
+        new_counts[index] = rep_counts
+        new_rows = np.zeros(lanes + 1, dtype=np.int64)
+        np.cumsum(new_counts, out=new_rows[1:])
+        kept_game = game[kept]
+        kept_rank = np.arange(kept.shape[0]) - (np.cumsum(np.bincount(kept_game, minlength=lanes))
+                                                - np.bincount(kept_game, minlength=lanes))[kept_game]
+        dest_kept = new_rows[kept_game] + kept_rank
+        rep_game, rep_rank = _segments(rep_counts)
+        dest_rep = new_rows[index[rep_game]] + rep_rank if index.shape[0] else rep_rank
+        total = int(new_rows[-1])
+        for name in fields:
+            if name == "point_count":
+                src = point_counts
+                parts = [np.diff(w.ast_offsets) for w in worlds]
+            else:
+                src = columns[name]
+                parts = [getattr(w, name) for w in worlds]
+            value = np.empty((total, *src.shape[1:]), dtype=src.dtype)
+            value[dest_kept] = src[kept]
+            if parts:
+                value[dest_rep] = np.concatenate(parts)
+            if name == "point_count":
+                new_point_counts = value
+            else:
+                out[name] = value
+        out[f"{kind}_rows"] = new_rows
+        if kind == "ast":
+            out["ast_offsets"], out["ast_local"] = _merge_points(
+                columns["ast_local"], columns["ast_offsets"], kept, dest_kept, dest_rep,
+                new_point_counts, worlds)
+    return out
+
+
+def _merge_points(local: np.ndarray, offsets: np.ndarray, kept: np.ndarray,
+                  dest_kept: np.ndarray, dest_rep: np.ndarray, new_counts: np.ndarray,
+                  worlds: Sequence[World]) -> tuple[np.ndarray, np.ndarray]:
+    """Outline points moved with their rocks (see ``merge_lanes``): the new offsets and
+    points."""
+    new_offsets = np.zeros(new_counts.shape[0] + 1, dtype=np.int64)
+    np.cumsum(new_counts, out=new_offsets[1:])
+    value = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
+    seg, rank = _segments(offsets[kept + 1] - offsets[kept])
+    value[new_offsets[dest_kept][seg] + rank] = local[offsets[kept][seg] + rank]
+    if worlds:
+        seg, rank = _segments(new_counts[dest_rep])
+        value[new_offsets[dest_rep][seg] + rank] = np.concatenate(
+            [w.ast_local for w in worlds])
+    return new_offsets, value
+
+
+def events_of(lanes: int, beats: np.ndarray, routine: np.ndarray, others: Sequence[int],
+              other_events: Sequence[Sequence[ev.Event]]) -> EventColumns:
+    """The tick's events as columns: a routine game's heartbeat, the other games' events as
+    the one-game driver returned them."""
+    cols = encode(other_events)
+    beat_lanes = np.flatnonzero(routine & (beats[:, 0] != 0))
+    game = np.concatenate([np.asarray(others, dtype=np.int64)[cols.game], beat_lanes])
+    order = np.argsort(game, kind="stable")
+    n = beat_lanes.shape[0]
+    zeros_i, zeros_f = np.zeros(n, dtype=np.int64), np.zeros(n)
+
+    def col(name: str, extra: np.ndarray) -> np.ndarray:
+        return np.concatenate([getattr(cols, name), extra])[order]
+
+    rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(game, minlength=lanes), out=rows[1:])
+    return EventColumns(
+        game=game[order],
+        kind=col("kind", np.full(n, EventKind.HEARTBEAT, dtype=np.int8)),
+        i0=col("i0", beats[beat_lanes, 1]), i1=col("i1", beats[beat_lanes, 2]),
+        i2=col("i2", zeros_i), i3=col("i3", zeros_i),
+        x=col("x", zeros_f), y=col("y", zeros_f), f=col("f", zeros_f), rows=rows)
