@@ -51,6 +51,8 @@ _DTYPES = MappingProxyType(
             else {int: np.int64, float: np.float64, bool: np.bool_}[t])
      for name, t in _PYTHON_TYPES.items()})
 _SHIP_STATES = tuple(ShipState)
+_new_object = object.__new__
+_set_field = object.__setattr__
 
 
 class Batch:
@@ -116,20 +118,40 @@ class Batch:
         return self._unpack(i)
 
     def _unpack(self, i: int) -> World:
+        return self.worlds_of([i])[0]
+
+    def worlds_of(self, lanes: Sequence[int]) -> list[World]:
+        """Games ``lanes`` as one-game Worlds (``world(i)`` for each i), read from the
+        columns in one pass per field: their arrays are views into the batch's."""
+        if self._packed_from is not None:
+            return [self._packed_from[i] for i in lanes]
         get = self.__dict__.__getitem__
-        values: dict[str, object] = {}
-        for name in SCALAR_FIELDS:
-            values[name] = _PYTHON_TYPES[name](get(name)[i])
-        values["ship_state"] = _SHIP_STATES[int(get("ship_state")[i])]
-        a, b = int(self.ast_rows[i]), int(self.ast_rows[i + 1])
-        s, t = int(self.shot_rows[i]), int(self.shot_rows[i + 1])
-        for name in _ROW_FIELDS:
-            values[name] = get(name)[a:b] if name.startswith("ast_") else get(name)[s:t]
+        index = np.asarray(lanes, dtype=np.int64)
+        values = {name: get(name)[index].tolist() for name in SCALAR_FIELDS}
+        values["ship_state"] = [_SHIP_STATES[s] for s in values["ship_state"]]
+        ast_rows, shot_rows = self.ast_rows, self.shot_rows
+        a_lo, a_hi = ast_rows[index].tolist(), ast_rows[index + 1].tolist()
+        s_lo, s_hi = shot_rows[index].tolist(), shot_rows[index + 1].tolist()
         offsets = get("ast_offsets")
-        first = offsets[a]
-        values["ast_local"] = get("ast_local")[first:offsets[b]]
-        values["ast_offsets"] = offsets[a:b + 1] - first
-        return World(**values, params=self.params)  # type: ignore[arg-type]
+        local = get("ast_local")
+        rows = [(name, get(name), name.startswith("ast_")) for name in _ROW_FIELDS]
+        worlds = []
+        params = self.params
+        for j in range(index.shape[0]):
+            a, b, s, t = a_lo[j], a_hi[j], s_lo[j], s_hi[j]
+            state: dict[str, object] = {name: column[j] for name, column in values.items()}
+            for name, column, rock in rows:
+                state[name] = column[a:b] if rock else column[s:t]
+            first = offsets[a]
+            state["ast_local"] = local[first:offsets[b]]
+            own = offsets[a:b + 1] - first
+            own.flags.writeable = False
+            state["ast_offsets"] = own
+            state["params"] = params
+            world = _new_object(World)
+            _set_field(world, "__dict__", state)  # the batch's arrays are read-only already
+            worlds.append(world)
+        return worlds
 
     def columns(self) -> dict[str, np.ndarray]:
         """Every column by name: each World field, ``ast_rows`` and ``shot_rows``."""
@@ -139,7 +161,7 @@ class Batch:
         """Every game as a ``World``, in lane order (``world(i)`` for each i)."""
         if self._packed_from is not None:
             return list(self._packed_from)
-        return [self._unpack(i) for i in range(self.size)]
+        return self.worlds_of(range(self.size))
 
 
 def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
@@ -261,7 +283,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     others = np.flatnonzero(other).tolist()
     masks_of = m.tolist()
     stepped = [(w, ()) if held[i] else step(w, masks_of[i], p)
-               for i, w in zip(others, map(batch.world, others), strict=True)]
+               for i, w in zip(others, batch.worlds_of(others), strict=True)]
     for name in SCALAR_FIELDS:
         routine[name] = routine[name].astype(_DTYPES[name], copy=False)
     worlds = [w for w, _ in stepped]

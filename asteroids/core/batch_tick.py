@@ -37,9 +37,18 @@ from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.kinds import ShipState
 from asteroids.core.lanes import MANY
 from asteroids.core.motion import move_craft, move_rocks
+from asteroids.core.outlines import rock_outlines_of
+from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
-from asteroids.core.saucer import saucer_clock
-from asteroids.core.ship import fly, read_buttons, ship_clock
+from asteroids.core.saucer import saucer_clock, saucer_outline
+from asteroids.core.shots import first_hits
+from asteroids.core.ship import (
+    fly,
+    read_buttons,
+    rocks_clear_of_centre,
+    ship_clock,
+    ship_outline_points,
+)
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
 
@@ -94,8 +103,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     obstacles; games where it says no fly their shots unhit)."""
     vel = d.shot_vel
     v2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
-    may = _any_per_game(~np.isfinite(v2) | ~np.isfinite(d.shot_pos).all(axis=1), shot_game,
-                        lanes)  # NaN or inf: the query runs and reports it
+    may = np.zeros(lanes, dtype=bool)
     travel2 = np.zeros(lanes)
     np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
     margin = np.sqrt(travel2) * SAFE + 1.0 + 1e-6 * (p.width + p.height)
@@ -131,31 +139,95 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     return may
 
 
+def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarray,
+               ast_game: np.ndarray, ship_shape: Any, saucer_shape: Any) -> np.ndarray:
+    """(B,) where a shot of a game of ``query`` hits something this tick: the sweep's own
+    query (``shots.first_hits``) for all those games in one call, each shot tested against
+    its own game's targets as ``sweep._targets`` lists them (every rock, and the other
+    side's craft when it is in play)."""
+    lanes = query.shape[0]
+    shots = np.flatnonzero(query[shot_game])
+    rocks = np.flatnonzero(query[ast_game])
+    sg = shot_game[shots]
+    rock_counts = np.bincount(ast_game[rocks], minlength=lanes)
+    rock_rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(rock_counts, out=rock_rows[1:])
+    pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
+    ia, ib = _pairs_in_games(sg, rock_rows)
+    n_bodies = rocks.shape[0]
+    parts, offsets, motion = [pts], [offs], [d.ast_vel[rocks]]
+    pair_a, pair_b = [ia], [ib]
+    owner = d.shot_owner[shots]
+    for shooter, present, shape, vx, vy in (
+            (0, d.saucer_alive, saucer_shape, d.saucer_vx, d.saucer_vy),
+            (1, _ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
+        games = np.flatnonzero(query & present)
+        if games.shape[0] == 0:
+            continue
+        outline = shape(games)
+        n, v = outline.shape[0], outline.shape[1]
+        parts.append(outline.reshape(n * v, 2))
+        offsets.append(offsets[-1][-1] + v * np.arange(1, n + 1))
+        motion.append(np.stack([vx[games], vy[games]], axis=1))
+        mine = np.flatnonzero((owner == shooter) & present[sg])
+        pair_a.append(mine)
+        pair_b.append(n_bodies + np.searchsorted(games, sg[mine]))
+        n_bodies += n
+    a, b = np.concatenate(pair_a), np.concatenate(pair_b)
+    if a.shape[0] == 0:
+        return np.zeros(lanes, dtype=bool)
+    starts = d.shot_pos[shots]
+    hits = first_hits(starts, starts + d.shot_vel[shots], np.concatenate(parts),
+                      np.concatenate(offsets), world_size=p.wrap_size,
+                      body_motion=np.concatenate(motion), among=(a, b))
+    return _any_per_game(hits.body >= 0, sg, lanes)
+
+
 def _ship_present(d: BatchDraft) -> np.ndarray:
     """Where ``ship_craft`` shows the ship (flying, game on, no grace)."""
     return (d.ship_state == _FLYING) & ~d.game_over & (d.ship_grace == 0)
 
 
-def _craft_near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
-                      cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
-    """(B,) where a present craft's circle touches a rock's bounding circle:
-    ``touch.rocks_near`` for every game at once, by the same operations."""
+def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
+                cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
+    """The rocks (global rows, ascending) whose bounding circle touches the circle of their
+    game's craft where ``present``: ``touch.rocks_near`` for every game at once, by the same
+    operations."""
     rows = np.flatnonzero(present[ast_game])
     if rows.shape[0] == 0:
-        return np.zeros(present.shape[0], dtype=bool)
+        return rows
     g = ast_game[rows]
     delta = d.ast_pos[rows] - np.stack([cx[g], cy[g]], axis=1)
     if p.wrap_any:
         delta = wrap_delta(delta, p.size)
     dx, dy = delta[:, 0], delta[:, 1]
     reach = d.ast_radius[rows] + (radius[g] if isinstance(radius, np.ndarray) else radius)
-    return _any_per_game(dx * dx + dy * dy <= reach * reach, g, present.shape[0])
+    return rows[dx * dx + dy * dy <= reach * reach]
 
 
-def _crafts_may_touch(d: BatchDraft, p: Params, ship: np.ndarray) -> np.ndarray:
-    """(B,) where the ship and the saucer pass ``touch._crafts_touch``'s first test (the
-    shield's circle, or both bounding circles): there the outlines decide, one game at a
-    time."""
+def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
+                       cy: np.ndarray, radius: Any, outline: Any, ast_game: np.ndarray,
+                       lanes: int) -> np.ndarray:
+    """(B,) where a present craft touches a rock: ``touch._first_overlap`` for every game at
+    once (bounding circles, then the outlines of the candidates, by the core's own
+    ``polygons_overlap``; no rock is claimed in a routine tick)."""
+    cand = _near_rocks(d, p, present, cx, cy, radius, ast_game)
+    if cand.shape[0] == 0:
+        return np.zeros(lanes, dtype=bool)
+    g = ast_game[cand]
+    games, which = np.unique(g, return_inverse=True)
+    shapes = outline(games)
+    n, v = shapes.shape[0], shapes.shape[1]
+    rocks, offsets = rock_outlines_of(d, cand)  # type: ignore[arg-type]
+    hit = polygons_overlap(shapes.reshape(n * v, 2), np.arange(n + 1) * v, rocks, offsets,
+                           which, np.arange(cand.shape[0]), world_size=p.wrap_size)
+    return _any_per_game(hit, g, lanes)
+
+
+def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
+                 saucer_outline_of: Any) -> np.ndarray:
+    """(B,) where the ship touches the saucer: ``touch._crafts_touch`` for every game at once
+    (the shield's circle, or both bounding circles and then the outlines)."""
     both = ship & d.saucer_alive
     if not both.any():
         return both
@@ -167,7 +239,19 @@ def _crafts_may_touch(d: BatchDraft, p: Params, ship: np.ndarray) -> np.ndarray:
     if p.wrap_any:
         delta = wrap_delta(delta, p.size)
     dx, dy = delta[:, 0], delta[:, 1]
-    return both & (dx * dx + dy * dy <= (ra + rb) * (ra + rb))
+    near = both & (dx * dx + dy * dy <= (ra + rb) * (ra + rb))
+    shielded = near & d.shield_on
+    games = np.flatnonzero(near & ~d.shield_on)
+    if games.shape[0] == 0:
+        return shielded
+    a = ship_outline(games)
+    b = saucer_outline_of(games)
+    n = games.shape[0]
+    idx = np.arange(n)
+    hit = polygons_overlap(a.reshape(-1, 2), np.arange(n + 1) * a.shape[1], b.reshape(-1, 2),
+                           np.arange(n + 1) * b.shape[1], idx, idx, world_size=p.wrap_size)
+    shielded[games[hit]] = True
+    return shielded
 
 
 def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
@@ -209,11 +293,25 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if p.saucers:
         due = saucer_clock(MANY, d)
         other |= due.due | due.leaving | due.zig | due.fire
-    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds).
+    def ship_shape(games: np.ndarray) -> np.ndarray:
+        points = ship_outline_points(MANY, p, d.ship_x[games], d.ship_y[games],
+                                     d.ship_heading[games])
+        return np.stack([np.stack(xy, axis=1) for xy in points], axis=1)
+
+    def saucer_shape(games: np.ndarray) -> np.ndarray:
+        return saucer_outline(p, d.saucer_x[games], d.saucer_y[games], d.saucer_small[games])
+
+    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds) or
+    # the sweep's query finds no hit.
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     if d.shot_id.shape[0]:
         if p.wrap_shots:
-            other |= _shots_may_hit(d, p, shot_game, ast_game, lanes)
+            finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
+            bad = _any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
+            other |= bad
+            may = _shots_may_hit(d, p, shot_game, ast_game, lanes) & ~other
+            if may.any():
+                other |= _shots_hit(d, p, may, shot_game, ast_game, ship_shape, saucer_shape)
             d.shot_pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
             d.shot_ttl = d.shot_ttl - 1
             flying_shots = d.shot_ttl > 0
@@ -223,19 +321,31 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if d.ast_id.shape[0]:
         move_rocks(d, p)
     move_craft(MANY, d, p)
-    # 5. contacts: a craft near a rock, or the two craft near each other, is not routine.
+    # 5. contacts: a craft touching a rock (or the shield near one), or the two craft
+    # touching, is not routine.
     ship = _ship_present(d)
-    ship_r = np.where(d.shield_on, p.shield_radius, p.ship_radius)
-    other |= _craft_near_rocks(d, p, ship, d.ship_x, d.ship_y, ship_r, ast_game)
+    shielded = ship & d.shield_on
+    if shielded.any():
+        near = _near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
+        other |= _any_per_game(np.ones(near.shape[0], dtype=bool), ast_game[near], lanes)
+    other |= _craft_meets_rocks(d, p, ship & ~d.shield_on, d.ship_x, d.ship_y, p.ship_radius,
+                                ship_shape, ast_game, lanes)
     large, small = p.saucer_radius
-    other |= _craft_near_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
-                               np.where(d.saucer_small, small, large), ast_game)
-    other |= _crafts_may_touch(d, p, ship)
+    other |= _craft_meets_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
+                                np.where(d.saucer_small, small, large), saucer_shape, ast_game,
+                                lanes)
+    other |= _crafts_meet(d, p, ship, ship_shape, saucer_shape)
     # 6. resolve: nothing was claimed; an extra life already due is not routine.
     if p.extra_life_every > 0:
         other |= d.score >= d.next_extra_life
     # 7. timers: a ship coming back, a wave cleared or starting is not routine.
-    other |= ship_clock(MANY, d)
+    back = ship_clock(MANY, d)
+    if back.any():
+        # A dead ship whose respawn is due stays dead, and the tick routine, while a rock or
+        # the saucer is near the centre (``ship._area_clear``).
+        crowded = d.saucer_alive | _any_per_game(
+            ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, lanes)
+        other |= back & ~(crowded & (d.ship_state == int(ShipState.DEAD)))
     between = wave_clock(MANY, d)
     other |= np.where(between, d.wave_timer <= 0, ast_counts == 0)
     sizes = np.bincount(ast_game * 3 + d.ast_size, minlength=3 * lanes).reshape(lanes, 3)
@@ -258,89 +368,63 @@ def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: 
             rows in ``columns``).
         names: the per-game field names (``(B,)`` arrays).
         lanes: B.
-        shot_keep: (K,) which shot rows stay (None: all).
+        shot_keep: (K,) which shot rows stay (None: all); rows of ``replaced`` games are
+            dropped whatever it says.
         replaced: lanes, ascending, whose game is the matching World of ``worlds``.
         worlds: the Worlds for ``replaced``.
     """
-    out: dict[str, np.ndarray] = {}
+    out = dict(columns)
     index = np.asarray(replaced, dtype=np.int64)
-    for name in names:
-        value = columns[name]
-        if index.shape[0]:
-            value = value.copy()
+    if index.shape[0]:
+        for name in names:
+            value = columns[name].copy()
             value[index] = [getattr(w, name) for w in worlds]
-        out[name] = value
-    ast_rows = columns["ast_rows"]
-    point_counts = columns["ast_offsets"][1:] - columns["ast_offsets"][:-1]
-    for kind, fields in (("ast", ROW_KINDS["ast"] + ("point_count",)),
-                         ("shot", ROW_KINDS["shot"])):
-        rows = columns[f"{kind}_rows"]
+            out[name] = value
+    if shot_keep is not None and not shot_keep.all():
+        rows = columns["shot_rows"]
+        game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
+        kept = np.flatnonzero(shot_keep)
+        for name in ROW_KINDS["shot"]:
+            out[name] = columns[name][kept]
+        shot_rows = np.zeros(lanes + 1, dtype=np.int64)
+        np.cumsum(np.bincount(game[kept], minlength=lanes), out=shot_rows[1:])
+        out["shot_rows"] = shot_rows
+    if not index.shape[0]:
+        return out
+    for kind in ("ast", "shot"):
+        rows = out[f"{kind}_rows"]
+        starts, ends = rows[index].tolist(), rows[index + 1].tolist()
+        for name in ROW_KINDS[kind]:
+            out[name] = _spliced(out[name], starts, ends, [getattr(w, name) for w in worlds])
         counts = rows[1:] - rows[:-1]
-        game = np.repeat(np.arange(lanes), counts)
-        keep = np.ones(game.shape[0], dtype=bool) if kind == "ast" or shot_keep is None \
-            else shot_keep.copy()
-        if index.shape[0]:
-            keep &= ~np.isin(game, index)
-        if keep.all() and not index.shape[0]:
-            for name in fields:
-                if name != "point_count":
-                    out[name] = columns[name]
-            out[f"{kind}_rows"] = rows
-            if kind == "ast":
-                out["ast_local"], out["ast_offsets"] = columns["ast_local"], columns["ast_offsets"]
-            continue
-        kept = np.flatnonzero(keep)
-        new_counts = np.bincount(game[kept], minlength=lanes)
-        rep_counts = np.array([w.ast_id.shape[0] if kind == "ast" else w.shot_id.shape[0]
-                               for w in worlds], dtype=np.int64)
-        new_counts[index] = rep_counts
+        counts[index] = [getattr(w, f"{kind}_id").shape[0] for w in worlds]
         new_rows = np.zeros(lanes + 1, dtype=np.int64)
-        np.cumsum(new_counts, out=new_rows[1:])
-        kept_game = game[kept]
-        kept_rank = np.arange(kept.shape[0]) - (np.cumsum(np.bincount(kept_game, minlength=lanes))
-                                                - np.bincount(kept_game, minlength=lanes))[kept_game]
-        dest_kept = new_rows[kept_game] + kept_rank
-        rep_game, rep_rank = _segments(rep_counts)
-        dest_rep = new_rows[index[rep_game]] + rep_rank if index.shape[0] else rep_rank
-        total = int(new_rows[-1])
-        for name in fields:
-            if name == "point_count":
-                src = point_counts
-                parts = [np.diff(w.ast_offsets) for w in worlds]
-            else:
-                src = columns[name]
-                parts = [getattr(w, name) for w in worlds]
-            value = np.empty((total, *src.shape[1:]), dtype=src.dtype)
-            value[dest_kept] = src[kept]
-            if parts:
-                value[dest_rep] = np.concatenate(parts)
-            if name == "point_count":
-                new_point_counts = value
-            else:
-                out[name] = value
+        np.cumsum(counts, out=new_rows[1:])
         out[f"{kind}_rows"] = new_rows
         if kind == "ast":
-            out["ast_offsets"], out["ast_local"] = _merge_points(
-                columns["ast_local"], columns["ast_offsets"], kept, dest_kept, dest_rep,
-                new_point_counts, worlds)
+            offsets = out["ast_offsets"]
+            point_counts = _spliced(offsets[1:] - offsets[:-1], starts, ends,
+                                    [w.ast_offsets[1:] - w.ast_offsets[:-1] for w in worlds])
+            out["ast_local"] = _spliced(out["ast_local"], offsets[starts].tolist(),
+                                        offsets[ends].tolist(), [w.ast_local for w in worlds])
+            new_offsets = np.zeros(point_counts.shape[0] + 1, dtype=np.int64)
+            np.cumsum(point_counts, out=new_offsets[1:])
+            out["ast_offsets"] = new_offsets
     return out
 
 
-def _merge_points(local: np.ndarray, offsets: np.ndarray, kept: np.ndarray,
-                  dest_kept: np.ndarray, dest_rep: np.ndarray, new_counts: np.ndarray,
-                  worlds: Sequence[World]) -> tuple[np.ndarray, np.ndarray]:
-    """Outline points moved with their rocks (see ``merge_lanes``): the new offsets and
-    points."""
-    new_offsets = np.zeros(new_counts.shape[0] + 1, dtype=np.int64)
-    np.cumsum(new_counts, out=new_offsets[1:])
-    value = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
-    seg, rank = _segments(offsets[kept + 1] - offsets[kept])
-    value[new_offsets[dest_kept][seg] + rank] = local[offsets[kept][seg] + rank]
-    if worlds:
-        seg, rank = _segments(new_counts[dest_rep])
-        value[new_offsets[dest_rep][seg] + rank] = np.concatenate(
-            [w.ast_local for w in worlds])
-    return new_offsets, value
+def _spliced(old: np.ndarray, starts: list[int], ends: list[int],
+             parts: Sequence[np.ndarray]) -> np.ndarray:
+    """``old`` with its rows ``starts[j]:ends[j]`` replaced by ``parts[j]`` (ascending,
+    disjoint ranges)."""
+    pieces = []
+    prev = 0
+    for s, e, part in zip(starts, ends, parts, strict=True):
+        pieces.append(old[prev:s])
+        pieces.append(part)
+        prev = e
+    pieces.append(old[prev:])
+    return np.concatenate(pieces)
 
 
 def events_of(lanes: int, beats: np.ndarray, routine: np.ndarray, others: Sequence[int],

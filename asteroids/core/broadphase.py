@@ -96,6 +96,7 @@ def box_pairs(
     world: F64Array | None,
     *,
     method: str = "auto",
+    among: tuple[I64Array, I64Array] | None = None,
 ) -> tuple[I64Array, I64Array, I64Array | None, I64Array | None]:
     """All (a, b, image) triples whose boxes overlap (inclusive bounds).
 
@@ -106,6 +107,9 @@ def box_pairs(
         bhi: ``(B, 2)`` upper corners of the table boxes.
         world: ``(2,)`` world size for a wrapping world, or None.
         method: ``"auto"``, ``"direct"`` or ``"sweep"`` (same pairs, different speed).
+        among: ``(ia, ib)``, the only (a, b) pairs to test (the direct strategy over them,
+            in their order): many independent scenes in one call, e.g. a batch of games
+            whose boxes may meet only within a game. None: every pair.
 
     Returns:
         ``(ia, ib, kx, ky)``: int64 arrays; box ``b[ib]`` shifted by ``(kx W, ky H)`` overlaps box
@@ -115,19 +119,20 @@ def box_pairs(
     na = alo.shape[0]
     nb = blo.shape[0]
     z = np.zeros(0, dtype=np.int64)
-    if na == 0 or nb == 0:
+    if na == 0 or nb == 0 or (among is not None and among[0].shape[0] == 0):
         return z, z, (None if world is None else z), (None if world is None else z)
-    direct = method == "direct" or (method == "auto" and na * nb <= DIRECT_MAX_PAIRS)
+    direct = among is not None or method == "direct" or (
+        method == "auto" and na * nb <= DIRECT_MAX_PAIRS)
     if world is None:
         if direct:
-            return _direct_plain(alo, ahi, blo, bhi)
+            return _direct_plain(alo, ahi, blo, bhi, among or _grid_index(na, nb))
         return sweep_pairs(alo, ahi, blo, bhi, None)
     ea = ahi - alo
     eb = bhi - blo
     if not _small(ea, eb, world):
-        return _direct_images(alo, ahi, blo, bhi, world)
+        return _direct_images(alo, ahi, blo, bhi, world, among or _grid_index(na, nb))
     if direct:
-        return _direct_nearest(alo, ahi, blo, bhi, world, ea, eb)
+        return _direct_nearest(alo, ahi, blo, bhi, world, ea, eb, among or _grid_index(na, nb))
     return sweep_pairs(alo, ahi, blo, bhi, world)
 
 
@@ -155,7 +160,7 @@ def box_self_pairs(
     if world is None:
         if not direct:
             return sweep_self(lo, hi, None)
-        ia, ib, _, _ = _direct_plain(lo, hi, lo, hi)
+        ia, ib, _, _ = _direct_plain(lo, hi, lo, hi, _grid_index(n, n))
         keep = (ia < ib).nonzero()[0]
         return ia[keep], ib[keep], None, None
     e = hi - lo
@@ -163,9 +168,9 @@ def box_self_pairs(
     if small and not direct:
         return sweep_self(lo, hi, world)
     if small:
-        ia, ib, kx, ky = _direct_nearest(lo, hi, lo, hi, world, e, e)
+        ia, ib, kx, ky = _direct_nearest(lo, hi, lo, hi, world, e, e, _grid_index(n, n))
     else:
-        ia, ib, kx, ky = _direct_images(lo, hi, lo, hi, world)
+        ia, ib, kx, ky = _direct_images(lo, hi, lo, hi, world, _grid_index(n, n))
     keep = (ia < ib).nonzero()[0]
     return ia[keep], ib[keep], kx[keep], ky[keep]
 
@@ -190,9 +195,10 @@ def _grid_index(na: int, nb: int) -> tuple[I64Array, I64Array]:
 
 
 def _direct_plain(
-    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array
+    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array,
+    grid: tuple[I64Array, I64Array],
 ) -> tuple[I64Array, I64Array, None, None]:
-    ia, ib = _grid_index(alo.shape[0], blo.shape[0])
+    ia, ib = grid
     ov = (
         (alo[:, 0][ia] <= bhi[:, 0][ib])
         & (blo[:, 0][ib] <= ahi[:, 0][ia])
@@ -211,10 +217,11 @@ def _direct_nearest(
     world: F64Array,
     ea: F64Array,
     eb: F64Array,
+    grid: tuple[I64Array, I64Array],
 ) -> tuple[I64Array, I64Array, I64Array, I64Array]:
     """Wrap, small boxes (extents ``ea``, ``eb``): only the image of b nearest to a can
-    overlap it."""
-    ia, ib = _grid_index(alo.shape[0], blo.shape[0])
+    overlap it (of the pairs ``grid``)."""
+    ia, ib = grid
     w2 = 2.0 * float(world[0])
     h2 = 2.0 * float(world[1])
     ca = alo + ahi  # twice the centers; compared with twice the half extents: the extents
@@ -231,13 +238,12 @@ def _direct_nearest(
 
 
 def _direct_images(
-    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array, world: F64Array
+    alo: F64Array, ahi: F64Array, blo: F64Array, bhi: F64Array, world: F64Array,
+    grid: tuple[I64Array, I64Array],
 ) -> tuple[I64Array, I64Array, I64Array, I64Array]:
-    """Wrap, any box sizes: every image shift k with overlapping projections."""
-    na = alo.shape[0]
-    nb = blo.shape[0]
-    ia = np.repeat(np.arange(na, dtype=np.int64), nb)
-    ib = np.tile(np.arange(nb, dtype=np.int64), na)
+    """Wrap, any box sizes: every image shift k with overlapping projections (of the pairs
+    ``grid``)."""
+    ia, ib = grid
     # b + k W overlaps a on an axis  <=>  (a.lo - b.hi) / W <= k <= (a.hi - b.lo) / W
     k0 = np.ceil((alo[ia] - bhi[ib]) / world - 1e-9)
     k1 = np.floor((ahi[ia] - blo[ib]) / world + 1e-9)

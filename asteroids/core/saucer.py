@@ -32,8 +32,13 @@ _SIN = tuple(SIN.tolist())
 _OUTLINE = SAUCER_OUTLINE
 
 
-def saucer_outline(p: Params, x: float, y: float, small: bool) -> np.ndarray:
-    """(8, 2) world-space outline of a saucer centred at (x, y)."""
+def saucer_outline(p: Params, x: Any, y: Any, small: Any) -> np.ndarray:
+    """(8, 2) world-space outline of a saucer centred at (x, y); for (n,) arrays (one
+    saucer per game), (n, 8, 2)."""
+    if isinstance(x, np.ndarray):
+        large, little = p.saucer_radius
+        r = np.where(small, little, large)[:, None, None]
+        return np.stack([x, y], axis=1)[:, None, :] + _OUTLINE * r
     r = p.saucer_radius[1 if small else 0]
     return np.array([x, y]) + _OUTLINE * r
 

@@ -32,9 +32,11 @@ __all__ = [
     "hyperspace_death_chance",
     "kill_ship",
     "read_buttons",
+    "rocks_clear_of_centre",
     "ship_clock",
     "ship_craft",
     "ship_outline",
+    "ship_outline_points",
     "update_ship_timers",
 ]
 
@@ -63,12 +65,19 @@ class Buttons(NamedTuple):
     """The shield is up this tick."""
 
 
+def ship_outline_points(L: Lanes, p: Params, x: Any, y: Any, heading: Any
+                        ) -> list[tuple[Any, Any]]:
+    """The ship's outline in the world, point by point: (x, y) of each vertex, for one
+    ship or, through ``MANY``, one per game (shared by both drivers)."""
+    k = heading % HEADING_STEPS
+    c, s = L.take(_COS, k), L.take(_SIN, k)
+    length = p.ship_length
+    return [(x + (c * u - s * v) * length, y + (s * u + c * v) * length) for u, v in _OUTLINE]
+
+
 def ship_outline(p: Params, x: float, y: float, heading: int) -> np.ndarray:
     """(4, 2) world-space outline of a ship at (x, y) with an integer heading."""
-    c, s = _COS[heading % HEADING_STEPS], _SIN[heading % HEADING_STEPS]
-    length = p.ship_length
-    return np.array([(x + (c * u - s * v) * length, y + (s * u + c * v) * length)
-                     for u, v in _OUTLINE])
+    return np.array(ship_outline_points(ONE, p, x, y, heading))
 
 
 def ship_craft(d: Draft, p: Params) -> Craft | None:
@@ -227,17 +236,22 @@ def kill_ship(d: Draft, p: Params, cause: Cause, events: list[ev.Event]) -> None
         events.append(ev.GameOver(d.score))
 
 
+def rocks_clear_of_centre(pos: np.ndarray, radius: np.ndarray, p: Params) -> np.ndarray:
+    """(N,) for each rock (rows: one game's or a batch's), whether it stays out of the
+    ``safe_radius`` around the centre, where a ship respawns (shared by both drivers)."""
+    delta = pos - np.array([0.5 * p.width, 0.5 * p.height])
+    reach = radius + p.safe_radius
+    dx, dy = delta[:, 0], delta[:, 1]
+    return (dx * dx + dy * dy) > reach * reach
+
+
 def _area_clear(d: Draft, p: Params) -> bool:
     """True when no asteroid comes within ``safe_radius`` of the centre and no saucer flies."""
     if d.saucer_alive:
         return False
-    n = d.ast_id.shape[0]
-    if n == 0:
+    if d.ast_id.shape[0] == 0:
         return True
-    delta = d.ast_pos - np.array([0.5 * p.width, 0.5 * p.height])
-    reach = d.ast_radius + p.safe_radius
-    dx, dy = delta[:, 0], delta[:, 1]
-    return bool(((dx * dx + dy * dy) > reach * reach).all())
+    return bool(rocks_clear_of_centre(d.ast_pos, d.ast_radius, p).all())
 
 
 def ship_clock(L: Lanes, d: Draft) -> Any:

@@ -48,6 +48,7 @@ def first_hits(
     world_size: ArrayLike | None = None,
     body_motion: ArrayLike | None = None,
     method: str = "auto",
+    among: tuple[ArrayLike, ArrayLike] | None = None,
 ) -> Hits:
     """For each shot segment, the hit closest to its start over every edge of every body.
 
@@ -74,6 +75,12 @@ def first_hits(
             body_motion[b]`` against the start-of-tick outline), so a fast shot cannot tunnel
             through a fast body; ``t`` is the tick fraction and ``point`` where the shot is then.
         method: broad phase, ``"auto"``, ``"direct"`` or ``"sweep"``; all give the same result.
+        among: ``(shot, body)`` index arrays: the only pairs tested (``broadphase.box_pairs``'
+            ``among``), for many independent scenes in one query (a batch of games, each
+            shot tested against its own game's bodies). Each shot's answer is the one a query
+            of its own scene gives (the broad phase's padding, a fraction of the scene's
+            scale, may only grow with more scenes: it never drops a pair the narrow phase
+            accepts). None: every pair.
 
     Returns:
         :class:`Hits`: ``body``, ``edge`` (S,) int64 (-1: no hit), ``t`` (S,) float64 (``inf``:
@@ -88,7 +95,7 @@ def first_hits(
     ([0, -1], [3, -1], [0.5, inf], [0.0, 1.0])
     """
     check_method(method)
-    if method == "auto":
+    if method == "auto" and among is None:
         small = first_hits_small(starts, ends, points, offsets, world_size, body_motion)
         if small is not None:
             return small
@@ -105,7 +112,9 @@ def first_hits(
     if world is not None:
         half = 0.5 * world
         d = (d + half) % world - half
-    found = _broad_hits(s, e, d, pts, offs, counts, uniform, world, motion, method)
+    pairs = None if among is None else (np.asarray(among[0], dtype=np.int64),
+                                        np.asarray(among[1], dtype=np.int64))
+    found = _broad_hits(s, e, d, pts, offs, counts, uniform, world, motion, method, pairs)
     if found is None:
         return no_hits(s.shape[0])
     return reduce_hits(found, s, d, world, counts)
@@ -146,8 +155,10 @@ def _broad_hits(
     world: F64Array | None,
     motion: F64Array | None,
     method: str,
+    among: tuple[I64Array, I64Array] | None = None,
 ) -> Found | None:
-    """Broad phase (boxes), then the candidates' edges in cache-sized chunks."""
+    """Broad phase (boxes, over the pairs ``among`` when given), then the candidates' edges
+    in cache-sized chunks."""
     lo, hi = body_boxes(pts, offs, uniform)
     if motion is not None:
         # Swept box: the union of the start and end boxes covers the whole translation.
@@ -160,7 +171,8 @@ def _broad_hits(
     # Scene scale for the box padding (exact: min/max only).
     scale = max(-float(lo.min()), float(hi.max()), -float(slo.min()), float(shi.max()), 1.0)
     pad = PAD_REL * scale
-    ia, ib, kx, ky = box_pairs(slo - pad, shi + pad, lo - pad, hi + pad, world, method=method)
+    ia, ib, kx, ky = box_pairs(slo - pad, shi + pad, lo - pad, hi + pad, world, method=method,
+                               among=among)
     n_c = ia.shape[0]
     if n_c == 0:
         return None
