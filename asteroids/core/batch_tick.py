@@ -41,7 +41,6 @@ from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.saucer import saucer_clock, saucer_outline
-from asteroids.core.shots import first_hits
 from asteroids.core.ship import (
     fly,
     read_buttons,
@@ -49,10 +48,11 @@ from asteroids.core.ship import (
     ship_clock,
     ship_outline_points,
 )
+from asteroids.core.shots import first_hits
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
 
-__all__ = ["BatchDraft", "ROW_KINDS", "merge_lanes", "routine_tick"]
+__all__ = ["BatchDraft", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
 
 ROW_KINDS: Mapping[str, tuple[str, ...]] = {
     "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),

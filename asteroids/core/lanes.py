@@ -101,16 +101,16 @@ class _Many(Lanes):
     def where(self, cond: Any, then: Any, other: Any) -> Any:
         return np.where(cond, then, other)
 
+    # Python's max(a, b) is b only when b > a, else a (so max(-0.0, 0.0) is -0.0 and
+    # max(nan, 1.0) is nan, where np.maximum gives 0.0 and nan): the same selections here.
     def clip(self, x: Any, lo: float, hi: float) -> Any:
-        # Python's max(x, lo) is x unless lo > x, and so is np.maximum except for NaN, which
-        # both keep: the same values, signed zeros included.
-        return np.minimum(np.maximum(x, lo), hi)
+        return self.minimum(self.maximum(x, lo), hi)
 
     def maximum(self, a: Any, b: Any) -> Any:
-        return np.maximum(a, b)
+        return np.where(b > a, b, a)
 
     def minimum(self, a: Any, b: Any) -> Any:
-        return np.minimum(a, b)
+        return np.where(b < a, b, a)
 
     def take(self, table: tuple[float, ...] | np.ndarray, index: Any) -> Any:
         return np.asarray(table).take(index)

@@ -1,0 +1,201 @@
+"""The batched tick: routine games in one pass by the shared rule texts, the others by the
+one-game step, and the pieces that make it (the lanes helpers, the query over many games,
+the merge of lanes).
+
+Bit-identity of whole games is tested in test_batch_identity.py; here, that the batched
+pass really carries the games (a batch that handed every game to the one-game driver would
+pass those tests too), and that each piece gives the one-game answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asteroids.config.loader import load_preset
+from asteroids.core import new_world, state_hash, step
+from asteroids.core.batch import SCALAR_FIELDS, new_batch, pack, step_batch
+from asteroids.core.batch_tick import merge_lanes, routine_tick
+from asteroids.core.bot_batch import batch_bot_for
+from asteroids.core.broadphase import box_pairs
+from asteroids.core.lanes import MANY, ONE
+from asteroids.core.shots import first_hits
+
+from .test_batch_identity import play_both
+
+EDGES = [0.0, -0.0, 1e-300, -1e-17, 5e-324, 799.9999999999999, 800.0, 800.0000000000001,
+         -800.0, 1e6, -1e6, math.inf, -math.inf, math.nan, 0.5, -3.25, 400.0]
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) ==
+                                                 math.copysign(1, b))
+
+
+def test_the_lanes_helpers_give_one_games_bits_on_many_games():
+    xs = np.array(EDGES)
+    for name, one, many in [
+        ("clip", lambda x: ONE.clip(x, -5.0, 5.0), lambda x: MANY.clip(x, -5.0, 5.0)),
+        ("wrap", lambda x: ONE.wrap(x, 800.0), lambda x: MANY.wrap(x, 800.0)),
+        ("where", lambda x: ONE.where(x > 1.0, x, -x), lambda x: MANY.where(x > 1.0, x, -x)),
+        ("maximum", lambda x: ONE.maximum(x, 0.0), lambda x: MANY.maximum(x, 0.0)),
+        ("minimum", lambda x: ONE.minimum(x, 0.0), lambda x: MANY.minimum(x, 0.0)),
+    ]:
+        with np.errstate(all="ignore"):
+            got = many(xs)
+        for x, g in zip(EDGES, got.tolist(), strict=True):
+            if name == "wrap" and not math.isfinite(x):
+                continue  # the rules never wrap a non-finite coordinate
+            assert _same(one(x), g), f"{name}({x!r}): {one(x)!r} one, {g!r} many"
+    heads = np.arange(-3, 260) % 256
+    table = tuple(np.linspace(-1.0, 1.0, 256).tolist())
+    assert MANY.take(table, heads).tolist() == [ONE.take(table, int(h)) for h in heads]
+    assert MANY.sqrt(np.array([2.0, 0.0])).tolist() == [ONE.sqrt(2.0), ONE.sqrt(0.0)]
+
+
+@settings(max_examples=300, derandomize=True, database=None)
+@given(x=st.floats(-1e5, 1e5), v=st.floats(-1e4, 1e4), lo=st.floats(0.0, 100.0),
+       span=st.floats(200.0, 5000.0))
+def test_bounce_on_many_games_is_bounce_on_one(x, v, lo, span):
+    hi = lo + span
+    pos, vel = MANY.bounce(np.array([x]), np.array([v]), lo, hi)
+    assert ONE.bounce(x, v, lo, hi) == (float(pos[0]), float(vel[0]))
+
+
+def _other_share(cfg, bot: str, lanes: int, ticks: int) -> float:
+    """The share of games the batched pass handed to the one-game driver, over a run."""
+    decide = batch_bot_for(bot)
+    batch = new_batch(cfg, range(1, lanes + 1))
+    handed = 0
+    for _ in range(ticks):
+        masks = np.asarray(decide(batch, cfg), dtype=np.int64)
+        with np.errstate(all="ignore"):
+            _, _, other, _ = routine_tick(batch.columns(), masks, batch.params)
+        handed += int(other.sum())
+        batch, _ = step_batch(batch, masks, cfg)
+    return handed / (lanes * ticks)
+
+
+def test_most_ticks_of_idle_and_aimer_games_are_routine():
+    classic = load_preset("classic")
+    assert _other_share(classic, "idle", 32, 700) < 0.06
+    assert _other_share(classic, "aimer", 16, 300) < 0.25
+
+
+def test_obstacles_send_every_game_to_the_one_game_driver():
+    batch = new_batch(load_preset("arena"), range(4))
+    assert batch.params.obstacle_offsets.shape[0] > 1, "the arena has pillars"
+    _, _, other, _ = routine_tick(batch.columns(), np.zeros(4, dtype=np.int64), batch.params)
+    assert other.all()
+
+
+@pytest.mark.parametrize("preset", ["classic", "default"])
+def test_idle_games_through_saucers_deaths_and_game_over_stay_identical(preset):
+    cfg = load_preset(preset)
+    play_both(cfg, list(range(1, 9)), 1200, lambda tick, batch: np.zeros(batch.size,
+                                                                         dtype=np.int64))
+
+
+def test_aimer_games_stay_identical_through_hits_and_waves():
+    cfg = load_preset("classic")
+    decide = batch_bot_for("aimer")
+    play_both(cfg, list(range(20, 26)), 500, lambda tick, batch: decide(batch, cfg))
+
+
+def test_spinner_games_with_a_shield_stay_identical():
+    cfg = load_preset("classic", overrides=["ship.shield.enabled=true"])
+    rng = np.random.default_rng(5)
+
+    def masks(tick, batch):  # turn and fire, with the shield up now and then
+        spin = np.asarray(batch_bot_for("spinner")(batch, cfg), dtype=np.int64)
+        return spin | np.where(rng.random(batch.size) < 0.2, 32, 0) | np.where(
+            (tick // 40) % 2 == 1, 1, 0)
+
+    play_both(cfg, list(range(40, 46)), 500, masks)
+
+
+def _scene(rng: np.random.Generator, world: float):
+    """One game's shots and square bodies, at random."""
+    n_shots, n_bodies = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    starts = rng.uniform(0.0, world, size=(n_shots, 2))
+    ends = starts + rng.uniform(-40.0, 40.0, size=(n_shots, 2))
+    centres = rng.uniform(0.0, world, size=(n_bodies, 1, 2))
+    half = rng.uniform(5.0, 60.0, size=(n_bodies, 1, 1))
+    square = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    points = (centres + square * half).reshape(-1, 2)
+    motion = rng.uniform(-5.0, 5.0, size=(n_bodies, 2))
+    return starts, ends, points, np.arange(n_bodies + 1) * 4, motion
+
+
+@settings(max_examples=60, derandomize=True, database=None)
+@given(seed=st.integers(0, 2**32 - 1), games=st.integers(1, 12), wrap=st.booleans())
+def test_one_query_over_many_games_gives_each_shot_its_own_games_answer(seed, games, wrap):
+    rng = np.random.default_rng(seed)
+    world = 300.0  # small: the games' shots cross each other's bodies all the time
+    size = (world, world) if wrap else None
+    scenes = [_scene(rng, world) for _ in range(games)]
+    shot_base = np.cumsum([0] + [s[0].shape[0] for s in scenes])
+    body_base = np.cumsum([0] + [s[4].shape[0] for s in scenes])
+    point_base = np.cumsum([0] + [s[2].shape[0] for s in scenes])
+    ia, ib = [], []
+    for g, s in enumerate(scenes):
+        a, b = np.meshgrid(np.arange(s[0].shape[0]), np.arange(s[4].shape[0]), indexing="ij")
+        ia.append(a.ravel() + shot_base[g])
+        ib.append(b.ravel() + body_base[g])
+    offsets = np.concatenate([[0]] + [s[3][1:] + point_base[g] for g, s in enumerate(scenes)])
+    hits = first_hits(np.concatenate([s[0] for s in scenes]),
+                      np.concatenate([s[1] for s in scenes]),
+                      np.concatenate([s[2] for s in scenes]), offsets, world_size=size,
+                      body_motion=np.concatenate([s[4] for s in scenes]),
+                      among=(np.concatenate(ia), np.concatenate(ib)))
+    for g, s in enumerate(scenes):
+        own = first_hits(s[0], s[1], s[2], s[3], world_size=size, body_motion=s[4])
+        rows = slice(shot_base[g], shot_base[g + 1])
+        body = hits.body[rows]
+        assert (body >= 0).tolist() == (own.body >= 0).tolist()
+        assert np.where(body >= 0, body - body_base[g], -1).tolist() == own.body.tolist()
+        assert hits.edge[rows].tolist() == own.edge.tolist()
+        assert hits.t[rows].tobytes() == own.t.tobytes()
+        assert np.array_equal(hits.point[rows], own.point, equal_nan=True)
+
+
+def test_box_pairs_among_tests_just_the_pairs_given():
+    rng = np.random.default_rng(3)
+    lo = rng.uniform(0.0, 100.0, size=(30, 2))
+    hi = lo + rng.uniform(1.0, 30.0, size=(30, 2))
+    world = np.array([100.0, 100.0])
+    full = box_pairs(lo[:10], hi[:10], lo, hi, world, method="direct")
+    every = set(zip(full[0].tolist(), full[1].tolist(), full[2].tolist(), full[3].tolist(),
+                    strict=True))
+    ia, ib = np.divmod(np.arange(300), 30)
+    some = (ia + ib) % 3 == 0
+    got = box_pairs(lo[:10], hi[:10], lo, hi, world, among=(ia[some], ib[some]))
+    want = {t for t in every if (t[0] + t[1]) % 3 == 0}
+    assert set(zip(*(x.tolist() for x in got), strict=True)) == want
+    none = box_pairs(lo, hi, lo, hi, world, among=(np.zeros(0, np.int64),
+                                                   np.zeros(0, np.int64)))
+    assert none[0].shape == (0,)
+
+
+def test_merge_lanes_puts_each_replaced_game_in_its_lane():
+    cfg = load_preset("classic")
+    worlds = [new_world(cfg, s) for s in range(1, 7)]
+    for i in range(len(worlds)):  # games of different sizes: some shots, some broken rocks
+        for t in range(40 + 30 * i):
+            worlds[i], _ = step(worlds[i], 8 if t % 3 == 0 else 2, cfg)
+    batch = pack(worlds, worlds[0].params, range(1, 7), keep_worlds=False)
+    fresh = [new_world(cfg, 100), new_world(cfg, 101)]
+    merged = merge_lanes(batch.columns(), SCALAR_FIELDS, 6, None, [1, 4], fresh)
+    want = list(worlds)
+    want[1], want[4] = fresh
+    got = pack(want, worlds[0].params, range(6), keep_worlds=False).columns()
+    assert set(merged) == set(got)
+    for name, value in got.items():
+        assert value.dtype == merged[name].dtype, name
+        assert np.array_equal(value, merged[name]), name
+    again = pack(want, worlds[0].params, range(6), keep_worlds=False)
+    assert [state_hash(again.world(i)) for i in range(6)] == [state_hash(w) for w in want]
