@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from asteroids.core.scalar import bounce1, wrap1
+from asteroids.core.scalar import bounce1, min_image1, wrap1
 
 __all__ = ["MANY", "ONE", "Lanes"]
 
@@ -66,6 +66,24 @@ class Lanes:
         """One coordinate folded into ``[lo, hi]`` and its velocity (``scalar.bounce1``)."""
         raise NotImplementedError
 
+    def min_image(self, delta: Any, size: float) -> Any:
+        """The short way across a wrapping axis (``scalar.min_image1``)."""
+        raise NotImplementedError
+
+    # Chance: ``rng`` is the game's ``Pcg32`` (ONE) or the batch's ``Pcg32Batch`` (MANY);
+    # only the games where ``when`` holds draw, each as its one-game rule would.
+    def below(self, rng: Any, n: Any, when: Any) -> Any:
+        """``rng.below(n)`` where ``when``, else 0 without a draw."""
+        raise NotImplementedError
+
+    def between(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        """``rng.between(lo, hi)`` where ``when``, else ``lo`` without a draw."""
+        raise NotImplementedError
+
+    def uniform(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        """``rng.uniform(lo, hi)`` where ``when``, else ``lo`` without a draw."""
+        raise NotImplementedError
+
 
 class _One(Lanes):
     many = False
@@ -93,6 +111,18 @@ class _One(Lanes):
 
     def bounce(self, x: Any, v: Any, lo: float, hi: float) -> tuple[Any, Any]:
         return bounce1(x, v, lo, hi)
+
+    def min_image(self, delta: Any, size: float) -> Any:
+        return min_image1(delta, size)
+
+    def below(self, rng: Any, n: Any, when: Any) -> Any:
+        return rng.below(n) if when else 0
+
+    def between(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        return rng.between(lo, hi) if when else lo
+
+    def uniform(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        return rng.uniform(lo, hi) if when else lo
 
 
 class _Many(Lanes):
@@ -128,6 +158,18 @@ class _Many(Lanes):
         pos = np.where(odd, hi - rest, lo + rest)
         return (np.minimum(np.maximum(pos, lo), hi) + 0.0,
                 np.where(odd, -v, v) + 0.0)
+
+    def min_image(self, delta: Any, size: float) -> Any:
+        return delta - size * np.round(delta / size) + 0.0
+
+    def below(self, rng: Any, n: Any, when: Any) -> Any:
+        return rng.below(n, when)
+
+    def between(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        return np.where(when, rng.between(lo, hi, when), lo)
+
+    def uniform(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
+        return np.where(when, rng.uniform(lo, hi, when), lo)
 
 
 ONE: Lanes = _One()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Pcg32", "seed_state"]
+__all__ = ["Pcg32", "Pcg32Batch", "seed_state"]
 
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
@@ -102,6 +102,50 @@ class Pcg32:
     def sign(self) -> float:
         """-1.0 or +1.0 with equal odds."""
         return -1.0 if self.u32() & 1 else 1.0
+
+
+class Pcg32Batch:
+    """B independent PCG32 generators, one per game of a batch: ``state`` and ``inc`` are
+    ``(B,)`` uint64 arrays (wrapping arithmetic). Every draw takes ``when``, the games that
+    draw (the others keep their state and get 0), so each game consumes exactly the stream
+    its one-game ``Pcg32`` would, call for call (tests/core/test_rng.py)."""
+
+    __slots__ = ("inc", "state")
+
+    def __init__(self, state: np.ndarray, inc: np.ndarray) -> None:
+        self.state = np.asarray(state, dtype=np.uint64)
+        self.inc = np.asarray(inc, dtype=np.uint64)
+
+    def u32(self, when: np.ndarray) -> np.ndarray:
+        """One 32-bit output per game of ``when`` (uint64; 0 elsewhere)."""
+        old = self.state
+        with np.errstate(over="ignore"):
+            new = old * np.uint64(_MULT) + self.inc
+        self.state = np.where(when, new, old)
+        xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
+        rot = old >> np.uint64(59)
+        left = (np.uint64(32) - rot) & np.uint64(31)
+        out = ((xorshifted >> rot) | (xorshifted << left)) & np.uint64(0xFFFFFFFF)
+        return np.where(when, out, np.uint64(0))
+
+    def below(self, n: np.ndarray | int, when: np.ndarray) -> np.ndarray:
+        """``Pcg32.below(n)`` per game of ``when`` (int64; 0 elsewhere): no draw where
+        ``n <= 1``, as there."""
+        n = np.asarray(n, dtype=np.int64)
+        draws = when & (n > 1)
+        u = self.u32(draws)
+        return np.where(draws, (u * n.astype(np.uint64)) >> np.uint64(32),
+                        np.uint64(0)).astype(np.int64)
+
+    def between(self, lo: np.ndarray | int, hi: np.ndarray | int,
+                when: np.ndarray) -> np.ndarray:
+        """``Pcg32.between(lo, hi)`` per game of ``when``."""
+        return lo + self.below(np.asarray(hi) - lo + 1, when)
+
+    def uniform(self, lo: np.ndarray | float, hi: np.ndarray | float,
+                when: np.ndarray) -> np.ndarray:
+        """``Pcg32.uniform(lo, hi)`` per game of ``when`` (``lo`` elsewhere)."""
+        return lo + (hi - lo) * (self.u32(when).astype(np.float64) / _TWO32)
 
 
 _JUMP = 4096

@@ -19,13 +19,13 @@ from asteroids.core.kinds import Cause, Kind
 from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
-from asteroids.core.scalar import min_image1
 from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
-__all__ = ["SaucerClock", "aim_direction", "destroy_saucer", "saucer_clock", "saucer_craft",
-           "saucer_outline", "update_saucer"]
+__all__ = ["SaucerClock", "aim_direction", "aim_toward", "destroy_saucer", "lurker_busy",
+           "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_shot",
+           "update_saucer", "zigzag"]
 
 _COS = tuple(COS.tolist())
 _SIN = tuple(SIN.tolist())
@@ -72,66 +72,111 @@ def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,
     When shots wrap, the target is its nearest image, so a saucer aims across the seam: the
     shot travels, so the shots' border rule decides, not the ship's.
     """
+    return aim_toward(ONE, p, sx, sy, tx, ty, error_steps)
+
+
+def aim_toward(L: Lanes, p: Params, sx: Any, sy: Any, tx: Any, ty: Any,
+               error_steps: Any) -> tuple[Any, Any]:
+    """``aim_direction`` for one game or, through ``MANY``, every game (shared)."""
     dx, dy = tx - sx, ty - sy
     if p.wrap_shots:
-        dx, dy = min_image1(dx, p.width), min_image1(dy, p.height)
-    dist = math.sqrt(dx * dx + dy * dy)
-    if dist == 0.0:
-        ux, uy = 1.0, 0.0
+        dx, dy = L.min_image(dx, p.width), L.min_image(dy, p.height)
+    dist = L.sqrt(dx * dx + dy * dy)
+    zero = dist == 0.0
+    if L.many:
+        safe = L.where(zero, 1.0, dist)
+        ux, uy = L.where(zero, 1.0, dx / safe), L.where(zero, 0.0, dy / safe)
     else:
-        ux, uy = dx / dist, dy / dist
+        ux, uy = (1.0, 0.0) if zero else (dx / dist, dy / dist)
     k = error_steps % HEADING_STEPS
-    c, s = _COS[k], _SIN[k]
+    c, s = L.take(_COS, k), L.take(_SIN, k)
     return c * ux - s * uy, s * ux + c * uy
 
 
-def _spawn(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    if d.saucers_this_game < p.always_large:
-        small = False
-    elif d.score >= p.small_score:
-        small = True
-    else:
-        # The shorter the interval has become, the likelier a small saucer.
-        span = max(1, p.saucer_first_ticks - p.saucer_min_ticks)
-        shrunk = p.saucer_first_ticks - d.saucer_interval
-        small = rng.below(span) < shrunk
-    r = p.saucer_radius[1 if small else 0]
-    from_left = rng.below(2) == 0
-    d.saucer_alive = True
-    d.saucer_small = small
-    d.saucer_x = 0.0 if from_left else p.width
+def lurker_busy(L: Lanes, d: Draft, p: Params, rocks: Any) -> Any:
+    """Whether the player broke a rock within ``lurk_ticks`` and enough rocks remain, so a
+    saucer that is due waits another interval (shared)."""
+    lurk_min = L.minimum(p.lurk_min + d.wave - 1, p.lurk_min_max)
+    return (d.since_break < p.lurk_ticks) & (rocks >= lurk_min)
+
+
+def saucer_arrives(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
+    """A saucer comes where ``when``: large for the first ``always_large`` of a game, small
+    from ``small_score`` on, else small with a chance that grows as the interval shrinks;
+    from the left or right, at a random height in the middle band (draws, in this order:
+    the size when chance decides it, the side, the height); shared by both drivers."""
+    large_first = d.saucers_this_game < p.always_large
+    expert = d.score >= p.small_score
+    undecided = when & (large_first ^ True) & (expert ^ True)
+    # The shorter the interval has become, the likelier a small saucer.
+    span = max(1, p.saucer_first_ticks - p.saucer_min_ticks)
+    roll = L.below(rng, span, undecided)
+    small = L.where(large_first, False,
+                    L.where(expert, True, roll < p.saucer_first_ticks - d.saucer_interval))
+    large_r, small_r = p.saucer_radius
+    r = L.where(small, small_r, large_r)
+    from_left = L.below(rng, 2, when) == 0
     # The middle 70 % of the height, kept a radius from the top and bottom; a saucer too big
     # for that band (radius > 0.35 H) comes in at mid-height.
-    lo, hi = max(0.15 * p.height, r), min(0.85 * p.height, p.height - r)
-    if lo > hi:
-        lo = hi = 0.5 * p.height
-    d.saucer_y = rng.uniform(lo, hi)
-    d.saucer_vx = p.saucer_speed if from_left else -p.saucer_speed
-    d.saucer_vy = 0.0
-    d.saucer_ticks_left = math.ceil(p.width / p.saucer_speed)
-    d.saucer_fire_timer = p.saucer_fire_ticks
-    d.saucer_zig_timer = p.zigzag_ticks
-    d.saucers_this_game += 1
-    events.append(ev.SaucerSpawned(small, d.saucer_x, d.saucer_y))
+    lo, hi = L.maximum(0.15 * p.height, r), L.minimum(0.85 * p.height, p.height - r)
+    squeezed = lo > hi
+    lo = L.where(squeezed, 0.5 * p.height, lo)
+    hi = L.where(squeezed, 0.5 * p.height, hi)
+    y = L.uniform(rng, lo, hi, when)
+    d.saucer_alive = d.saucer_alive | when
+    d.saucer_small = L.where(when, small, d.saucer_small)
+    d.saucer_x = L.where(when, L.where(from_left, 0.0, p.width), d.saucer_x)
+    d.saucer_y = L.where(when, y, d.saucer_y)
+    d.saucer_vx = L.where(when, L.where(from_left, p.saucer_speed, -p.saucer_speed),
+                          d.saucer_vx)
+    d.saucer_vy = L.where(when, 0.0, d.saucer_vy)
+    d.saucer_ticks_left = L.where(when, math.ceil(p.width / p.saucer_speed),
+                                  d.saucer_ticks_left)
+    d.saucer_fire_timer = L.where(when, p.saucer_fire_ticks, d.saucer_fire_timer)
+    d.saucer_zig_timer = L.where(when, p.zigzag_ticks, d.saucer_zig_timer)
+    d.saucers_this_game = L.where(when, d.saucers_this_game + 1, d.saucers_this_game)
+    interval = L.maximum(p.saucer_min_ticks, d.saucer_interval - p.saucer_step_ticks)
+    d.saucer_interval = L.where(when, interval, d.saucer_interval)
+    d.saucer_timer = L.where(when, interval, d.saucer_timer)
+
+
+def zigzag(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
+    """A new vertical speed where ``when``: down, level, level or up (one draw; level flight
+    twice as likely, the ROM's ScrYSpeedTbl); shared."""
+    choice = L.below(rng, 4, when)
+    d.saucer_zig_timer = L.where(when, p.zigzag_ticks, d.saucer_zig_timer)
+    speeds = (-p.saucer_speed, 0.0, 0.0, p.saucer_speed)
+    d.saucer_vy = L.where(when, L.take(speeds, choice), d.saucer_vy)
+
+
+def saucer_shot(L: Lanes, d: Draft, p: Params, rng: Any, when: Any
+                ) -> tuple[Any, Any, Any, Any]:
+    """The shot a saucer fires where ``when`` (a game with room for it): (x, y, vx, vy). A
+    small saucer aims at where the ship will be next tick, off by a drawn error; a large
+    one fires at a drawn heading. Shared by both drivers."""
+    aiming = when & d.saucer_small & (d.ship_state == SHIP_FLYING) & (d.game_over ^ True)
+    err = L.where(d.score >= p.expert_score, p.aim_error_expert_steps, p.aim_error_steps)
+    error = L.between(rng, -err, err, aiming & (err != 0))
+    k = L.below(rng, HEADING_STEPS, when & (aiming ^ True))
+    if L.many or aiming:
+        # Aim where the ship will be next tick (the ROM's GetScrShpDistance).
+        ux, uy = aim_toward(L, p, d.saucer_x, d.saucer_y, d.ship_x + d.ship_vx,
+                            d.ship_y + d.ship_vy, error)
+        ux = L.where(aiming, ux, L.take(_COS, k))
+        uy = L.where(aiming, uy, L.take(_SIN, k))
+    else:
+        ux, uy = _COS[k], _SIN[k]
+    speed = p.saucer_shot_speed
+    return d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0
 
 
 def _fire(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     live = int(np.count_nonzero(d.shot_owner == SHOOTER_SAUCER))
     if live >= p.saucer_max_shots:
         return
-    if d.saucer_small and d.ship_state == SHIP_FLYING and not d.game_over:
-        err = p.aim_error_expert_steps if d.score >= p.expert_score else p.aim_error_steps
-        error = rng.between(-err, err) if err else 0
-        # Aim where the ship will be next tick (the ROM's GetScrShpDistance).
-        ux, uy = aim_direction(p, d.saucer_x, d.saucer_y, d.ship_x + d.ship_vx,
-                               d.ship_y + d.ship_vy, error)
-    else:
-        k = rng.below(HEADING_STEPS)
-        ux, uy = _COS[k], _SIN[k]
-    speed = p.saucer_shot_speed
-    add_shot(d, SHOOTER_SAUCER, d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0,
-             p.saucer_shot_ticks)
-    events.append(ev.ShotFired("saucer", d.saucer_x, d.saucer_y))
+    x, y, vx, vy = saucer_shot(ONE, d, p, rng, True)
+    add_shot(d, SHOOTER_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+    events.append(ev.ShotFired("saucer", x, y))
 
 
 class SaucerClock(NamedTuple):
@@ -173,23 +218,18 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
         return
     due, leaving, zig, fire = saucer_clock(ONE, d)
     if due:
-        lurk_min = min(p.lurk_min + d.wave - 1, p.lurk_min_max)
-        busy = d.since_break < p.lurk_ticks and d.ast_id.shape[0] >= lurk_min
-        if busy:
+        if lurker_busy(ONE, d, p, d.ast_id.shape[0]):
             d.saucer_timer = d.saucer_interval
             return
-        _spawn(d, p, rng, events)
-        d.saucer_interval = max(p.saucer_min_ticks, d.saucer_interval - p.saucer_step_ticks)
-        d.saucer_timer = d.saucer_interval
+        saucer_arrives(ONE, d, p, rng, True)
+        events.append(ev.SaucerSpawned(d.saucer_small, d.saucer_x, d.saucer_y))
         return
     if leaving:
         d.saucer_alive = False
         events.append(ev.SaucerLeft(d.saucer_small))
         return
     if zig:
-        d.saucer_zig_timer = p.zigzag_ticks
-        choice = rng.below(4)  # {-1, 0, 0, +1}: level flight twice as likely (ScrYSpeedTbl)
-        d.saucer_vy = (-p.saucer_speed, 0.0, 0.0, p.saucer_speed)[choice]
+        zigzag(ONE, d, p, rng, True)
     if fire:
         d.saucer_fire_timer = p.saucer_fire_ticks
         _fire(d, p, rng, events)

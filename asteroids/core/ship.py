@@ -36,6 +36,8 @@ __all__ = [
     "ship_craft",
     "ship_outline",
     "ship_outline_points",
+    "shot_from_nose",
+    "trigger",
     "update_ship_timers",
 ]
 
@@ -100,24 +102,40 @@ def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl
     d.shot_ttl = np.append(d.shot_ttl, np.int64(ttl))
 
 
-def _cap_axis(v: float, cap: float) -> float:
-    return v if cap <= 0.0 else min(max(v, -cap), cap)
+def shot_from_nose(L: Lanes, d: Draft, p: Params) -> tuple[Any, Any, Any, Any]:
+    """Where a shot of the ship starts (its nose) and its velocity: (x, y, vx, vy); shared
+    by both drivers."""
+    k = d.ship_heading % HEADING_STEPS
+    c, s = L.take(_COS, k), L.take(_SIN, k)
+    nose_x = d.ship_x + c * 0.5 * p.ship_length
+    nose_y = d.ship_y + s * 0.5 * p.ship_length
+    vx, vy = c * p.shot_speed, s * p.shot_speed
+    if p.shot_inherit:
+        vx, vy = vx + d.ship_vx, vy + d.ship_vy
+    cap = p.shot_axis_cap
+    if cap > 0.0:
+        vx, vy = L.clip(vx, -cap, cap), L.clip(vy, -cap, cap)
+    return nose_x, nose_y, vx, vy
 
 
 def _fire(d: Draft, p: Params, events: list[ev.Event]) -> None:
     live = int(np.count_nonzero(d.shot_owner == SHOOTER_SHIP))
     if live >= p.shot_max:
         return
-    k = d.ship_heading % HEADING_STEPS
-    c, s = _COS[k], _SIN[k]
-    nose_x = d.ship_x + c * 0.5 * p.ship_length
-    nose_y = d.ship_y + s * 0.5 * p.ship_length
-    vx, vy = c * p.shot_speed, s * p.shot_speed
-    if p.shot_inherit:
-        vx, vy = vx + d.ship_vx, vy + d.ship_vy
-    vx, vy = _cap_axis(vx, p.shot_axis_cap), _cap_axis(vy, p.shot_axis_cap)
-    add_shot(d, SHOOTER_SHIP, nose_x, nose_y, vx, vy, p.shot_ticks)
-    events.append(ev.ShotFired("ship", nose_x, nose_y))
+    x, y, vx, vy = shot_from_nose(ONE, d, p)
+    add_shot(d, SHOOTER_SHIP, x, y, vx, vy, p.shot_ticks)
+    events.append(ev.ShotFired("ship", x, y))
+
+
+def trigger(L: Lanes, d: Draft, p: Params, b: Buttons) -> Any:
+    """Whether a flying ship fires this tick: on the press, or when autofire's timer runs
+    out while fire is held (both restart the timer); shared by both drivers."""
+    pressed = b.flying & b.fire_pressed
+    held = b.flying & (b.fire_pressed ^ True) & b.fire & p.autofire
+    timer = L.where(held, d.autofire_timer - 1, d.autofire_timer)
+    shoot = pressed | (held & (timer <= 0))
+    d.autofire_timer = L.where(shoot, p.autofire_ticks, timer)
+    return shoot
 
 
 def read_buttons(L: Lanes, d: Draft, p: Params, mask: Any) -> Buttons:
@@ -181,14 +199,8 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
     if b.hyper_pressed and p.hyper_enabled:
         _enter_hyperspace(d, p, rng, events)
         return
-    if b.fire_pressed:
+    if trigger(ONE, d, p, b):
         _fire(d, p, events)
-        d.autofire_timer = p.autofire_ticks
-    elif b.fire and p.autofire:
-        d.autofire_timer -= 1
-        if d.autofire_timer <= 0:
-            _fire(d, p, events)
-            d.autofire_timer = p.autofire_ticks
 
 
 def _power_down(d: Draft, p: Params, events: list[ev.Event]) -> None:
