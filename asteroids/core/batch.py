@@ -278,7 +278,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
         held = ~moving
     columns = batch.columns()
     with np.errstate(all="ignore"):  # lanes a rule does not apply to may hold anything
-        routine, shot_keep, other, beats = routine_tick(columns, m, p)
+        routine, shot_keep, other, log = routine_tick(columns, m, p)
     other |= held
     others = np.flatnonzero(other).tolist()
     masks_of = m.tolist()
@@ -288,7 +288,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
         routine[name] = routine[name].astype(_DTYPES[name], copy=False)
     worlds = [w for w, _ in stepped]
     merged = merge_lanes(routine, SCALAR_FIELDS, lanes, shot_keep, others, worlds)
-    events = events_of(lanes, beats, ~other, others, [e for _, e in stepped])
+    events = events_of(lanes, log, ~other, others, [e for _, e in stepped])
     seeds = batch.seeds
     if auto_reset is not None:
         ended = np.flatnonzero(merged["game_over"] & ~columns["game_over"]).tolist()

@@ -34,25 +34,35 @@ from asteroids.core import events as ev
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventColumns, EventKind, encode
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
-from asteroids.core.kinds import ShipState
+from asteroids.core.kinds import ShipState, Shooter
 from asteroids.core.lanes import MANY
 from asteroids.core.motion import move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
-from asteroids.core.saucer import saucer_clock, saucer_outline
+from asteroids.core.rng import Pcg32Batch
+from asteroids.core.saucer import (
+    lurker_busy,
+    saucer_arrives,
+    saucer_clock,
+    saucer_outline,
+    saucer_shot,
+    zigzag,
+)
 from asteroids.core.ship import (
     fly,
     read_buttons,
     rocks_clear_of_centre,
     ship_clock,
     ship_outline_points,
+    shot_from_nose,
+    trigger,
 )
 from asteroids.core.shots import first_hits
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
 
-__all__ = ["BatchDraft", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
+__all__ = ["BatchDraft", "EventLog", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
 
 ROW_KINDS: Mapping[str, tuple[str, ...]] = {
     "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
@@ -61,6 +71,7 @@ ROW_KINDS: Mapping[str, tuple[str, ...]] = {
 """The row columns of each kind of packed rows (outline points aside)."""
 
 _FLYING = int(ShipState.FLYING)
+SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
 
 
 class BatchDraft:
@@ -254,8 +265,64 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     return shielded
 
 
+class EventLog:
+    """The events of the batched pass, phase by phase: (kind, the games, payload columns)
+    in the order the one-game rules append them, so a stable sort by game gives each game's
+    events in its one-game order."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[EventKind, np.ndarray, dict[str, Any]]] = []
+
+    def emit(self, kind: EventKind, when: np.ndarray, **payload: Any) -> None:
+        """One event of ``kind`` for each game of ``when``; payload columns (i0..i3, x, y,
+        f) as (B,) arrays or one value for all."""
+        games = np.flatnonzero(when)
+        if games.shape[0]:
+            self.entries.append((kind, games, {
+                k: (v[games] if isinstance(v, np.ndarray) and v.ndim else v)
+                for k, v in payload.items()}))
+
+
+def _append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: np.ndarray,
+                  vx: np.ndarray, vy: np.ndarray, ttl: int) -> None:
+    """A new shot at the end of each game's shots where ``when``, with the game's next id
+    (``ship.add_shot`` for every game at once)."""
+    games = np.flatnonzero(when)
+    n = games.shape[0]
+    if n == 0:
+        return
+    rows = d.shot_rows
+    counts = rows[1:] - rows[:-1]
+    added = when.astype(np.int64)
+    new_rows = np.zeros(rows.shape[0], dtype=np.int64)
+    np.cumsum(counts + added, out=new_rows[1:])
+    total = int(rows[-1])
+    game = np.repeat(np.arange(counts.shape[0]), counts)
+    keep_at = np.arange(total) + (new_rows[:-1] - rows[:-1])[game]
+    new_at = new_rows[games + 1] - 1
+    for name, value in (
+            ("shot_id", d.next_id[games]), ("shot_owner", np.full(n, owner, dtype=np.int64)),
+            ("shot_pos", np.stack([x[games], y[games]], axis=1)),
+            ("shot_vel", np.stack([vx[games], vy[games]], axis=1)),
+            ("shot_ttl", np.full(n, ttl, dtype=np.int64))):
+        old = getattr(d, name)
+        out = np.empty((total + n, *old.shape[1:]), dtype=old.dtype)
+        out[keep_at] = old
+        out[new_at] = value
+        setattr(d, name, out)
+    d.next_id = d.next_id + added
+    d.shot_rows = new_rows
+
+
+def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
+    """(B,) each game's shots of ``owner`` in flight."""
+    rows = d.shot_rows
+    game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
+    return np.bincount(game[d.shot_owner == owner], minlength=lanes)
+
+
 def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
-                 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, EventLog]:
     """One tick of every game by the shared rule texts, and which games need the one-game
     driver instead.
 
@@ -265,16 +332,14 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         p: the batch's rules.
 
     Returns:
-        (the next columns, right for the routine games only; (K,) which shot rows still fly;
-        (B,) the games that are not routine; (B, 3) the heartbeat per game: beat, tone,
-        interval).
+        (the next columns, right for the routine games only; (K,) which of their shot rows
+        still fly; (B,) the games that are not routine; the routine games' events).
     """
     d = BatchDraft(columns)
+    log = EventLog()
     lanes = masks.shape[0]
     ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
-    shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
     ast_game = np.repeat(np.arange(lanes), ast_counts)
-    shot_game = np.repeat(np.arange(lanes), shot_counts)
     if p.obstacle_offsets.shape[0] > 1:
         other = np.ones(lanes, dtype=bool)  # obstacles: every game by the one-game driver
     else:
@@ -282,17 +347,44 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if p.ast_collide:
         other |= ast_counts > 1
 
-    # 1. the ship: buttons and flight; a change of engine or shield, a jump or a shot is not
-    # routine.
+    # 1. the ship (``ship.control_ship``): buttons, engine and shield, flight, a shot; a jump
+    # is not routine.
     b = read_buttons(MANY, d, p, masks)
-    other |= (b.thrust != d.thrusting) | (b.shield != d.shield_on)
-    other |= b.flying & (b.fire_pressed | (b.hyper_pressed & p.hyper_enabled)
-                         | (b.fire & p.autofire))
+    changed = b.thrust != d.thrusting
+    d.thrusting = b.thrust
+    log.emit(EventKind.THRUST_CHANGED, changed, i0=b.thrust)
+    changed = b.shield != d.shield_on
+    d.shield_on = b.shield
+    log.emit(EventKind.SHIELD_CHANGED, changed, i0=b.shield,
+             f=d.shield_energy / p.shield_ticks)
+    other |= b.flying & b.hyper_pressed & p.hyper_enabled
     fly(MANY, d, p, masks, b)
-    # 2. the saucer's clocks; anything due (a spawn, leaving, a zig-zag, a shot) is not.
+    fire = trigger(MANY, d, p, b) & (_live_shots(d, SHIP, lanes) < p.shot_max)
+    x, y, vx, vy = shot_from_nose(MANY, d, p)
+    _append_shots(d, fire, SHIP, x, y, vx, vy, p.shot_ticks)
+    log.emit(EventKind.SHOT_FIRED, fire, i0=SHIP, x=x, y=y)
+    # 2. the saucer (``saucer.update_saucer``), with each game's own stream of chance.
     if p.saucers:
+        rng = Pcg32Batch(d.rng_state, d.rng_inc)
         due = saucer_clock(MANY, d)
-        other |= due.due | due.leaving | due.zig | due.fire
+        busy = due.due & lurker_busy(MANY, d, p, ast_counts)
+        d.saucer_timer = np.where(busy, d.saucer_interval, d.saucer_timer)
+        arrive = due.due & ~busy
+        saucer_arrives(MANY, d, p, rng, arrive)
+        log.emit(EventKind.SAUCER_SPAWNED, arrive, i0=d.saucer_small, x=d.saucer_x,
+                 y=d.saucer_y)
+        d.saucer_alive = d.saucer_alive & ~due.leaving
+        log.emit(EventKind.SAUCER_LEFT, due.leaving, i0=d.saucer_small)
+        zigzag(MANY, d, p, rng, due.zig)
+        d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks, d.saucer_fire_timer)
+        fire = due.fire & (_live_shots(d, SAUCER, lanes) < p.saucer_max_shots)
+        x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
+        _append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+        log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
+        d.rng_state = rng.state
+    shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
+    shot_game = np.repeat(np.arange(lanes), shot_counts)
+
     def ship_shape(games: np.ndarray) -> np.ndarray:
         points = ship_outline_points(MANY, p, d.ship_x[games], d.ship_y[games],
                                      d.ship_heading[games])
@@ -351,10 +443,10 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     sizes = np.bincount(ast_game * 3 + d.ast_size, minlength=3 * lanes).reshape(lanes, 3)
     beat, tone, interval = heartbeat_clock(MANY, d, p,
                                            rocks_weight(sizes[:, 0], sizes[:, 1], sizes[:, 2]))
+    log.emit(EventKind.HEARTBEAT, beat, i0=tone, i1=interval)
     d.tick = d.tick + 1
     d.since_break = d.since_break + 1
-    beats = np.stack([beat, tone, interval], axis=1).astype(np.int64)
-    return d.__dict__, flying_shots, other, beats
+    return d.__dict__, flying_shots, other, log
 
 
 def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: int,
@@ -427,25 +519,32 @@ def _spliced(old: np.ndarray, starts: list[int], ends: list[int],
     return np.concatenate(pieces)
 
 
-def events_of(lanes: int, beats: np.ndarray, routine: np.ndarray, others: Sequence[int],
+def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[int],
               other_events: Sequence[Sequence[ev.Event]]) -> EventColumns:
-    """The tick's events as columns: a routine game's heartbeat, the other games' events as
-    the one-game driver returned them."""
+    """The tick's events as columns: the routine games' from the batched pass's log, the
+    other games' as the one-game driver returned them."""
     cols = encode(other_events)
-    beat_lanes = np.flatnonzero(routine & (beats[:, 0] != 0))
-    game = np.concatenate([np.asarray(others, dtype=np.int64)[cols.game], beat_lanes])
-    order = np.argsort(game, kind="stable")
-    n = beat_lanes.shape[0]
-    zeros_i, zeros_f = np.zeros(n, dtype=np.int64), np.zeros(n)
-
-    def col(name: str, extra: np.ndarray) -> np.ndarray:
-        return np.concatenate([getattr(cols, name), extra])[order]
-
+    game = [np.asarray(others, dtype=np.int64)[cols.game]]
+    kind = [cols.kind]
+    payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
+    for k, games, values in log.entries:
+        keep = routine[games]
+        n = int(keep.sum())
+        if n == 0:
+            continue
+        game.append(games[keep])
+        kind.append(np.full(n, k, dtype=np.int8))
+        for c in _PAYLOAD:
+            v = values.get(c, 0)
+            dtype = np.float64 if c in ("x", "y", "f") else np.int64
+            payload[c].append(np.asarray(v, dtype=dtype)[keep] if np.ndim(v)
+                              else np.full(n, v, dtype=dtype))
+    all_games = np.concatenate(game)
+    order = np.argsort(all_games, kind="stable")
     rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(np.bincount(game, minlength=lanes), out=rows[1:])
-    return EventColumns(
-        game=game[order],
-        kind=col("kind", np.full(n, EventKind.HEARTBEAT, dtype=np.int8)),
-        i0=col("i0", beats[beat_lanes, 1]), i1=col("i1", beats[beat_lanes, 2]),
-        i2=col("i2", zeros_i), i3=col("i3", zeros_i),
-        x=col("x", zeros_f), y=col("y", zeros_f), f=col("f", zeros_f), rows=rows)
+    np.cumsum(np.bincount(all_games, minlength=lanes), out=rows[1:])
+    return EventColumns(game=all_games[order], kind=np.concatenate(kind)[order],
+                        **{c: np.concatenate(payload[c])[order] for c in _PAYLOAD}, rows=rows)
+
+
+_PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")
