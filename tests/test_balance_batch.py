@@ -9,6 +9,7 @@ import pytest
 
 from asteroids import cli
 from asteroids.config.loader import load_preset
+from asteroids.core import batch as batch_module
 from asteroids.lab.batch_run import play_batch
 from asteroids.lab.game import play_game
 
@@ -32,7 +33,11 @@ def test_batch_over_two_processes_writes_the_same_json_as_the_pool(tmp_path):
     assert json_of(tmp_path, "batch", *argv) == json_of(tmp_path, "pool", *argv)
 
 
-def test_lanes_that_finish_take_the_next_game_and_results_keep_seed_order():
+@pytest.mark.parametrize("batched_from", [1, 10_000])
+def test_lanes_that_finish_take_the_next_game_and_results_keep_seed_order(monkeypatch,
+                                                                          batched_from):
+    # Both sides of step_batch's crossover: the batched pass, and each game one by one.
+    monkeypatch.setattr(batch_module, "BATCHED_PASS_MIN", batched_from)
     cfg = load_preset("classic", overrides=["game.lives=1"])
     seeds = list(range(30, 41))
     # 3 lanes for 11 games: lanes end at different ticks (game over or the cap) and restart.

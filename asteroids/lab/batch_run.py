@@ -87,7 +87,8 @@ class _Pilots:
     def decide(self, batch: Batch, config: Config) -> np.ndarray:
         if self.batched is not None:
             return self.batched(batch, config)
-        return np.array([pilot(batch.world(i), config) for i, pilot in enumerate(self.own)],
+        return np.array([pilot(w, config) for w, pilot in zip(batch.worlds(), self.own,
+                                                               strict=True)],
                         dtype=np.int64)
 
     def restart(self, lane: int) -> None:

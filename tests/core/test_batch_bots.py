@@ -11,6 +11,10 @@ from asteroids.core.bot import BOTS
 from asteroids.core.bot_batch import BATCH_BOTS, aimer_batch, batch_bot_for
 from asteroids.core.inputs import InputFrame
 
+from .test_batch_identity import batched_pass_for_any_size
+
+__all__ = ["batched_pass_for_any_size"]  # the fixture, used here too
+
 
 def drive(cfg, name: str, lanes: int, ticks: int, first_seed: int = 1) -> int:
     """Play ``lanes`` games with the batched bot, checking every game's masks against the

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from asteroids.config.loader import load_preset
+from asteroids.core import batch as batch_module
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.hashing import value_bytes
@@ -19,6 +20,14 @@ from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.world import FIELD_NAMES
 
 PRESETS = ("classic", "default", "arena")
+
+
+@pytest.fixture(autouse=True)
+def batched_pass_for_any_size(request, monkeypatch):
+    """Every batch here, however small, takes the batched pass (a real run takes it from
+    ``BATCHED_PASS_MIN`` games on); ``@pytest.mark.one_by_one`` keeps the crossover."""
+    if request.node.get_closest_marker("one_by_one") is None:
+        monkeypatch.setattr(batch_module, "BATCHED_PASS_MIN", 1)
 
 
 def _differing_fields(a, b) -> list[str]:
@@ -74,6 +83,12 @@ def test_games_that_end_at_different_ticks_stay_identical_after_game_over():
 def test_a_batch_of_one_is_the_one_game_core():
     cfg = load_preset("default")
     play_both(cfg, [123456789], 300, random_masks(3))
+
+
+@pytest.mark.one_by_one
+def test_small_batches_step_each_game_by_the_one_game_core():
+    assert batch_module.BATCHED_PASS_MIN > 6
+    play_both(load_preset("classic"), list(range(6)), 150, random_masks(6))
 
 
 def test_the_same_seed_twice_in_a_batch_plays_the_same_game_twice():

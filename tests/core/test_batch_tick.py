@@ -18,14 +18,23 @@ from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
 from asteroids.core import new_world, state_hash, step
-from asteroids.core.batch import SCALAR_FIELDS, new_batch, pack, step_batch
+from asteroids.core.batch import (
+    SCALAR_FIELDS,
+    new_batch,
+    pack,
+    reset_lanes,
+    step_batch,
+    take_lanes,
+)
 from asteroids.core.batch_tick import merge_lanes, routine_tick
 from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.broadphase import box_pairs
 from asteroids.core.lanes import MANY, ONE
 from asteroids.core.shots import first_hits
 
-from .test_batch_identity import play_both
+from .test_batch_identity import batched_pass_for_any_size, play_both
+
+__all__ = ["batched_pass_for_any_size"]  # the fixture, used here too
 
 EDGES = [0.0, -0.0, 1e-300, -1e-17, 5e-324, 799.9999999999999, 800.0, 800.0000000000001,
          -800.0, 1e6, -1e6, math.inf, -math.inf, math.nan, 0.5, -3.25, 400.0]
@@ -199,3 +208,22 @@ def test_merge_lanes_puts_each_replaced_game_in_its_lane():
         assert np.array_equal(value, merged[name]), name
     again = pack(want, worlds[0].params, range(6), keep_worlds=False)
     assert [state_hash(again.world(i)) for i in range(6)] == [state_hash(w) for w in want]
+
+
+def test_reset_and_take_lanes_on_columns_give_the_games_asked_for():
+    cfg = load_preset("classic")
+    batch = new_batch(cfg, range(1, 9))
+    for t in range(120):
+        batch, _ = step_batch(batch, np.full(8, 8 if t % 2 else 2, dtype=np.int64), cfg)
+    before = [state_hash(batch.world(i)) for i in range(8)]
+    reset = reset_lanes(batch, [5, 2], [100, 101])
+    want = list(before)
+    want[5], want[2] = state_hash(new_world(cfg, 100)), state_hash(new_world(cfg, 101))
+    assert [state_hash(reset.world(i)) for i in range(8)] == want
+    assert reset.seeds[2] == 101 and reset.seeds[5] == 100
+    taken = take_lanes(reset, [7, 0, 5])
+    assert [state_hash(taken.world(i)) for i in range(3)] == [want[7], want[0], want[5]]
+    assert taken.seeds == (8, 1, 100)
+    stepped, _ = step_batch(taken, np.zeros(3, dtype=np.int64), cfg)
+    alone = [step(w, 0, cfg)[0] for w in (taken.world(0), taken.world(1), taken.world(2))]
+    assert [state_hash(stepped.world(i)) for i in range(3)] == [state_hash(w) for w in alone]
