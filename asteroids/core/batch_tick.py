@@ -26,6 +26,7 @@ tick would do nothing more.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -64,10 +65,10 @@ from asteroids.core.world import World
 
 __all__ = ["BatchDraft", "EventLog", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
 
-ROW_KINDS: Mapping[str, tuple[str, ...]] = {
+ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
     "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
-}
+})
 """The row columns of each kind of packed rows (outline points aside)."""
 
 _FLYING = int(ShipState.FLYING)
@@ -89,10 +90,9 @@ class BatchDraft:
 def _segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For segments of ``counts`` rows packed one after another: (the segment of each row,
     each row's rank inside its segment)."""
-    total = int(counts.sum())
+    ends = np.cumsum(counts)
     seg = np.repeat(np.arange(counts.shape[0]), counts)
-    starts = np.cumsum(counts) - counts
-    return seg, np.arange(total) - starts[seg]
+    return seg, np.arange(seg.shape[0]) - (ends - counts)[seg]
 
 
 def _pairs_in_games(a_game: np.ndarray, b_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -529,7 +529,7 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
     payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
     for k, games, values in log.entries:
         keep = routine[games]
-        n = int(keep.sum())
+        n = int(np.count_nonzero(keep))
         if n == 0:
             continue
         game.append(games[keep])

@@ -23,6 +23,7 @@ after the shared part, and the batched tick hands those games to the one-game dr
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,10 @@ from asteroids.core.scalar import bounce1, min_image1, wrap1
 __all__ = ["MANY", "ONE", "Lanes"]
 
 
+@dataclass(frozen=True)
 class Lanes:
-    """The operations of a shared rule (see the module's docstring); ``ONE`` and ``MANY``."""
+    """The operations of a shared rule (see the module's docstring); ``ONE`` and ``MANY``
+    (stateless: a frozen value)."""
 
     many: bool
     """True for ``(B,)`` arrays, False for one game's Python scalars."""
@@ -85,8 +88,8 @@ class Lanes:
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
 class _One(Lanes):
-    many = False
 
     def where(self, cond: Any, then: Any, other: Any) -> Any:
         return then if cond else other
@@ -125,8 +128,8 @@ class _One(Lanes):
         return rng.uniform(lo, hi) if when else lo
 
 
+@dataclass(frozen=True)
 class _Many(Lanes):
-    many = True
 
     def where(self, cond: Any, then: Any, other: Any) -> Any:
         return np.where(cond, then, other)
@@ -172,7 +175,7 @@ class _Many(Lanes):
         return np.where(when, rng.uniform(lo, hi, when), lo)
 
 
-ONE: Lanes = _One()
+ONE: Lanes = _One(many=False)
 """One game, Python scalars."""
-MANY: Lanes = _Many()
+MANY: Lanes = _Many(many=True)
 """B games, ``(B,)`` numpy arrays."""

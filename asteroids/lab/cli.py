@@ -90,10 +90,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
                    help="worker processes (default: all cores; with --engine ray and no "
                    "--address, the local Ray's CPUs)")
-    p.add_argument("--engine", choices=ENGINES, default="pool",
-                   help="pool: this machine's cores, one game per task (default); batch: "
-                   "this machine's cores, each playing its games as batches (the same "
-                   "results; --keep-replays records one game at a time); ray: Ray "
+    p.add_argument("--engine", choices=ENGINES, default="batch",
+                   help="batch: this machine's cores, each playing its games as one batch "
+                   "(default; --keep-replays records one game at a time); pool: this "
+                   "machine's cores, one game per task (the same results); ray: Ray "
                    "tasks (the [cluster] extra)")
     p.add_argument("--address", metavar="ADDR", default=None,
                    help="with --engine ray: the Ray cluster to use (default: start a local one)")

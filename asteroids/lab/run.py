@@ -77,7 +77,7 @@ def plan(sides: Sequence[Side], *, bot: str, games: int, seed: int,
 
 
 def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
-                engine: str = "pool", jobs: int | None = None, address: str | None = None,
+                engine: str = "batch", jobs: int | None = None, address: str | None = None,
                 keep_replays: str | os.PathLike[str] | None = None,
                 on_done: Callable[[], None] | None = None) -> BalanceRun:
     """Play ``games`` games per side and collect the results in game order.
@@ -87,9 +87,9 @@ def run_balance(sides: Sequence[Side], *, bot: str, games: int, seed: int,
         bot: the bot's name (for the sides without a pilot of their own).
         games: games per side.
         seed: game i of every side uses seed ``seed + i``.
-        engine: ``pool`` (this machine, one game per task), ``batch`` (this machine, each
-            side's games as batches; kept replays are recorded one game at a time in the
-            pool) or ``ray``.
+        engine: ``batch`` (the default: this machine, each side's games as batches; kept
+            replays are recorded one game at a time in the pool), ``pool`` (this machine,
+            one game per task) or ``ray``.
         jobs: pool workers (None: every core); CPUs of a local Ray.
         address: a Ray cluster's address (``ray`` only).
         keep_replays: a folder to save every game's replay in, as ``SIDE-seedSEED.replay``.
