@@ -14,9 +14,10 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
 
 * **ours, batched**: ``new_batch`` / ``step_batch`` at B = 1, 64, 1 024 and 4 096 games in
   lock-step, idle and with the batched aimer deciding (``asteroids.core.bot_batch``):
-  game-ticks per second over ``--batch-seconds`` of stepping (after one warm-up step), and
-  memory per game (``tracemalloc``: what a batch holds after two steps, divided by B; its
-  packed arrays alone, ``Batch.nbytes``, in the note);
+  game-ticks per second from the games' first tick over ``--batch-ticks`` ticks (or
+  ``--batch-seconds``, whichever ends first; the note says which ticks), and memory per
+  game (``tracemalloc``: what a batch holds after two steps, divided by B; its packed
+  arrays alone, ``Batch.nbytes``, in the note);
 
 The peers come with the optional ``[peers]`` extra (``python -m pip install '.[peers]'``);
 without them their rows say so. The issue's targets for the batched core are printed beside
@@ -112,22 +113,23 @@ def one_game_row(cfg: Config, bot: str, games: int, ticks: int, hold: int) -> Ro
                _kb_per_game(cfg, hold) if bot == "idle" else None)
 
 
-def batch_row(cfg: Config, bot: str, lanes: int, seconds: float) -> Row:
-    """``step_batch`` over ``lanes`` classic games with ``bot`` deciding (its cost included),
-    stepped for at least ``seconds`` (and at least two steps) after one warm-up step."""
+def batch_row(cfg: Config, bot: str, lanes: int, ticks: int, seconds: float) -> Row:
+    """``step_batch`` over ``lanes`` new classic games with ``bot`` deciding (its cost
+    included), from their first tick for ``ticks`` ticks (the saucers' first visit, deaths
+    and respawns come in the first 1 200), or until ``seconds`` have passed (at least two
+    steps)."""
     decide = batch_bot_for(bot)
     batch = new_batch(cfg, range(1, lanes + 1))
-    batch, _ = step_batch(batch, decide(batch, cfg), cfg)
     steps = 0
     start = time.perf_counter()
-    while steps < 2 or time.perf_counter() - start < seconds:
+    while steps < 2 or (steps < ticks and time.perf_counter() - start < seconds):
         batch, _ = step_batch(batch, decide(batch, cfg), cfg)
         steps += 1
     rate = steps * lanes / (time.perf_counter() - start)
     size = f"{lanes:,}".replace(",", " ")
     return Row(f"ours, batched, B = {size}", bot, rate, "game-ticks/s",
                _batch_kb_per_game(cfg, lanes, decide),
-               note=f"{steps} steps; arrays {batch.nbytes / lanes / 1000.0:.1f} kB/game")
+               note=f"ticks 1-{steps}; arrays {batch.nbytes / lanes / 1000.0:.1f} kB/game")
 
 
 def _batch_kb_per_game(cfg: Config, lanes: int, decide: Callable[..., Any]) -> float:
@@ -236,8 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="kesslergame game time to run")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
                         help="batch sizes B, comma-separated (default %(default)s; none: '')")
-    parser.add_argument("--batch-seconds", type=float, default=3.0,
-                        help="batched rows: seconds of stepping each (default %(default)s)")
+    parser.add_argument("--batch-ticks", type=int, default=1200,
+                        help="batched rows: ticks from the games' start (default %(default)s)")
+    parser.add_argument("--batch-seconds", type=float, default=20.0,
+                        help="batched rows: stop a row after this many seconds (default "
+                        "%(default)s)")
     parser.add_argument("--no-peers", action="store_true", help="leave the peers out")
     args = parser.parse_args(argv)
     tune_malloc()
@@ -247,8 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [one_game_row(cfg, bot, args.games, args.ticks, args.hold)
             for bot in ("idle", "aimer")]
     sizes = [int(b) for b in args.sizes.split(",") if b.strip()]
-    rows += [batch_row(cfg, bot, b, args.batch_seconds) for bot in ("idle", "aimer")
-             for b in sizes]
+    rows += [batch_row(cfg, bot, b, args.batch_ticks, args.batch_seconds)
+             for bot in ("idle", "aimer") for b in sizes]
     if not args.no_peers:
         rows += [ale_row(args.ale_frames), kessler_row(args.kessler_seconds)]
     print(table(rows))

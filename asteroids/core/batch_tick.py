@@ -34,13 +34,14 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventColumns, EventKind, encode
-from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
+from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import ShipState, Shooter
 from asteroids.core.lanes import MANY
 from asteroids.core.motion import move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
+from asteroids.core.reach import craft_reach, reach_margin, rock_reach
 from asteroids.core.rng import Pcg32Batch
 from asteroids.core.saucer import (
     lurker_busy,
@@ -60,6 +61,7 @@ from asteroids.core.ship import (
     trigger,
 )
 from asteroids.core.shots import first_hits
+from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
 
@@ -117,15 +119,13 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     may = np.zeros(lanes, dtype=bool)
     travel2 = np.zeros(lanes)
     np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
-    margin = np.sqrt(travel2) * SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    margin = reach_margin(MANY, travel2, p)
     if d.ast_id.shape[0]:
         s, r = _pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
             gap = np.abs(d.ast_pos[r] - d.shot_pos[s])
             gap = np.minimum(gap, p.size - gap)
-            rv = d.ast_vel[r]
-            reach = rv[:, 0] * rv[:, 0] + rv[:, 1] * rv[:, 1]
-            reach = (np.sqrt(reach) + d.ast_radius[r]) * SAFE + margin[shot_game[s]]
+            reach = rock_reach(d.ast_radius[r], d.ast_vel[r], margin[shot_game[s]])
             near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
             may |= _any_per_game(near, shot_game[s], lanes)
     ship_up = _ship_present(d)
@@ -141,7 +141,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
             continue
         g = shot_game[rows]
         radius = r[g] if isinstance(r, np.ndarray) else r
-        limit = (1.5 * radius + np.sqrt(cvx[g] * cvx[g] + cvy[g] * cvy[g])) * SAFE + margin[g]
+        limit = craft_reach(MANY, radius, cvx[g], cvy[g], margin[g])
         dx = cx[g] - d.shot_pos[rows, 0]
         dy = cy[g] - d.shot_pos[rows, 1]
         dx = dx - w * np.round(dx / w, 0)
@@ -202,18 +202,14 @@ def _ship_present(d: BatchDraft) -> np.ndarray:
 def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
                 cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
     """The rocks (global rows, ascending) whose bounding circle touches the circle of their
-    game's craft where ``present``: ``touch.rocks_near`` for every game at once, by the same
-    operations."""
+    game's craft where ``present``: ``touch.rocks_near`` for every game at once."""
     rows = np.flatnonzero(present[ast_game])
     if rows.shape[0] == 0:
         return rows
     g = ast_game[rows]
-    delta = d.ast_pos[rows] - np.stack([cx[g], cy[g]], axis=1)
-    if p.wrap_any:
-        delta = wrap_delta(delta, p.size)
-    dx, dy = delta[:, 0], delta[:, 1]
-    reach = d.ast_radius[rows] + (radius[g] if isinstance(radius, np.ndarray) else radius)
-    return rows[dx * dx + dy * dy <= reach * reach]
+    reach = radius[g] if isinstance(radius, np.ndarray) else radius
+    return rows[near_rows(d.ast_pos[rows], d.ast_radius[rows],
+                          np.stack([cx[g], cy[g]], axis=1), reach, p)]
 
 
 def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -246,11 +242,7 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     rb = np.where(d.saucer_small, small, large)
     ra = np.where(d.shield_on, p.shield_radius, SAFE * p.ship_radius + 1.0)
     rb = np.where(d.shield_on, rb, SAFE * rb)
-    delta = np.stack([d.saucer_x - d.ship_x, d.saucer_y - d.ship_y], axis=1)
-    if p.wrap_any:
-        delta = wrap_delta(delta, p.size)
-    dx, dy = delta[:, 0], delta[:, 1]
-    near = both & (dx * dx + dy * dy <= (ra + rb) * (ra + rb))
+    near = both & circles_touch((d.ship_x, d.ship_y), ra, (d.saucer_x, d.saucer_y), rb, p)
     shielded = near & d.shield_on
     games = np.flatnonzero(near & ~d.shield_on)
     if games.shape[0] == 0:

@@ -7,17 +7,18 @@ changes nothing but the time a tick takes (``tests/core/test_reach_check.py``).
 
 from __future__ import annotations
 
-import math
+from typing import Any
 
 import numpy as np
 
 from asteroids.core.bodies import CRAFT, SHOT_TARGETS
 from asteroids.core.craft import SAFE, Craft
 from asteroids.core.kinds import Shooter
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
-__all__ = ["REACH_MAX_PAIRS", "shots_may_hit"]
+__all__ = ["REACH_MAX_PAIRS", "craft_reach", "reach_margin", "rock_reach", "shots_may_hit"]
 
 
 REACH_MAX_PAIRS = 512
@@ -51,14 +52,14 @@ def shots_may_hit(d: Draft, p: Params) -> bool:
     else:
         vel = d.shot_vel
         travel2 = float((vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]).max())  # NaN wins too
-    margin = math.sqrt(travel2) * SAFE + 1.0 + 1e-6 * (p.width + p.height)
+    margin = reach_margin(ONE, travel2, p)
     if d.ast_id.shape[0]:
         # Rocks, per axis (their boxes, not circles): a rock's swept box lies within r + |v|
         # of its centre on each axis, a shot's within its travel of its start.
         gap = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
         np.abs(gap, out=gap)
         np.minimum(gap, p.size - gap, out=gap)  # nearest image per axis (conservative)
-        if not bool(_apart(gap, _rock_reach(d.ast_radius, d.ast_vel, margin)).all()):
+        if not bool(_apart(gap, rock_reach(d.ast_radius, d.ast_vel, margin)).all()):
             return True
     owners = d.shot_owner.tolist()
     starts = None
@@ -80,8 +81,8 @@ def shots_may_hit(d: Draft, p: Params) -> bool:
 def _craft_in_reach(craft: Craft, shooter: Shooter, starts: list[list[float]],
                     owners: list[int], margin: float, w: float, h: float) -> bool:
     """Whether a shot of ``shooter`` may reach ``craft`` this tick (see ``shots_may_hit``)."""
-    cx, cy, r, vx, vy = craft.x, craft.y, craft.radius, craft.vx, craft.vy
-    limit = (1.5 * r + math.sqrt(vx * vx + vy * vy)) * SAFE + margin
+    cx, cy = craft.x, craft.y
+    limit = craft_reach(ONE, craft.radius, craft.vx, craft.vy, margin)
     for (x, y), owner in zip(starts, owners, strict=True):
         if owner != shooter:
             continue
@@ -94,9 +95,22 @@ def _craft_in_reach(craft: Craft, shooter: Shooter, starts: list[list[float]],
     return False
 
 
-def _rock_reach(radius: np.ndarray, vel: np.ndarray, margin: float) -> np.ndarray:
+def reach_margin(L: Lanes, travel2: Any, p: Params) -> Any:
+    """The shots' margin: their longest travel this tick (``travel2``, squared), the safety
+    factor, a pixel and a rounding allowance (one game's, or each game's)."""
+    return L.sqrt(travel2) * SAFE + 1.0 + 1e-6 * (p.width + p.height)
+
+
+def craft_reach(L: Lanes, r: Any, vx: Any, vy: Any, margin: Any) -> Any:
+    """How near a shot's start a craft of bounding radius ``r`` moving at (vx, vy) must be
+    for the shot to reach it this tick (one game's, or each game's)."""
+    return (1.5 * r + L.sqrt(vx * vx + vy * vy)) * SAFE + margin
+
+
+def rock_reach(radius: np.ndarray, vel: np.ndarray, margin: Any) -> np.ndarray:
     """(N,) how far each rock's swept box may reach from its centre on either axis this tick,
-    with the safety factor and the shot's ``margin``: ``(r + |v|) * SAFE + margin``."""
+    with the safety factor and the shot's ``margin`` (one, or one per rock):
+    ``(r + |v|) * SAFE + margin``."""
     sq = vel * vel
     reach = sq[:, 0] + sq[:, 1]
     np.sqrt(reach, out=reach)

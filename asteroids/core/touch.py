@@ -5,6 +5,8 @@ as the shot sweep's hits are; a raised shield pushes rocks away instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from asteroids.core.bodies import CONTACTS, CRAFT
@@ -19,7 +21,7 @@ from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
-__all__ = ["circles_touch", "rocks_near", "touch"]
+__all__ = ["circles_touch", "near_rows", "rocks_near", "touch"]
 
 _ROCK = Kind.ROCK
 
@@ -74,12 +76,14 @@ def _crafts_touch(a: Craft, b: Craft, p: Params) -> bool:
                                  np.array([0]), np.array([0]), world_size=p.wrap_size)[0])
 
 
-def circles_touch(a: tuple[float, float], ra: float, b: tuple[float, float], rb: float,
-                   p: Params) -> bool:
-    """Whether two circles touch (distance <= ra + rb), across the seam when anything wraps."""
+def circles_touch(a: tuple[Any, Any], ra: Any, b: tuple[Any, Any], rb: Any,
+                  p: Params) -> Any:
+    """Whether two circles touch (distance <= ra + rb), across the seam when anything wraps:
+    for one pair of floats, or per element for (n,) arrays (one pair per game of a batch)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     if p.wrap_any:
-        dx, dy = wrap_delta(np.array([dx, dy]), p.size).tolist()
+        short = wrap_delta(np.array([dx, dy]).T, p.size).T
+        dx, dy = (short[0], short[1]) if short.ndim == 2 else short.tolist()
     return dx * dx + dy * dy <= (ra + rb) * (ra + rb)
 
 
@@ -88,12 +92,19 @@ def rocks_near(d: Draft, p: Params, center: tuple[float, float], radius: float) 
 
     The cheap first test before an outline test (ship and saucer against rocks); public so
     its boundary (circles touching exactly, across the seam) is tested directly."""
-    delta = d.ast_pos - np.array(center)
+    return near_rows(d.ast_pos, d.ast_radius, np.array(center), radius, p).nonzero()[0]
+
+
+def near_rows(pos: np.ndarray, rock_radius: np.ndarray, center: np.ndarray, radius: Any,
+              p: Params) -> np.ndarray:
+    """(N,) whether each rock's bounding circle touches the circle at ``center`` (one
+    centre, or one per rock: its game's craft) of ``radius`` (one, or one per rock)."""
+    delta = pos - center
     if p.wrap_any:
         delta = wrap_delta(delta, p.size)
     dx, dy = delta[:, 0], delta[:, 1]
-    reach = d.ast_radius + radius
-    return (dx * dx + dy * dy <= reach * reach).nonzero()[0]
+    reach = rock_radius + radius
+    return dx * dx + dy * dy <= reach * reach
 
 
 def _first_overlap(craft: Craft, d: Draft, p: Params, frame: Frame) -> int:
