@@ -35,14 +35,14 @@ from asteroids.core import events as ev
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventColumns, EventKind, encode
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.kinds import Cause, ShipState, Shooter
 from asteroids.core.lanes import MANY
 from asteroids.core.motion import move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.reach import craft_reach, reach_margin, rock_reach
-from asteroids.core.rng import Pcg32Batch
+from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32Batch
 from asteroids.core.saucer import (
     lurker_busy,
     saucer_arrives,
@@ -61,6 +61,7 @@ from asteroids.core.ship import (
     trigger,
 )
 from asteroids.core.shots import first_hits
+from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
 from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
@@ -151,11 +152,17 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
 
 
 def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarray,
-               ast_game: np.ndarray, ship_shape: Any, saucer_shape: Any) -> np.ndarray:
-    """(B,) where a shot of a game of ``query`` hits something this tick: the sweep's own
-    query (``shots.first_hits``) for all those games in one call, each shot tested against
-    its own game's targets as ``sweep._targets`` lists them (every rock, and the other
-    side's craft when it is in play)."""
+               ast_game: np.ndarray, ship_shape: Any, saucer_shape: Any
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What the shots of the games of ``query`` hit this tick: the sweep's own query
+    (``shots.first_hits``) for all those games in one call, each shot tested against its
+    own game's targets as ``sweep._targets`` lists them (every rock, and the other side's
+    craft when it is in play).
+
+    Returns:
+        (the shot rows that hit something, the rock row each hit (-1: a craft), the hit's
+        ``t``, the games where a shot hit a craft).
+    """
     lanes = query.shape[0]
     shots = np.flatnonzero(query[shot_game])
     rocks = np.flatnonzero(query[ast_game])
@@ -185,13 +192,18 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
         pair_b.append(n_bodies + np.searchsorted(games, sg[mine]))
         n_bodies += n
     a, b = np.concatenate(pair_a), np.concatenate(pair_b)
+    none = np.zeros(0, dtype=np.int64)
     if a.shape[0] == 0:
-        return np.zeros(lanes, dtype=bool)
+        return none, none, np.zeros(0), np.zeros(lanes, dtype=bool)
     starts = d.shot_pos[shots]
     hits = first_hits(starts, starts + d.shot_vel[shots], np.concatenate(parts),
                       np.concatenate(offsets), world_size=p.wrap_size,
                       body_motion=np.concatenate(motion), among=(a, b))
-    return _any_per_game(hits.body >= 0, sg, lanes)
+    got = np.flatnonzero(hits.body >= 0)
+    body = hits.body[got]
+    rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
+        if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
+    return shots[got], rock, hits.t[got], _any_per_game(rock < 0, sg[got], lanes)
 
 
 def _ship_present(d: BatchDraft) -> np.ndarray:
@@ -257,6 +269,114 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     return shielded
 
 
+def _claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
+            rocks: int) -> np.ndarray:
+    """(N,) the cause that claimed each rock, or -1: ``sweep._apply_shot_hits``' claims for
+    every game at once (hits in order of ``t``, then shot row; the first claim on a rock
+    wins)."""
+    rock_by = np.full(rocks, -1, dtype=np.int64)
+    on_rock = np.flatnonzero(rock >= 0)
+    order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
+    target, first = np.unique(rock[order], return_index=True)
+    owner = d.shot_owner[rows[order[first]]]
+    rock_by[target] = np.where(owner == SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
+    return rock_by
+
+
+def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndarray,
+                 other: np.ndarray, log: EventLog) -> None:
+    """``resolve``'s rocks for every routine game at once: each claimed rock scores (for the
+    player's shots, while the game is on) and splits (``spawn.split_rocks``, the draws of
+    each game from its own stream), its event is logged, the rest keep their order and the
+    fragments join at the end of their game's rocks with the next ids. Games whose draws
+    would not fit one jump table go to ``other``."""
+    lanes = other.shape[0]
+    broken = np.flatnonzero((rock_by >= 0) & ~other[ast_game])
+    bg = ast_game[broken]
+    sizes = d.ast_size[broken]
+    counts = d.ast_rows[1:] - d.ast_rows[:-1]
+    room = p.ast_max - (counts - np.bincount(bg, minlength=lanes))
+    got = fragment_counts(p, sizes, room[bg], bg)
+    fragments = np.zeros(lanes, dtype=np.int64)
+    np.add.at(fragments, bg, got)
+    per = draws_per_rock(p)
+    draws = fragments * (2 + per)
+    crowded = draws >= JUMP_DRAWS
+    if crowded.any():  # too many draws for one jump: one game at a time
+        other |= crowded
+        keep = ~crowded[bg]
+        broken, bg, sizes, got = broken[keep], bg[keep], sizes[keep], got[keep]
+        fragments[crowded] = 0
+        draws[crowded] = 0
+    rng = Pcg32Batch(d.rng_state, d.rng_inc)
+    run = rng.runs(draws)
+    game, rank = _segments(draws)
+    kick = rank < 2 * fragments[game]
+    kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes, d.ast_pos[broken],
+                            d.ast_vel[broken], room[bg], bg)
+    d.rng_state = rng.state
+    causes = rock_by[broken]
+    by_player = (causes == int(Cause.SHIP_SHOT)) | (
+        (causes == int(Cause.SHIP)) & p.ramming_scores)
+    points = np.where(by_player & ~d.game_over[bg],
+                      np.asarray(p.asteroid_points, dtype=np.int64)[sizes], 0)
+    score = d.score.copy()
+    np.add.at(score, bg, points)
+    d.score = score
+    player = (causes == int(Cause.SHIP_SHOT)) | (causes == int(Cause.SHIP))
+    d.since_break = np.where(_any_per_game(player, bg, lanes), 0, d.since_break)
+    pos = d.ast_pos[broken]
+    log.emit(EventKind.ASTEROID_DESTROYED, _every(broken.shape[0]), game=bg, i0=sizes,
+             i1=got, i2=causes, i3=points, x=pos[:, 0], y=pos[:, 1])
+    keep = np.ones(d.ast_id.shape[0], dtype=bool)
+    keep[broken] = False
+    _rebuild_rocks(d, keep, ast_game, kids, np.repeat(bg, got), fragments, lanes)
+
+
+def _every(n: int) -> np.ndarray:
+    return np.ones(n, dtype=bool)
+
+
+def _rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: Any,
+                   kid_game: np.ndarray, added: np.ndarray, lanes: int) -> None:
+    """Each game's rocks where ``keep``, in order, then its new rocks ``kids`` (ids from its
+    ``next_id`` on): ``resolve._keep_asteroids`` and ``spawn.append_rocks`` for every game."""
+    kept = np.flatnonzero(keep)
+    kept_game = ast_game[kept]
+    kept_counts = np.bincount(kept_game, minlength=lanes)
+    new_rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(kept_counts + added, out=new_rows[1:])
+    kept_at = new_rows[kept_game] + np.arange(kept.shape[0]) - (
+        np.cumsum(kept_counts) - kept_counts)[kept_game]
+    kid_rank = np.arange(kid_game.shape[0]) - (np.cumsum(added) - added)[kid_game]
+    kid_at = new_rows[kid_game] + kept_counts[kid_game] + kid_rank
+    total = int(new_rows[-1])
+    ids = d.next_id[kid_game] + kid_rank
+    for name, new in (("ast_id", ids), ("ast_size", kids.size), ("ast_pos", kids.pos),
+                      ("ast_vel", kids.vel), ("ast_angle", kids.angle),
+                      ("ast_spin", kids.spin), ("ast_radius", kids.radius)):
+        old = getattr(d, name)
+        out = np.empty((total, *old.shape[1:]), dtype=old.dtype)
+        out[kept_at] = old[kept]
+        out[kid_at] = new
+        setattr(d, name, out)
+    offsets = d.ast_offsets
+    old_points = offsets[1:] - offsets[:-1]
+    points = np.empty(total, dtype=np.int64)
+    points[kept_at] = old_points[kept]
+    points[kid_at] = kids.counts
+    new_offsets = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(points, out=new_offsets[1:])
+    local = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
+    seg, rank = _segments(old_points[kept])
+    local[new_offsets[kept_at][seg] + rank] = d.ast_local[offsets[kept][seg] + rank]
+    seg, rank = _segments(kids.counts)
+    local[new_offsets[kid_at][seg] + rank] = kids.local
+    d.ast_local, d.ast_offsets = local, new_offsets
+    d.next_id = d.next_id + added
+    d.ast_rows = new_rows
+
+
 class EventLog:
     """The events of the batched pass, phase by phase: (kind, the games, payload columns)
     in the order the one-game rules append them, so a stable sort by game gives each game's
@@ -265,9 +385,15 @@ class EventLog:
     def __init__(self) -> None:
         self.entries: list[tuple[EventKind, np.ndarray, dict[str, Any]]] = []
 
-    def emit(self, kind: EventKind, when: np.ndarray, **payload: Any) -> None:
-        """One event of ``kind`` for each game of ``when``; payload columns (i0..i3, x, y,
-        f) as (B,) arrays or one value for all."""
+    def emit(self, kind: EventKind, when: np.ndarray, game: np.ndarray | None = None,
+             **payload: Any) -> None:
+        """One event of ``kind`` for each game of ``when``, payload columns (i0..i3, x, y,
+        f) as (B,) arrays or one value for all; or, with ``game``, one event per row of
+        ``when`` (all True) in that row's game, payloads one per row."""
+        if game is not None:
+            if game.shape[0]:
+                self.entries.append((kind, game, dict(payload)))
+            return
         games = np.flatnonzero(when)
         if games.shape[0]:
             self.entries.append((kind, games, {
@@ -385,20 +511,27 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     def saucer_shape(games: np.ndarray) -> np.ndarray:
         return saucer_outline(p, d.saucer_x[games], d.saucer_y[games], d.saucer_small[games])
 
-    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds) or
-    # the sweep's query finds no hit.
+    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds);
+    # where the sweep's query finds hits, the rocks hit are claimed (a craft hit is not
+    # routine).
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
+    rock_by = None
     if d.shot_id.shape[0]:
         if p.wrap_shots:
             finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
             bad = _any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
             other |= bad
             may = _shots_may_hit(d, p, shot_game, ast_game, lanes) & ~other
+            struck = np.zeros(d.shot_id.shape[0], dtype=bool)
             if may.any():
-                other |= _shots_hit(d, p, may, shot_game, ast_game, ship_shape, saucer_shape)
+                rows, rock, t, craft_hit = _shots_hit(d, p, may, shot_game, ast_game,
+                                                      ship_shape, saucer_shape)
+                other |= craft_hit
+                struck[rows] = True
+                rock_by = _claims(d, rows, rock, t, d.ast_id.shape[0])
             d.shot_pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
             d.shot_ttl = d.shot_ttl - 1
-            flying_shots = d.shot_ttl > 0
+            flying_shots = (d.shot_ttl > 0) & ~struck
         else:
             other |= shot_counts > 0
     # 4. motion.
@@ -419,7 +552,12 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
                                 np.where(d.saucer_small, small, large), saucer_shape, ast_game,
                                 lanes)
     other |= _crafts_meet(d, p, ship, ship_shape, saucer_shape)
-    # 6. resolve: nothing was claimed; an extra life already due is not routine.
+    # 6. resolve: the rocks claimed break, score and split (each game's draws from its own
+    # stream); an extra life due is not routine.
+    if rock_by is not None and (rock_by >= 0).any():
+        _break_rocks(d, p, rock_by, ast_game, other, log)
+        ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
+        ast_game = np.repeat(np.arange(lanes), ast_counts)
     if p.extra_life_every > 0:
         other |= d.score >= d.next_extra_life
     # 7. timers: a ship coming back, a wave cleared or starting is not routine.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Pcg32", "Pcg32Batch", "seed_state"]
+__all__ = ["JUMP_DRAWS", "DrawQueue", "Pcg32", "Pcg32Batch", "seed_state"]
 
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
@@ -147,9 +147,54 @@ class Pcg32Batch:
         """``Pcg32.uniform(lo, hi)`` per game of ``when`` (``lo`` elsewhere)."""
         return lo + (hi - lo) * (self.u32(when).astype(np.float64) / _TWO32)
 
+    def runs(self, counts: np.ndarray) -> np.ndarray:
+        """``counts[g]`` consecutive outputs of each game g (each below ``_JUMP``), packed
+        game after game (uint64): what ``Pcg32.u32_array(counts[g])`` gives game g; every
+        state moves past its draws."""
+        counts = np.asarray(counts, dtype=np.int64)
+        game = np.repeat(np.arange(counts.shape[0]), counts)
+        k = np.arange(game.shape[0]) - (np.cumsum(counts) - counts)[game]
+        with np.errstate(over="ignore"):
+            old = _A_NP[k] * self.state[game] + _B_NP[k] * self.inc[game]
+            self.state = _A_ALL[counts] * self.state + _B_ALL[counts] * self.inc
+        return _output(old)
+
+
+class DrawQueue:
+    """Draws made beforehand, handed out call by call: the ``rng`` a rule written for one
+    game's ``Pcg32`` (``u32_array``, ``unit_array``) sees when it runs over the rows of many
+    games at once, each call getting every game's draws for it, game after game, as that
+    game's own stream would give them (``Pcg32Batch.runs``, then split per call)."""
+
+    __slots__ = ("calls",)
+
+    def __init__(self, calls: list[np.ndarray]) -> None:
+        self.calls = list(calls)
+
+    def u32_array(self, count: int) -> np.ndarray:
+        """The next call's draws (there must be ``count``)."""
+        draws = self.calls.pop(0)
+        if draws.shape[0] != count:
+            raise ValueError(f"{count} draws asked for, {draws.shape[0]} prepared")
+        return draws
+
+    def unit_array(self, count: int) -> np.ndarray:
+        """The next call's draws as floats in [0, 1), as ``Pcg32.unit_array``."""
+        return self.u32_array(count).astype(np.float64) / _TWO32
+
+
+def _output(old: np.ndarray) -> np.ndarray:
+    """PCG32's output (XSH RR) of the states ``old``, as uint64."""
+    xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
+    rot = old >> np.uint64(59)
+    left = (np.uint64(32) - rot) & np.uint64(31)
+    return ((xorshifted >> rot) | (xorshifted << left)) & np.uint64(0xFFFFFFFF)
+
 
 _JUMP = 4096
 """Draws ``u32_array`` makes from one state in one numpy pass; more come in blocks."""
+JUMP_DRAWS = _JUMP
+"""``Pcg32Batch.runs`` draws fewer than this many per game."""
 
 
 def _jump_tables(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -171,3 +216,5 @@ _A, _B = _jump_tables(_JUMP)
 """The jump-ahead constants for 0.._JUMP steps, built once at import."""
 _A_NP, _B_NP = _frozen(_A[:_JUMP]), _frozen(_B[:_JUMP])
 """The same for 0.._JUMP - 1 steps as uint64 arrays: row k gives the state k draws on."""
+_A_ALL, _B_ALL = _frozen(_A), _frozen(_B)
+"""The same for 0.._JUMP steps."""

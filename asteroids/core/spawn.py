@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from asteroids.core.params import Params
-from asteroids.core.rng import Pcg32
+from asteroids.core.rng import DrawQueue, Pcg32
 from asteroids.core.scalar import min_image1
 from asteroids.core.tables import CLASSIC_ROCKS, COS, HEADING_STEPS, SIN
 from asteroids.core.world import Draft, empty_f64, empty_i64
@@ -23,6 +24,8 @@ __all__ = [
     "NewRock",
     "RockBatch",
     "append_rocks",
+    "draws_per_rock",
+    "fragment_counts",
     "make_outline",
     "make_rocks",
     "remove_all_rocks",
@@ -96,7 +99,7 @@ def _draws_per_rock(p: Params) -> int:
     return 4 + 2 * p.vertices_max
 
 
-def make_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray,
+def make_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.ndarray,
                vel: np.ndarray) -> RockBatch:
     """New rocks of the given sizes, places and velocities, with random outlines and spin.
 
@@ -227,22 +230,38 @@ def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], 
     return cand[np.arange(cand.shape[0]), pick]
 
 
-def split_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray, vel: np.ndarray,
-                room: int) -> tuple[RockBatch, np.ndarray]:
+def fragment_counts(p: Params, size: np.ndarray, room: Any,
+                    game: np.ndarray | None = None) -> np.ndarray:
+    """How many fragments each broken rock gets (see ``split_rocks``): ``split_children``
+    for a large or medium rock while the cap's ``room`` lasts, earlier rocks first. With
+    ``game`` (the game of each rock, ascending), ``room`` is each rock's game's and the
+    rocks of each game share only their own."""
+    wanted = np.where(size < 2, p.split_children, 0)
+    before = np.cumsum(wanted) - wanted
+    if game is not None and game.shape[0]:
+        starts = np.ones(game.shape[0], dtype=bool)
+        starts[1:] = game[1:] != game[:-1]
+        before = before - before[starts][np.cumsum(starts) - 1]
+    got = np.minimum(wanted, np.maximum(0, room - before))
+    return np.maximum(got, 0)
+
+
+def split_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.ndarray,
+                vel: np.ndarray, room: Any, game: np.ndarray | None = None
+                ) -> tuple[RockBatch, np.ndarray]:
     """The fragments of rocks broken this tick, in the order given.
 
     Each large or medium rock yields up to ``split_children`` of the next size; each fragment
     inherits its parent's place and velocity plus a random kick per axis, clamped as in 1979
     so no fragment is too slow or too fast on either axis. ``room`` is how many more
     asteroids the cap allows: at the cap, earlier rocks get their fragments first and later
-    ones fewer or none.
+    ones fewer or none. For the rocks of many games (``game``, see ``fragment_counts``)
+    ``rng`` is a ``DrawQueue`` of every game's draws.
 
     Returns:
         The fragments and, per parent, how many it got.
     """
-    wanted = np.where(size < 2, p.split_children, 0)
-    got = np.minimum(wanted, np.maximum(0, room - (np.cumsum(wanted) - wanted)))
-    got = np.maximum(got, 0)
+    got = fragment_counts(p, size, room, game)
     parent = np.repeat(np.arange(size.shape[0]), got)
     n = int(parent.shape[0])
     kick = (2.0 * rng.unit_array(2 * n).reshape(n, 2) - 1.0) * p.split_kick
@@ -250,6 +269,11 @@ def split_rocks(rng: Pcg32, p: Params, size: np.ndarray, pos: np.ndarray, vel: n
     mag = np.minimum(np.maximum(np.abs(v), p.ast_speed_min), p.ast_speed_max)
     v = np.where(v >= 0.0, mag, -mag)
     return make_rocks(rng, p, size[parent] + 1, pos[parent], v), got
+
+
+def draws_per_rock(p: Params) -> int:
+    """Draws ``make_rocks`` makes for each new rock."""
+    return _draws_per_rock(p)
 
 
 def append_rocks(d: Draft, rocks: RockBatch | list[NewRock]) -> None:
