@@ -91,8 +91,8 @@ def _other_share(cfg, bot: str, lanes: int, ticks: int) -> float:
 
 def test_most_ticks_of_idle_and_aimer_games_are_routine():
     classic = load_preset("classic")
-    assert _other_share(classic, "idle", 32, 700) < 0.06
-    assert _other_share(classic, "aimer", 16, 300) < 0.25
+    assert _other_share(classic, "idle", 12, 650) < 0.05
+    assert _other_share(classic, "aimer", 8, 200) < 0.05
 
 
 def test_obstacles_send_every_game_to_the_one_game_driver():
@@ -102,11 +102,11 @@ def test_obstacles_send_every_game_to_the_one_game_driver():
     assert other.all()
 
 
-@pytest.mark.parametrize("preset", ["classic", "default"])
-def test_idle_games_through_saucers_deaths_and_game_over_stay_identical(preset):
+@pytest.mark.parametrize(("preset", "ticks"), [("classic", 1000), ("default", 600)])
+def test_idle_games_through_saucers_deaths_and_game_over_stay_identical(preset, ticks):
     cfg = load_preset(preset)
-    play_both(cfg, list(range(1, 9)), 1200, lambda tick, batch: np.zeros(batch.size,
-                                                                         dtype=np.int64))
+    play_both(cfg, list(range(1, 6)), ticks, lambda tick, batch: np.zeros(batch.size,
+                                                                          dtype=np.int64))
 
 
 def test_aimer_games_stay_identical_through_hits_and_waves():
