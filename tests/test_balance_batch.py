@@ -20,14 +20,21 @@ def json_of(tmp_path: Path, engine: str, *argv: str) -> bytes:
     return out.read_bytes()
 
 
-def test_batch_and_pool_write_the_same_json_bytes(tmp_path):
+@pytest.fixture
+def batched(monkeypatch):
+    """Batches of any size take the batched pass and the lab's batch engine (a real run
+    does from ``BATCHED_PASS_MIN`` games a worker on)."""
+    monkeypatch.setattr(batch_module, "BATCHED_PASS_MIN", 1)
+
+
+def test_batch_and_pool_write_the_same_json_bytes(tmp_path, batched):
     argv = ("--config", "classic", "--sweep", "game.lives=1,2", "--bot", "spinner", "--games",
             "10", "--ticks", "500", "--jobs", "1")
     assert json_of(tmp_path, "batch", *argv) == json_of(tmp_path, "pool", *argv)
 
 
 @pytest.mark.slow
-def test_batch_over_two_processes_writes_the_same_json_as_the_pool(tmp_path):
+def test_batch_over_two_processes_writes_the_same_json_as_the_pool(tmp_path, batched):
     argv = ("--config", "classic", "--against", "default", "--bot", "aimer", "--games", "6",
             "--ticks", "400", "--jobs", "2")
     assert json_of(tmp_path, "batch", *argv) == json_of(tmp_path, "pool", *argv)
@@ -48,11 +55,11 @@ def test_lanes_that_finish_take_the_next_game_and_results_keep_seed_order(monkey
     assert any(r.game_over for r in single) and any(r.deaths["asteroid"] for r in single)
 
 
-def test_personas_play_batched_with_a_fresh_pilot_per_game():
+def test_personas_play_batched_with_a_fresh_pilot_per_game(batched):
     cfg = load_preset("classic")
     seeds = [5, 6, 7]
-    batched = play_batch(cfg, seeds, "novice", 500, lanes=2)
-    assert batched == [play_game(cfg, s, "novice", 500)[0] for s in seeds]
+    got = play_batch(cfg, seeds, "novice", 500, lanes=2)
+    assert got == [play_game(cfg, s, "novice", 500)[0] for s in seeds]
 
 
 def test_play_batch_refuses_a_tick_cap_below_one_and_an_unknown_bot():

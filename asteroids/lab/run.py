@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from asteroids.config import Config
+from asteroids.core import batch as core_batch
 from asteroids.lab.batch_run import BatchTask, can_batch, run_batch_task
 from asteroids.lab.engines import ordered_map, pool_map
 from asteroids.lab.game import GameResult, GameTask, run_task
@@ -122,17 +123,20 @@ def _run_batches(sides: Sequence[Side], tasks: list[GameTask], *, jobs: int | No
                  on_done: Callable[[], None] | None
                  ) -> list[list[tuple[GameResult, Replay | None]]]:
     """Every side's games in game order: as batches split over ``jobs`` processes where the
-    pilot has a batched form, else one game per task in the pool."""
+    pilot has a batched form and each worker gets at least ``BATCHED_PASS_MIN`` games, else
+    one game per task in the pool (a smaller batch plays game by game anyway, and the
+    pool's tasks balance better over the workers)."""
     workers = max(1, jobs or os.cpu_count() or 1)
     chunks: list[BatchTask] = []
     single: list[GameTask] = []
     for s, side in enumerate(sides):
         mine = [t for t in tasks if t.side == s]
-        if not mine or not can_batch(mine[0].bot, mine[0].record):
-            single += mine
-            continue
         # One batch per worker: the wider a batch, the cheaper each of its game-ticks.
         size = -(-len(mine) // workers)
+        small = size < core_batch.BATCHED_PASS_MIN
+        if not mine or small or not can_batch(mine[0].bot, mine[0].record):
+            single += mine
+            continue
         for at in range(0, len(mine), size):
             part = mine[at:at + size]
             chunks.append(BatchTask(side=s, first=part[0].index,
