@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from asteroids.config import Config
-from asteroids.core import batch as core_batch
 from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch, take_lanes
 from asteroids.core.bot_batch import BATCH_BOTS
 from asteroids.core.event_columns import EventColumns, EventKind
@@ -77,23 +76,17 @@ class _Tally:
 
 
 class _Pilots:
-    """Who decides each lane: a batched bot for all lanes at once, or one pilot per lane.
-    A named bot decides game by game in a batch too small for the batched pass (its masks
-    are the same; the batched bots pay a fixed cost per step, as the batched tick does)."""
+    """Who decides each lane: a batched bot for all lanes at once, or one pilot per lane."""
 
     def __init__(self, bot: str | Persona, lanes: int) -> None:
         self.batched = BATCH_BOTS.get(bot) if isinstance(bot, str) else None
-        self.one = get_bot(bot) if self.batched is not None else None
         self.bot = bot
         self.own: list[Callable[..., int]] = (
             [] if self.batched is not None else [get_bot(bot) for _ in range(lanes)])
 
     def decide(self, batch: Batch, config: Config) -> np.ndarray:
         if self.batched is not None:
-            if batch.size >= core_batch.BATCHED_PASS_MIN:
-                return self.batched(batch, config)
-            one = self.one
-            return np.array([one(w, config) for w in batch.worlds()], dtype=np.int64)
+            return self.batched(batch, config)
         return np.array([pilot(w, config) for w, pilot in zip(batch.worlds(), self.own,
                                                                strict=True)],
                         dtype=np.int64)
