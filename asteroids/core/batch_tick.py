@@ -36,7 +36,7 @@ from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventColumns, EventKind, encode
 from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import Cause, ShipState, Shooter
-from asteroids.core.lanes import MANY
+from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
@@ -66,7 +66,7 @@ from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
 from asteroids.core.world import World
 
-__all__ = ["BatchDraft", "EventLog", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
+__all__ = ["EventLog", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
 
 ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
@@ -76,18 +76,6 @@ ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 
 _FLYING = int(ShipState.FLYING)
 SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
-
-
-class BatchDraft:
-    """The batch's columns by name while the batched tick computes the next ones (the
-    ``Draft`` of a batch): per-game values as ``(B,)`` arrays, rows packed. Rules replace
-    arrays and never write into them, so the batch's own (read-only) arrays are shared."""
-
-    def __init__(self, columns: Mapping[str, np.ndarray]) -> None:
-        self.__dict__.update(columns)
-
-    def __getattr__(self, name: str) -> Any:  # for type checkers: every World field
-        raise AttributeError(name)
 
 
 def _segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,16 +121,16 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     saucer_up = d.saucer_alive
     large, small = p.saucer_radius
     w, h = p.width, p.height
+    saucer_r = np.where(d.saucer_small, small, large)
+    ship_r = np.full(lanes, p.ship_radius)
     for owner, present, cx, cy, r, cvx, cvy in (
-            (0, saucer_up, d.saucer_x, d.saucer_y, np.where(d.saucer_small, small, large),
-             d.saucer_vx, d.saucer_vy),
-            (1, ship_up, d.ship_x, d.ship_y, p.ship_radius, d.ship_vx, d.ship_vy)):
+            (0, saucer_up, d.saucer_x, d.saucer_y, saucer_r, d.saucer_vx, d.saucer_vy),
+            (1, ship_up, d.ship_x, d.ship_y, ship_r, d.ship_vx, d.ship_vy)):
         rows = np.flatnonzero((d.shot_owner == owner) & present[shot_game])
         if rows.shape[0] == 0:
             continue
         g = shot_game[rows]
-        radius = r[g] if isinstance(r, np.ndarray) else r
-        limit = craft_reach(MANY, radius, cvx[g], cvy[g], margin[g])
+        limit = craft_reach(MANY, r[g], cvx[g], cvy[g], margin[g])
         dx = cx[g] - d.shot_pos[rows, 0]
         dy = cy[g] - d.shot_pos[rows, 1]
         dx = dx - w * np.round(dx / w, 0)

@@ -31,6 +31,7 @@ from asteroids.core.aim import (
 )
 from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import Params
 from asteroids.core.simulation import rules_of
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP, World
@@ -115,7 +116,7 @@ def spin(fire_held: bool | np.ndarray) -> int | np.ndarray:
     return _LEFT | _FIRE * (1 - fire_held)
 
 
-def aimer_bot(world: World, config: Config) -> int:
+def aimer_bot(world: World, config: Config | Params) -> int:
     """A competent pilot: leads its shots, shoots threats first, dodges, jumps as a last resort.
 
     Each tick it (1) marks targets its shots in flight will already hit, and finds what is on

@@ -23,6 +23,7 @@ after the shared part, and the batched tick hands those games to the one-game dr
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ import numpy as np
 
 from asteroids.core.scalar import bounce1, min_image1, wrap1
 
-__all__ = ["MANY", "ONE", "Lanes"]
+__all__ = ["MANY", "ONE", "BatchDraft", "Lanes"]
 
 
 @dataclass(frozen=True)
@@ -179,3 +180,19 @@ ONE: Lanes = _One(many=False)
 """One game, Python scalars."""
 MANY: Lanes = _Many(many=True)
 """B games, ``(B,)`` numpy arrays."""
+
+
+class BatchDraft:
+    """A batch's columns by name while the batched tick computes the next ones (what a
+    ``Draft`` is to one game): every World field, a ``(B,)`` array per game value and packed
+    rows, plus ``ast_rows`` and ``shot_rows``. Rules replace arrays and never write into
+    them, so the batch's own (read-only) arrays are shared."""
+
+    def __init__(self, columns: Mapping[str, np.ndarray]) -> None:
+        self.__dict__.update(columns)
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"a batch has no column {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.__dict__[name] = value

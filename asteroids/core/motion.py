@@ -10,7 +10,7 @@ from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry.bounce import bounce_positions, reflect
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.kinds import ShipState
-from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import Draft
@@ -26,7 +26,7 @@ def move_bodies(d: Draft, p: Params) -> None:
     move_craft(ONE, d, p)
 
 
-def move_rocks(d: Draft, p: Params) -> None:
+def move_rocks(d: Draft | BatchDraft, p: Params) -> None:
     """Every rock moves, turns and meets the border: row by row, so the same code moves one
     game's rocks or a batch's packed rows (shared by both drivers)."""
     pos = d.ast_pos + d.ast_vel
@@ -38,7 +38,7 @@ def move_rocks(d: Draft, p: Params) -> None:
         d.ast_pos, d.ast_vel = bounce_positions(pos, d.ast_vel, r, p.size - r)
 
 
-def move_craft(L: Lanes, d: Draft, p: Params) -> None:
+def move_craft(L: Lanes, d: Draft | BatchDraft, p: Params) -> None:
     """The ship (while in play) and the saucer (while alive) move and meet their borders
     (shared by both drivers)."""
     flying = (d.ship_state == ShipState.FLYING) & (d.game_over ^ True)

@@ -16,7 +16,7 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.ship import add_shot
@@ -37,8 +37,8 @@ def saucer_outline(p: Params, x: Any, y: Any, small: Any) -> np.ndarray:
     saucer per game), (n, 8, 2)."""
     if isinstance(x, np.ndarray):
         large, little = p.saucer_radius
-        r = np.where(small, little, large)[:, None, None]
-        return np.stack([x, y], axis=1)[:, None, :] + _OUTLINE * r
+        radii = np.where(small, little, large)[:, None, None]
+        return np.stack([x, y], axis=1)[:, None, :] + _OUTLINE * radii
     r = p.saucer_radius[1 if small else 0]
     return np.array([x, y]) + _OUTLINE * r
 
@@ -93,14 +93,14 @@ def aim_toward(L: Lanes, p: Params, sx: Any, sy: Any, tx: Any, ty: Any,
     return c * ux - s * uy, s * ux + c * uy
 
 
-def lurker_busy(L: Lanes, d: Draft, p: Params, rocks: Any) -> Any:
+def lurker_busy(L: Lanes, d: Draft | BatchDraft, p: Params, rocks: Any) -> Any:
     """Whether the player broke a rock within ``lurk_ticks`` and enough rocks remain, so a
     saucer that is due waits another interval (shared)."""
     lurk_min = L.minimum(p.lurk_min + d.wave - 1, p.lurk_min_max)
     return (d.since_break < p.lurk_ticks) & (rocks >= lurk_min)
 
 
-def saucer_arrives(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
+def saucer_arrives(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> None:
     """A saucer comes where ``when``: large for the first ``always_large`` of a game, small
     from ``small_score`` on, else small with a chance that grows as the interval shrinks;
     from the left or right, at a random height in the middle band (draws, in this order:
@@ -140,7 +140,7 @@ def saucer_arrives(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
     d.saucer_timer = L.where(when, interval, d.saucer_timer)
 
 
-def zigzag(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
+def zigzag(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> None:
     """A new vertical speed where ``when``: down, level, level or up (one draw; level flight
     twice as likely, the ROM's ScrYSpeedTbl); shared."""
     choice = L.below(rng, 4, when)
@@ -149,7 +149,7 @@ def zigzag(L: Lanes, d: Draft, p: Params, rng: Any, when: Any) -> None:
     d.saucer_vy = L.where(when, L.take(speeds, choice), d.saucer_vy)
 
 
-def saucer_shot(L: Lanes, d: Draft, p: Params, rng: Any, when: Any
+def saucer_shot(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any
                 ) -> tuple[Any, Any, Any, Any]:
     """The shot a saucer fires where ``when`` (a game with room for it): (x, y, vx, vy). A
     small saucer aims at where the ship will be next tick, off by a drawn error; a large
@@ -192,7 +192,7 @@ class SaucerClock(NamedTuple):
     """Time to fire (a draw)."""
 
 
-def saucer_clock(L: Lanes, d: Draft) -> SaucerClock:
+def saucer_clock(L: Lanes, d: Draft | BatchDraft) -> SaucerClock:
     """Count down the saucer's timers: the spawn timer while none flies during a wave; a
     flying saucer's time left, then (unless it leaves) its zig-zag and fire timers. What is
     due is left to the caller (shared by both drivers)."""

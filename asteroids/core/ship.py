@@ -10,7 +10,7 @@ from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -102,7 +102,7 @@ def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl
     d.shot_ttl = np.append(d.shot_ttl, np.int64(ttl))
 
 
-def shot_from_nose(L: Lanes, d: Draft, p: Params) -> tuple[Any, Any, Any, Any]:
+def shot_from_nose(L: Lanes, d: Draft | BatchDraft, p: Params) -> tuple[Any, Any, Any, Any]:
     """Where a shot of the ship starts (its nose) and its velocity: (x, y, vx, vy); shared
     by both drivers."""
     k = d.ship_heading % HEADING_STEPS
@@ -127,7 +127,7 @@ def _fire(d: Draft, p: Params, events: list[ev.Event]) -> None:
     events.append(ev.ShotFired("ship", x, y))
 
 
-def trigger(L: Lanes, d: Draft, p: Params, b: Buttons) -> Any:
+def trigger(L: Lanes, d: Draft | BatchDraft, p: Params, b: Buttons) -> Any:
     """Whether a flying ship fires this tick: on the press, or when autofire's timer runs
     out while fire is held (both restart the timer); shared by both drivers."""
     pressed = b.flying & b.fire_pressed
@@ -138,7 +138,7 @@ def trigger(L: Lanes, d: Draft, p: Params, b: Buttons) -> Any:
     return shoot
 
 
-def read_buttons(L: Lanes, d: Draft, p: Params, mask: Any) -> Buttons:
+def read_buttons(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any) -> Buttons:
     """This tick's buttons against last tick's (a press is the tick a button goes down),
     recorded as held; what the ship may do with them (shared by both drivers)."""
     fire = (mask & _FIRE) != 0
@@ -154,7 +154,7 @@ def read_buttons(L: Lanes, d: Draft, p: Params, mask: Any) -> Buttons:
     return Buttons(fire, fire_pressed, hyper_pressed, flying, thrust, shield)
 
 
-def fly(L: Lanes, d: Draft, p: Params, mask: Any, b: Buttons) -> None:
+def fly(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any, b: Buttons) -> None:
     """A flying ship's tick of flight: shield energy, turn, thrust or drag, the speed limit
     (every game where ``b.flying``; shared by both drivers)."""
     flying = b.flying
@@ -265,7 +265,7 @@ def _area_clear(d: Draft, p: Params) -> bool:
     return bool(rocks_clear_of_centre(d.ast_pos, d.ast_radius, p).all())
 
 
-def ship_clock(L: Lanes, d: Draft) -> Any:
+def ship_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
     """Count down the grace, the respawn and the hyperspace timers (not after game over);
     True where the ship may come back this tick: its respawn is due (if the centre is clear)
     or it leaves hyperspace. Shared by both drivers."""

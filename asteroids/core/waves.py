@@ -10,7 +10,7 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.kinds import ShipState
-from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.spawn import append_rocks, spawn_wave, wave_size
@@ -36,7 +36,7 @@ def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     events.append(ev.WaveStarted(d.wave, count))
 
 
-def wave_clock(L: Lanes, d: Draft) -> Any:
+def wave_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
     """Count down the pause between waves; True where a pause is running (shared by both
     drivers)."""
     between = d.wave_timer >= 0
@@ -64,7 +64,8 @@ def rocks_weight(large: Any, medium: Any, small: Any) -> Any:
     return large * 7 + medium * 3 + small
 
 
-def heartbeat_clock(L: Lanes, d: Draft, p: Params, weight: Any) -> tuple[Any, Any, Any]:
+def heartbeat_clock(L: Lanes, d: Draft | BatchDraft, p: Params,
+                    weight: Any) -> tuple[Any, Any, Any]:
     """The heartbeat's timers, given the ``weight`` of the rocks left (``rocks_weight``):
     (where a beat sounds, its tone, its interval). Shared by both drivers; see
     ``heartbeat``."""
