@@ -23,6 +23,10 @@ from asteroids.core.hashing import value_bytes
 from asteroids.core.params import params_for
 from asteroids.core.world import FIELD_NAMES
 
+from .test_batch_identity import batched_pass_for_any_size
+
+__all__ = ["batched_pass_for_any_size"]  # the fixture: every test here takes the batched pass
+
 
 @pytest.fixture(scope="module")
 def classic():
