@@ -27,8 +27,9 @@ from typing import get_type_hints
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.batch_tick import ROW_KINDS, events_of, merge_lanes, routine_tick
-from asteroids.core.event_columns import EventColumns, encode
+from asteroids.core.batch_rows import merge_lanes, take_columns
+from asteroids.core.batch_tick import routine_tick
+from asteroids.core.event_columns import EventColumns, encode, events_of
 from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.kinds import ShipState
 from asteroids.core.params import Params, params_for
@@ -36,7 +37,7 @@ from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, World
 
 __all__ = ["ARRAY_FIELDS", "BATCHED_PASS_MIN", "SCALAR_FIELDS", "Batch", "new_batch", "pack",
-           "reset_lanes", "rules_for", "step_batch", "take_columns", "take_lanes"]
+           "reset_lanes", "rules_for", "step_batch", "take_lanes"]
 
 ARRAY_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 """World fields that hold rows (packed game after game in a Batch)."""
@@ -381,29 +382,5 @@ def take_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray) -> Batch:
     seeds = [batch.seeds[i] for i in lanes]
     if len(lanes) < BATCHED_PASS_MIN:
         return pack(batch.worlds_of(lanes), batch.params, seeds)
-    return Batch(take_columns(batch.columns(), np.asarray(lanes, dtype=np.int64)),
+    return Batch(take_columns(batch.columns(), SCALAR_FIELDS, np.asarray(lanes, dtype=np.int64)),
                  tuple(seeds), batch.params)
-
-
-def take_columns(columns: Mapping[str, np.ndarray], lanes: np.ndarray) -> dict[str, np.ndarray]:
-    """The columns of the games ``lanes`` only, in that order."""
-    out = {name: columns[name][lanes] for name in SCALAR_FIELDS}
-    for kind in ("ast", "shot"):
-        rows = columns[f"{kind}_rows"]
-        counts = (rows[1:] - rows[:-1])[lanes]
-        new_rows = np.zeros(lanes.shape[0] + 1, dtype=np.int64)
-        np.cumsum(counts, out=new_rows[1:])
-        which = np.repeat(rows[lanes] - new_rows[:-1], counts) + np.arange(int(new_rows[-1]))
-        for name in ROW_KINDS[kind]:
-            out[name] = columns[name][which]
-        out[f"{kind}_rows"] = new_rows
-        if kind == "ast":
-            offsets = columns["ast_offsets"]
-            points = offsets[which + 1] - offsets[which]
-            new_offsets = np.zeros(which.shape[0] + 1, dtype=np.int64)
-            np.cumsum(points, out=new_offsets[1:])
-            at = np.repeat(offsets[which] - new_offsets[:-1], points) + np.arange(
-                int(new_offsets[-1]))
-            out["ast_local"] = columns["ast_local"][at]
-            out["ast_offsets"] = new_offsets
-    return out

@@ -1,39 +1,38 @@
-"""The batched tick: every game of a batch in one pass over its columns, where the tick is
+"""The batched tick: every game of a batch in one pass over its columns where the tick is
 routine, and the one-game ``step`` for the few games where it is not.
 
-A routine tick is one in which nothing appears, breaks or draws: the ship flies (turns,
-thrusts, drifts) without firing or jumping, the saucer's timers run without spawning,
-zig-zagging or firing, shots fly without reaching anything, no craft comes near a rock or
-the other craft, no timer runs out that brings a ship, a wave or a life. Most ticks of most
-games are routine (a classic idle game 96 %, an aimer game about 80 %). For those the
-batched tick runs the rules' shared texts (``asteroids.core.lanes``: ``read_buttons`` and
-``fly``, ``saucer_clock``, ``move_rocks`` and ``move_craft``, ``ship_clock``,
-``wave_clock``, ``heartbeat_clock``) once over ``(B,)`` arrays and packed rows. Each game is
-*classified* as it goes: the moment a rule would do something the shared texts leave to the
-one-game driver (a draw, an event other than the heartbeat, new rows, a contact), the game
-is marked, and every marked game is stepped by ``simulation.step`` from its state at the
-start of the tick; its result replaces whatever the batched pass computed for it. The
-classification only chooses which driver steps a game; both give the same next World
-(tests/core/test_batch_identity.py, every game after every tick), so a test that is too
-cautious costs time, never bits.
+Routine is most of what a tick does: the ship turns, thrusts, drifts and fires; the saucer
+comes, zig-zags, fires and leaves (each game drawing from its own PCG32 stream); shots fly,
+and break the rocks they hit, which score and split; rocks and craft move; the clocks run.
+The batched pass runs the rules' shared texts for all of it (``asteroids.core.lanes``:
+``read_buttons``, ``fly``, ``trigger``, ``saucer_clock``, ``saucer_arrives``, ``move_rocks``,
+``move_craft``, ``ship_clock``, ``heartbeat_clock``, ``split_rocks`` ...) over ``(B,)`` arrays
+and packed rows. Each game is *classified* as it goes: the moment a rule would do what the
+batched pass leaves to the one-game driver (a jump, a contact, a death, an extra life, a
+wave, a shot hitting a craft, obstacles), the game is marked, and every marked game is
+stepped by ``simulation.step`` from its state at the start of the tick; its World replaces
+whatever the batched pass computed for it (``batch_rows.merge_lanes``). The classification
+only picks the driver; both give the same next World (tests/core/test_batch_identity.py and
+test_batch_tick.py, every game after every tick), so a test that is too cautious costs
+time, never bits. In a classic batch of idle or aimer games, well under 1 % of the games
+take the one-game step on a tick.
 
 The tests that mark a game read the same quantities, with the same operations, as the
-rules they stand for (the shot query's reach check, ``touch.rocks_near``,
-``touch.circles_touch``), so that a game left to the batched pass is one whose one-game
-tick would do nothing more.
+rules they stand for (the reach check's bounds, ``touch.near_rows``, ``circles_touch``, the
+sweep's own ``first_hits`` and the contacts' ``polygons_overlap`` over every game at once),
+so a game left to the batched pass is one whose one-game tick would do nothing more.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from asteroids.core import events as ev
+from asteroids.core.batch_rows import append_shots, pairs_in_games, rebuild_rocks, segments
 from asteroids.core.craft import SAFE
-from asteroids.core.event_columns import EventColumns, EventKind, encode
+from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import Cause, ShipState, Shooter
 from asteroids.core.lanes import MANY, BatchDraft
@@ -64,34 +63,11 @@ from asteroids.core.shots import first_hits
 from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
 from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
-from asteroids.core.world import World
 
-__all__ = ["EventLog", "ROW_KINDS", "events_of", "merge_lanes", "routine_tick"]
-
-ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
-    "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
-})
-"""The row columns of each kind of packed rows (outline points aside)."""
+__all__ = ["routine_tick"]
 
 _FLYING = int(ShipState.FLYING)
 SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
-
-
-def _segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For segments of ``counts`` rows packed one after another: (the segment of each row,
-    each row's rank inside its segment)."""
-    ends = np.cumsum(counts)
-    seg = np.repeat(np.arange(counts.shape[0]), counts)
-    return seg, np.arange(seg.shape[0]) - (ends - counts)[seg]
-
-
-def _pairs_in_games(a_game: np.ndarray, b_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (a, b) pair of rows of the same game: ``a_game`` the game of each a row,
-    ``b_rows`` the (B + 1,) row offsets of the b rows."""
-    counts = (b_rows[1:] - b_rows[:-1])[a_game]
-    a, rank = _segments(counts)
-    return a, b_rows[a_game[a]] + rank
 
 
 def _any_per_game(flags: np.ndarray, game: np.ndarray, lanes: int) -> np.ndarray:
@@ -110,7 +86,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
     margin = reach_margin(MANY, travel2, p)
     if d.ast_id.shape[0]:
-        s, r = _pairs_in_games(shot_game, d.ast_rows)
+        s, r = pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
             gap = np.abs(d.ast_pos[r] - d.shot_pos[s])
             gap = np.minimum(gap, p.size - gap)
@@ -159,7 +135,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     rock_rows = np.zeros(lanes + 1, dtype=np.int64)
     np.cumsum(rock_counts, out=rock_rows[1:])
     pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
-    ia, ib = _pairs_in_games(sg, rock_rows)
+    ia, ib = pairs_in_games(sg, rock_rows)
     n_bodies = rocks.shape[0]
     parts, offsets, motion = [pts], [offs], [d.ast_vel[rocks]]
     pair_a, pair_b = [ia], [ib]
@@ -298,7 +274,7 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
         draws[crowded] = 0
     rng = Pcg32Batch(d.rng_state, d.rng_inc)
     run = rng.runs(draws)
-    game, rank = _segments(draws)
+    game, rank = segments(draws)
     kick = rank < 2 * fragments[game]
     kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes, d.ast_pos[broken],
                             d.ast_vel[broken], room[bg], bg)
@@ -318,106 +294,11 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
              i1=got, i2=causes, i3=points, x=pos[:, 0], y=pos[:, 1])
     keep = np.ones(d.ast_id.shape[0], dtype=bool)
     keep[broken] = False
-    _rebuild_rocks(d, keep, ast_game, kids, np.repeat(bg, got), fragments, lanes)
+    rebuild_rocks(d, keep, ast_game, kids, np.repeat(bg, got), fragments, lanes)
 
 
 def _every(n: int) -> np.ndarray:
     return np.ones(n, dtype=bool)
-
-
-def _rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: Any,
-                   kid_game: np.ndarray, added: np.ndarray, lanes: int) -> None:
-    """Each game's rocks where ``keep``, in order, then its new rocks ``kids`` (ids from its
-    ``next_id`` on): ``resolve._keep_asteroids`` and ``spawn.append_rocks`` for every game."""
-    kept = np.flatnonzero(keep)
-    kept_game = ast_game[kept]
-    kept_counts = np.bincount(kept_game, minlength=lanes)
-    new_rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(kept_counts + added, out=new_rows[1:])
-    kept_at = new_rows[kept_game] + np.arange(kept.shape[0]) - (
-        np.cumsum(kept_counts) - kept_counts)[kept_game]
-    kid_rank = np.arange(kid_game.shape[0]) - (np.cumsum(added) - added)[kid_game]
-    kid_at = new_rows[kid_game] + kept_counts[kid_game] + kid_rank
-    total = int(new_rows[-1])
-    ids = d.next_id[kid_game] + kid_rank
-    for name, new in (("ast_id", ids), ("ast_size", kids.size), ("ast_pos", kids.pos),
-                      ("ast_vel", kids.vel), ("ast_angle", kids.angle),
-                      ("ast_spin", kids.spin), ("ast_radius", kids.radius)):
-        old = getattr(d, name)
-        out = np.empty((total, *old.shape[1:]), dtype=old.dtype)
-        out[kept_at] = old[kept]
-        out[kid_at] = new
-        setattr(d, name, out)
-    offsets = d.ast_offsets
-    old_points = offsets[1:] - offsets[:-1]
-    points = np.empty(total, dtype=np.int64)
-    points[kept_at] = old_points[kept]
-    points[kid_at] = kids.counts
-    new_offsets = np.zeros(total + 1, dtype=np.int64)
-    np.cumsum(points, out=new_offsets[1:])
-    local = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
-    seg, rank = _segments(old_points[kept])
-    local[new_offsets[kept_at][seg] + rank] = d.ast_local[offsets[kept][seg] + rank]
-    seg, rank = _segments(kids.counts)
-    local[new_offsets[kid_at][seg] + rank] = kids.local
-    d.ast_local, d.ast_offsets = local, new_offsets
-    d.next_id = d.next_id + added
-    d.ast_rows = new_rows
-
-
-class EventLog:
-    """The events of the batched pass, phase by phase: (kind, the games, payload columns)
-    in the order the one-game rules append them, so a stable sort by game gives each game's
-    events in its one-game order."""
-
-    def __init__(self) -> None:
-        self.entries: list[tuple[EventKind, np.ndarray, dict[str, Any]]] = []
-
-    def emit(self, kind: EventKind, when: np.ndarray, game: np.ndarray | None = None,
-             **payload: Any) -> None:
-        """One event of ``kind`` for each game of ``when``, payload columns (i0..i3, x, y,
-        f) as (B,) arrays or one value for all; or, with ``game``, one event per row of
-        ``when`` (all True) in that row's game, payloads one per row."""
-        if game is not None:
-            if game.shape[0]:
-                self.entries.append((kind, game, dict(payload)))
-            return
-        games = np.flatnonzero(when)
-        if games.shape[0]:
-            self.entries.append((kind, games, {
-                k: (v[games] if isinstance(v, np.ndarray) and v.ndim else v)
-                for k, v in payload.items()}))
-
-
-def _append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: np.ndarray,
-                  vx: np.ndarray, vy: np.ndarray, ttl: int) -> None:
-    """A new shot at the end of each game's shots where ``when``, with the game's next id
-    (``ship.add_shot`` for every game at once)."""
-    games = np.flatnonzero(when)
-    n = games.shape[0]
-    if n == 0:
-        return
-    rows = d.shot_rows
-    counts = rows[1:] - rows[:-1]
-    added = when.astype(np.int64)
-    new_rows = np.zeros(rows.shape[0], dtype=np.int64)
-    np.cumsum(counts + added, out=new_rows[1:])
-    total = int(rows[-1])
-    game = np.repeat(np.arange(counts.shape[0]), counts)
-    keep_at = np.arange(total) + (new_rows[:-1] - rows[:-1])[game]
-    new_at = new_rows[games + 1] - 1
-    for name, value in (
-            ("shot_id", d.next_id[games]), ("shot_owner", np.full(n, owner, dtype=np.int64)),
-            ("shot_pos", np.stack([x[games], y[games]], axis=1)),
-            ("shot_vel", np.stack([vx[games], vy[games]], axis=1)),
-            ("shot_ttl", np.full(n, ttl, dtype=np.int64))):
-        old = getattr(d, name)
-        out = np.empty((total + n, *old.shape[1:]), dtype=old.dtype)
-        out[keep_at] = old
-        out[new_at] = value
-        setattr(d, name, out)
-    d.next_id = d.next_id + added
-    d.shot_rows = new_rows
 
 
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
@@ -467,7 +348,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     fly(MANY, d, p, masks, b)
     fire = trigger(MANY, d, p, b) & (_live_shots(d, SHIP, lanes) < p.shot_max)
     x, y, vx, vy = shot_from_nose(MANY, d, p)
-    _append_shots(d, fire, SHIP, x, y, vx, vy, p.shot_ticks)
+    append_shots(d, fire, SHIP, x, y, vx, vy, p.shot_ticks)
     log.emit(EventKind.SHOT_FIRED, fire, i0=SHIP, x=x, y=y)
     # 2. the saucer (``saucer.update_saucer``), with each game's own stream of chance.
     if p.saucers:
@@ -485,7 +366,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks, d.saucer_fire_timer)
         fire = due.fire & (_live_shots(d, SAUCER, lanes) < p.saucer_max_shots)
         x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
-        _append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+        append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
         log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
         d.rng_state = rng.state
     shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
@@ -566,103 +447,3 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     d.since_break = d.since_break + 1
     return d.__dict__, flying_shots, other, log
 
-
-def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: int,
-                shot_keep: np.ndarray | None, replaced: Sequence[int],
-                worlds: Sequence[World]) -> dict[str, np.ndarray]:
-    """The columns of a batch whose games ``replaced`` become ``worlds`` and whose other
-    games keep their rows in ``columns`` (their shots only where ``shot_keep``).
-
-    Args:
-        columns: every World field, ``ast_rows`` and ``shot_rows`` (the row offsets of the
-            rows in ``columns``).
-        names: the per-game field names (``(B,)`` arrays).
-        lanes: B.
-        shot_keep: (K,) which shot rows stay (None: all); rows of ``replaced`` games are
-            dropped whatever it says.
-        replaced: lanes, ascending, whose game is the matching World of ``worlds``.
-        worlds: the Worlds for ``replaced``.
-    """
-    out = dict(columns)
-    index = np.asarray(replaced, dtype=np.int64)
-    if index.shape[0]:
-        for name in names:
-            value = columns[name].copy()
-            value[index] = [getattr(w, name) for w in worlds]
-            out[name] = value
-    if shot_keep is not None and not shot_keep.all():
-        rows = columns["shot_rows"]
-        game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
-        kept = np.flatnonzero(shot_keep)
-        for name in ROW_KINDS["shot"]:
-            out[name] = columns[name][kept]
-        shot_rows = np.zeros(lanes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(game[kept], minlength=lanes), out=shot_rows[1:])
-        out["shot_rows"] = shot_rows
-    if not index.shape[0]:
-        return out
-    for kind in ("ast", "shot"):
-        rows = out[f"{kind}_rows"]
-        starts, ends = rows[index].tolist(), rows[index + 1].tolist()
-        for name in ROW_KINDS[kind]:
-            out[name] = _spliced(out[name], starts, ends, [getattr(w, name) for w in worlds])
-        counts = rows[1:] - rows[:-1]
-        counts[index] = [getattr(w, f"{kind}_id").shape[0] for w in worlds]
-        new_rows = np.zeros(lanes + 1, dtype=np.int64)
-        np.cumsum(counts, out=new_rows[1:])
-        out[f"{kind}_rows"] = new_rows
-        if kind == "ast":
-            offsets = out["ast_offsets"]
-            point_counts = _spliced(offsets[1:] - offsets[:-1], starts, ends,
-                                    [w.ast_offsets[1:] - w.ast_offsets[:-1] for w in worlds])
-            out["ast_local"] = _spliced(out["ast_local"], offsets[starts].tolist(),
-                                        offsets[ends].tolist(), [w.ast_local for w in worlds])
-            new_offsets = np.zeros(point_counts.shape[0] + 1, dtype=np.int64)
-            np.cumsum(point_counts, out=new_offsets[1:])
-            out["ast_offsets"] = new_offsets
-    return out
-
-
-def _spliced(old: np.ndarray, starts: list[int], ends: list[int],
-             parts: Sequence[np.ndarray]) -> np.ndarray:
-    """``old`` with its rows ``starts[j]:ends[j]`` replaced by ``parts[j]`` (ascending,
-    disjoint ranges)."""
-    pieces = []
-    prev = 0
-    for s, e, part in zip(starts, ends, parts, strict=True):
-        pieces.append(old[prev:s])
-        pieces.append(part)
-        prev = e
-    pieces.append(old[prev:])
-    return np.concatenate(pieces)
-
-
-def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[int],
-              other_events: Sequence[Sequence[ev.Event]]) -> EventColumns:
-    """The tick's events as columns: the routine games' from the batched pass's log, the
-    other games' as the one-game driver returned them."""
-    cols = encode(other_events)
-    game = [np.asarray(others, dtype=np.int64)[cols.game]]
-    kind = [cols.kind]
-    payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
-    for k, games, values in log.entries:
-        keep = routine[games]
-        n = int(np.count_nonzero(keep))
-        if n == 0:
-            continue
-        game.append(games[keep])
-        kind.append(np.full(n, k, dtype=np.int8))
-        for c in _PAYLOAD:
-            v = values.get(c, 0)
-            dtype = np.float64 if c in ("x", "y", "f") else np.int64
-            payload[c].append(np.asarray(v, dtype=dtype)[keep] if np.ndim(v)
-                              else np.full(n, v, dtype=dtype))
-    all_games = np.concatenate(game)
-    order = np.argsort(all_games, kind="stable")
-    rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(np.bincount(all_games, minlength=lanes), out=rows[1:])
-    return EventColumns(game=all_games[order], kind=np.concatenate(kind)[order],
-                        **{c: np.concatenate(payload[c])[order] for c in _PAYLOAD}, rows=rows)
-
-
-_PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")

@@ -16,13 +16,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.kinds import Cause, Shooter
 
-__all__ = ["EventColumns", "EventKind", "LAYOUT", "cause_code", "encode", "shooter_code"]
+__all__ = ["EventColumns", "EventKind", "EventLog", "LAYOUT", "cause_code", "encode", "events_of",
+           "shooter_code"]
 
 
 class EventKind(IntEnum):
@@ -219,3 +221,58 @@ def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
         i0=ints[0], i1=ints[1], i2=ints[2], i3=ints[3], x=floats[0], y=floats[1], f=floats[2],
         rows=rows,
     )
+
+
+class EventLog:
+    """The events of the batched pass, phase by phase: (kind, the games, payload columns)
+    in the order the one-game rules append them, so a stable sort by game gives each game's
+    events in its one-game order."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[EventKind, np.ndarray, dict[str, Any]]] = []
+
+    def emit(self, kind: EventKind, when: np.ndarray, game: np.ndarray | None = None,
+             **payload: Any) -> None:
+        """One event of ``kind`` for each game of ``when``, payload columns (i0..i3, x, y,
+        f) as (B,) arrays or one value for all; or, with ``game``, one event per row of
+        ``when`` (all True) in that row's game, payloads one per row."""
+        if game is not None:
+            if game.shape[0]:
+                self.entries.append((kind, game, dict(payload)))
+            return
+        games = np.flatnonzero(when)
+        if games.shape[0]:
+            self.entries.append((kind, games, {
+                k: (v[games] if isinstance(v, np.ndarray) and v.ndim else v)
+                for k, v in payload.items()}))
+
+
+def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[int],
+              other_events: Sequence[Sequence[ev.Event]]) -> EventColumns:
+    """The tick's events as columns: the routine games' from the batched pass's log, the
+    other games' as the one-game driver returned them."""
+    cols = encode(other_events)
+    game = [np.asarray(others, dtype=np.int64)[cols.game]]
+    kind = [cols.kind]
+    payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
+    for k, games, values in log.entries:
+        keep = routine[games]
+        n = int(np.count_nonzero(keep))
+        if n == 0:
+            continue
+        game.append(games[keep])
+        kind.append(np.full(n, k, dtype=np.int8))
+        for c in _PAYLOAD:
+            v = values.get(c, 0)
+            dtype = np.float64 if c in ("x", "y", "f") else np.int64
+            payload[c].append(np.asarray(v, dtype=dtype)[keep] if np.ndim(v)
+                              else np.full(n, v, dtype=dtype))
+    all_games = np.concatenate(game)
+    order = np.argsort(all_games, kind="stable")
+    rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(all_games, minlength=lanes), out=rows[1:])
+    return EventColumns(game=all_games[order], kind=np.concatenate(kind)[order],
+                        **{c: np.concatenate(payload[c])[order] for c in _PAYLOAD}, rows=rows)
+
+
+_PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")

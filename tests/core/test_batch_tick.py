@@ -26,7 +26,8 @@ from asteroids.core.batch import (
     step_batch,
     take_lanes,
 )
-from asteroids.core.batch_tick import merge_lanes, routine_tick
+from asteroids.core.batch_rows import merge_lanes
+from asteroids.core.batch_tick import routine_tick
 from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.broadphase import box_pairs
 from asteroids.core.lanes import MANY, ONE

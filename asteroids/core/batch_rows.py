@@ -1,0 +1,209 @@
+"""Packed rows of many games: each game's rocks and shots one block after another, in the
+order its own World keeps them (``asteroids.core.batch``'s layout). Rows come and go here,
+for every game at once and never in a loop over games: a shot appended at the end of a
+game's block, rocks kept and fragments appended, whole games' blocks spliced in by lane.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from asteroids.core.lanes import BatchDraft
+from asteroids.core.world import World
+
+__all__ = ["ROW_KINDS", "append_shots", "merge_lanes", "pairs_in_games", "rebuild_rocks",
+           "segments", "take_columns"]
+
+ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
+    "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
+})
+"""The row columns of each kind of packed rows (outline points aside)."""
+
+
+
+def segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For segments of ``counts`` rows packed one after another: (the segment of each row,
+    each row's rank inside its segment)."""
+    ends = np.cumsum(counts)
+    seg = np.repeat(np.arange(counts.shape[0]), counts)
+    return seg, np.arange(seg.shape[0]) - (ends - counts)[seg]
+
+
+def pairs_in_games(a_game: np.ndarray, b_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (a, b) pair of rows of the same game: ``a_game`` the game of each a row,
+    ``b_rows`` the (B + 1,) row offsets of the b rows."""
+    counts = (b_rows[1:] - b_rows[:-1])[a_game]
+    a, rank = segments(counts)
+    return a, b_rows[a_game[a]] + rank
+
+
+def append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: np.ndarray,
+                  vx: np.ndarray, vy: np.ndarray, ttl: int) -> None:
+    """A new shot at the end of each game's shots where ``when``, with the game's next id
+    (``ship.add_shot`` for every game at once)."""
+    games = np.flatnonzero(when)
+    n = games.shape[0]
+    if n == 0:
+        return
+    rows = d.shot_rows
+    counts = rows[1:] - rows[:-1]
+    added = when.astype(np.int64)
+    new_rows = np.zeros(rows.shape[0], dtype=np.int64)
+    np.cumsum(counts + added, out=new_rows[1:])
+    total = int(rows[-1])
+    game = np.repeat(np.arange(counts.shape[0]), counts)
+    keep_at = np.arange(total) + (new_rows[:-1] - rows[:-1])[game]
+    new_at = new_rows[games + 1] - 1
+    for name, value in (
+            ("shot_id", d.next_id[games]), ("shot_owner", np.full(n, owner, dtype=np.int64)),
+            ("shot_pos", np.stack([x[games], y[games]], axis=1)),
+            ("shot_vel", np.stack([vx[games], vy[games]], axis=1)),
+            ("shot_ttl", np.full(n, ttl, dtype=np.int64))):
+        old = getattr(d, name)
+        out = np.empty((total + n, *old.shape[1:]), dtype=old.dtype)
+        out[keep_at] = old
+        out[new_at] = value
+        setattr(d, name, out)
+    d.next_id = d.next_id + added
+    d.shot_rows = new_rows
+
+
+def rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: Any,
+                   kid_game: np.ndarray, added: np.ndarray, lanes: int) -> None:
+    """Each game's rocks where ``keep``, in order, then its new rocks ``kids`` (ids from its
+    ``next_id`` on): ``resolve._keep_asteroids`` and ``spawn.append_rocks`` for every game."""
+    kept = np.flatnonzero(keep)
+    kept_game = ast_game[kept]
+    kept_counts = np.bincount(kept_game, minlength=lanes)
+    new_rows = np.zeros(lanes + 1, dtype=np.int64)
+    np.cumsum(kept_counts + added, out=new_rows[1:])
+    kept_at = new_rows[kept_game] + np.arange(kept.shape[0]) - (
+        np.cumsum(kept_counts) - kept_counts)[kept_game]
+    kid_rank = np.arange(kid_game.shape[0]) - (np.cumsum(added) - added)[kid_game]
+    kid_at = new_rows[kid_game] + kept_counts[kid_game] + kid_rank
+    total = int(new_rows[-1])
+    ids = d.next_id[kid_game] + kid_rank
+    for name, new in (("ast_id", ids), ("ast_size", kids.size), ("ast_pos", kids.pos),
+                      ("ast_vel", kids.vel), ("ast_angle", kids.angle),
+                      ("ast_spin", kids.spin), ("ast_radius", kids.radius)):
+        old = getattr(d, name)
+        out = np.empty((total, *old.shape[1:]), dtype=old.dtype)
+        out[kept_at] = old[kept]
+        out[kid_at] = new
+        setattr(d, name, out)
+    offsets = d.ast_offsets
+    old_points = offsets[1:] - offsets[:-1]
+    points = np.empty(total, dtype=np.int64)
+    points[kept_at] = old_points[kept]
+    points[kid_at] = kids.counts
+    new_offsets = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(points, out=new_offsets[1:])
+    local = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
+    seg, rank = segments(old_points[kept])
+    local[new_offsets[kept_at][seg] + rank] = d.ast_local[offsets[kept][seg] + rank]
+    seg, rank = segments(kids.counts)
+    local[new_offsets[kid_at][seg] + rank] = kids.local
+    d.ast_local, d.ast_offsets = local, new_offsets
+    d.next_id = d.next_id + added
+    d.ast_rows = new_rows
+
+
+def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: int,
+                shot_keep: np.ndarray | None, replaced: Sequence[int],
+                worlds: Sequence[World]) -> dict[str, np.ndarray]:
+    """The columns of a batch whose games ``replaced`` become ``worlds`` and whose other
+    games keep their rows in ``columns`` (their shots only where ``shot_keep``).
+
+    Args:
+        columns: every World field, ``ast_rows`` and ``shot_rows`` (the row offsets of the
+            rows in ``columns``).
+        names: the per-game field names (``(B,)`` arrays).
+        lanes: B.
+        shot_keep: (K,) which shot rows stay (None: all); rows of ``replaced`` games are
+            dropped whatever it says.
+        replaced: lanes, ascending, whose game is the matching World of ``worlds``.
+        worlds: the Worlds for ``replaced``.
+    """
+    out = dict(columns)
+    index = np.asarray(replaced, dtype=np.int64)
+    if index.shape[0]:
+        for name in names:
+            value = columns[name].copy()
+            value[index] = [getattr(w, name) for w in worlds]
+            out[name] = value
+    if shot_keep is not None and not shot_keep.all():
+        rows = columns["shot_rows"]
+        game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
+        kept = np.flatnonzero(shot_keep)
+        for name in ROW_KINDS["shot"]:
+            out[name] = columns[name][kept]
+        shot_rows = np.zeros(lanes + 1, dtype=np.int64)
+        np.cumsum(np.bincount(game[kept], minlength=lanes), out=shot_rows[1:])
+        out["shot_rows"] = shot_rows
+    if not index.shape[0]:
+        return out
+    for kind in ("ast", "shot"):
+        rows = out[f"{kind}_rows"]
+        starts, ends = rows[index].tolist(), rows[index + 1].tolist()
+        for name in ROW_KINDS[kind]:
+            out[name] = _spliced(out[name], starts, ends, [getattr(w, name) for w in worlds])
+        counts = rows[1:] - rows[:-1]
+        counts[index] = [getattr(w, f"{kind}_id").shape[0] for w in worlds]
+        new_rows = np.zeros(lanes + 1, dtype=np.int64)
+        np.cumsum(counts, out=new_rows[1:])
+        out[f"{kind}_rows"] = new_rows
+        if kind == "ast":
+            offsets = out["ast_offsets"]
+            point_counts = _spliced(offsets[1:] - offsets[:-1], starts, ends,
+                                    [w.ast_offsets[1:] - w.ast_offsets[:-1] for w in worlds])
+            out["ast_local"] = _spliced(out["ast_local"], offsets[starts].tolist(),
+                                        offsets[ends].tolist(), [w.ast_local for w in worlds])
+            new_offsets = np.zeros(point_counts.shape[0] + 1, dtype=np.int64)
+            np.cumsum(point_counts, out=new_offsets[1:])
+            out["ast_offsets"] = new_offsets
+    return out
+
+
+def _spliced(old: np.ndarray, starts: list[int], ends: list[int],
+             parts: Sequence[np.ndarray]) -> np.ndarray:
+    """``old`` with its rows ``starts[j]:ends[j]`` replaced by ``parts[j]`` (ascending,
+    disjoint ranges)."""
+    pieces = []
+    prev = 0
+    for s, e, part in zip(starts, ends, parts, strict=True):
+        pieces.append(old[prev:s])
+        pieces.append(part)
+        prev = e
+    pieces.append(old[prev:])
+    return np.concatenate(pieces)
+
+
+def take_columns(columns: Mapping[str, np.ndarray], names: Sequence[str],
+                 lanes: np.ndarray) -> dict[str, np.ndarray]:
+    """The columns of the games ``lanes`` only, in that order (``names``: the per-game
+    fields)."""
+    out = {name: columns[name][lanes] for name in names}
+    for kind in ("ast", "shot"):
+        rows = columns[f"{kind}_rows"]
+        counts = (rows[1:] - rows[:-1])[lanes]
+        new_rows = np.zeros(lanes.shape[0] + 1, dtype=np.int64)
+        np.cumsum(counts, out=new_rows[1:])
+        which = np.repeat(rows[lanes] - new_rows[:-1], counts) + np.arange(int(new_rows[-1]))
+        for name in ROW_KINDS[kind]:
+            out[name] = columns[name][which]
+        out[f"{kind}_rows"] = new_rows
+        if kind == "ast":
+            offsets = columns["ast_offsets"]
+            points = offsets[which + 1] - offsets[which]
+            new_offsets = np.zeros(which.shape[0] + 1, dtype=np.int64)
+            np.cumsum(points, out=new_offsets[1:])
+            at = np.repeat(offsets[which] - new_offsets[:-1], points) + np.arange(
+                int(new_offsets[-1]))
+            out["ast_local"] = columns["ast_local"][at]
+            out["ast_offsets"] = new_offsets
+    return out
