@@ -124,19 +124,22 @@ class _Dangers:
 
 class _Movers:
     """Every playing game's movers, packed game after game in the one-game aimer's row
-    order: its shots in flight, the shot after turning left, not turning, turning right, the
-    ship (``cat`` 0 to 4)."""
+    order: its shots in flight and the ship (``cat`` 0 and 4); or, given each game's
+    ``turn``, just the shot it would fire after that turn (``cat`` 1, 2, 3 for turning
+    left, not turning, turning right), the only candidate the aimer reads once it has
+    chosen its turn."""
 
     __slots__ = ("cat", "horizon", "lane", "pos", "vel")
 
     def __init__(self, batch: Batch, p: Params, playing: np.ndarray, mine: np.ndarray,
-                 shot_lane: np.ndarray, heading: np.ndarray) -> None:
+                 shot_lane: np.ndarray, heading: np.ndarray,
+                 turn: np.ndarray | None = None) -> None:
         sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
         live = np.flatnonzero(playing)
-        nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
-        cand_pos, cand_vel = [], []
-        for turn in (1, 0, -1):
-            h1 = (heading[live] + turn * p.turn_steps) % HEADING_STEPS
+        if turn is not None:
+            turned = turn[live]
+            nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
+            h1 = (heading[live] + turned * p.turn_steps) % HEADING_STEPS
             c, s = COS[h1], SIN[h1]
             svx, svy = c * p.shot_speed, s * p.shot_speed
             if p.shot_inherit:
@@ -145,23 +148,24 @@ class _Movers:
                 cap = p.shot_axis_cap
                 svx = np.minimum(np.maximum(svx, -cap), cap)
                 svy = np.minimum(np.maximum(svy, -cap), cap)
-            cand_pos.append(np.stack([sx[live] + c * 0.5 * p.ship_length,
-                                      sy[live] + s * 0.5 * p.ship_length], axis=1))
-            cand_vel.append(np.stack([svx, svy], axis=1))
+            self.lane, self.cat = live, 2 - turned
+            self.pos = np.stack([sx[live] + c * 0.5 * p.ship_length,
+                                 sy[live] + s * 0.5 * p.ship_length], axis=1)
+            self.vel = np.stack([svx, svy], axis=1)
+            self.horizon = np.full(live.shape[0], p.shot_ticks - 1.0)
+            return
         own = mine & playing[shot_lane]
         n_live = live.shape[0]
-        lane = np.concatenate([shot_lane[own], live, live, live, live])
-        cat = np.concatenate([np.zeros(np.count_nonzero(own), np.int64), np.full(n_live, 1),
-                              np.full(n_live, 2), np.full(n_live, 3),
+        lane = np.concatenate([shot_lane[own], live])
+        cat = np.concatenate([np.zeros(np.count_nonzero(own), np.int64),
                               np.full(n_live, _SHIP_MOVER)])
         order = _pack(lane, cat, 5)
         self.lane, self.cat = lane[order], cat[order]
-        self.pos = np.concatenate([batch.shot_pos[own], *cand_pos,
+        self.pos = np.concatenate([batch.shot_pos[own],
                                    np.stack([sx[live], sy[live]], axis=1)])[order]
-        self.vel = np.concatenate([batch.shot_vel[own], *cand_vel,
+        self.vel = np.concatenate([batch.shot_vel[own],
                                    np.stack([vx[live], vy[live]], axis=1)])[order]
         self.horizon = np.concatenate([batch.shot_ttl[own],
-                                       np.full(3 * n_live, p.shot_ticks - 1.0),
                                        np.full(n_live, float(DANGER_TICKS))])[order]
 
 
@@ -323,12 +327,14 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     masks |= np.where(thrust, _THRUST, 0)
 
     # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
+    # The candidate shot of the turn taken (left 1, none 2, right 3), against the targets.
     m = np.bincount(d.lane[d.cat < 2], minlength=size)
-    row = 2 - turn  # the candidate shot of the turn taken: left 1, none 2, right 3
-    fire_pair = ((pcat == row[mv.lane][mover]) & target_pair & (miss_all < hit_r[danger])
-                 & ~taken_any[danger])
+    shot = _Movers(batch, p, playing, mine, shot_lane, heading, turn)
+    s_mover, s_danger, _, _, s_miss = _pairs(d, shot, kit)
+    fire_pair = ((d.cat[s_danger] < 2) & (s_miss < hit_r[s_danger])
+                 & ~taken_any[s_danger])
     may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
-    masks |= np.where(may_fire & _segment_any(fire_pair, mv.lane[mover], size), _FIRE, 0)
+    masks |= np.where(may_fire & _segment_any(fire_pair, shot.lane[s_mover], size), _FIRE, 0)
     masks = np.where(jump, _HYPER, masks)
     return np.where(playing, masks, 0)
 
