@@ -25,7 +25,6 @@ ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 """The row columns of each kind of packed rows (outline points aside)."""
 
 
-
 def segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For segments of ``counts`` rows packed one after another: (the segment of each row,
     each row's rank inside its segment)."""
@@ -43,7 +42,7 @@ def pairs_in_games(a_game: np.ndarray, b_rows: np.ndarray) -> tuple[np.ndarray, 
 
 
 def append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: np.ndarray,
-                  vx: np.ndarray, vy: np.ndarray, ttl: int) -> None:
+                 vx: np.ndarray, vy: np.ndarray, ttl: int) -> None:
     """A new shot at the end of each game's shots where ``when``, with the game's next id
     (``ship.add_shot`` for every game at once)."""
     games = np.flatnonzero(when)
@@ -74,7 +73,7 @@ def append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: 
 
 
 def rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: Any,
-                   kid_game: np.ndarray, added: np.ndarray, lanes: int) -> None:
+                  kid_game: np.ndarray, added: np.ndarray, lanes: int) -> None:
     """Each game's rocks where ``keep``, in order, then its new rocks ``kids`` (ids from its
     ``next_id`` on): ``resolve._keep_asteroids`` and ``spawn.append_rocks`` for every game."""
     kept = np.flatnonzero(keep)
