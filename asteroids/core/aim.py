@@ -16,7 +16,7 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
            "IMAGE_STEPS", "MAX_PLAIN", "NO_THREAT", "STEPS", "AimKit", "Scene", "all_handled",
-           "closest", "escape", "fold", "future", "nearest", "shot_velocity"]
+           "closest", "closest_within", "escape", "fold", "future", "nearest", "shot_velocity"]
 
 _COS = tuple(COS.tolist())
 _SIN = tuple(SIN.tolist())
@@ -84,6 +84,32 @@ def closest(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
         return tau[..., 0], np.sqrt(d2[..., 0])
     best = d2.min(axis=-1)
     return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
+
+
+def closest_within(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
+                   images: np.ndarray, size: np.ndarray | None,
+                   radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``closest`` for (N,) pairs, exact for every pair that comes within ``radius`` of its
+    danger; for the others, a ``miss`` of ``radius`` or more (what the aimer reads of them:
+    only whether ``miss < radius``, and ``t`` then).
+
+    The nearest image is computed for every pair, the other eight only for the pairs that a
+    neighbour image could bring within ``radius`` (one pixel to spare): a neighbour across x
+    stays at least ``W - |rx| - |vx| h`` away over the horizon ``h``, one across y at least
+    ``H - |ry| - |vy| h``. Where neither bound reaches, the nearest image is the whole answer
+    bit for bit (``closest`` computes it by the same operations), or no image is within
+    ``radius``.
+    """
+    if images.shape[0] == 1 or size is None:
+        return closest(rel, vel, horizon, images)
+    t, miss = closest(rel, vel, horizon, images[:1])
+    h = np.abs(np.broadcast_to(horizon, rel.shape[:-1]))
+    gap = np.minimum(size[0] - np.abs(rel[:, 0]) - np.abs(vel[:, 0]) * h,
+                     size[1] - np.abs(rel[:, 1]) - np.abs(vel[:, 1]) * h)
+    every = np.flatnonzero(~(gap >= radius + 1.0))  # NaN: every image, as closest does
+    if every.shape[0]:
+        t[every], miss[every] = closest(rel[every], vel[every], h[every], images)
+    return t, miss
 
 
 NO_THREAT = np.full(MAX_PLAIN, np.inf)

@@ -27,7 +27,7 @@ from asteroids.core.aim import (
     HYPER_TICKS,
     AimKit,
     Scene,
-    closest,
+    closest_within,
     escape,
     future,
     nearest,
@@ -171,15 +171,20 @@ class _Movers:
 
 def _pairs(d: _Dangers, mv: _Movers, kit: AimKit) -> tuple[np.ndarray, ...]:
     """Every (mover, danger) pair of a game, mover-major as the one-game aimer's grid, and
-    the closest approach of each: ``(mover, danger, rel, t, miss)``."""
+    the closest approach of each, exact wherever the aimer reads it: within the danger's
+    hit radius of a shot (``HIT_SHARE``), or its reach of the ship (``closest_within``):
+    ``(mover, danger, rel, t, miss)``."""
     per_mover = d.count[mv.lane]
     mover = np.repeat(np.arange(mv.lane.shape[0]), per_mover)
     pair_start = np.zeros(mv.lane.shape[0], dtype=np.int64)
     np.cumsum(per_mover[:-1], out=pair_start[1:])
     danger = d.start[mv.lane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
     rel = nearest(d.pos[danger] - mv.pos[mover], kit)
-    t_all, miss_all = closest(rel, d.vel[danger] - mv.vel[mover], mv.horizon[mover],
-                              kit.images)
+    rad = d.rad[danger]
+    radius = np.where(mv.cat[mover] == _SHIP_MOVER, rad + kit.p.ship_radius + DANGER_MARGIN,
+                      HIT_SHARE * rad)
+    t_all, miss_all = closest_within(rel, d.vel[danger] - mv.vel[mover], mv.horizon[mover],
+                                     kit.images, kit.size, radius)
     return mover, danger, rel, t_all, miss_all
 
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
 from asteroids.core import new_world, state_hash, step
+from asteroids.core.aim import IMAGE_STEPS, closest, closest_within
 from asteroids.core.batch import (
     SCALAR_FIELDS,
     new_batch,
@@ -228,3 +229,22 @@ def test_reset_and_take_lanes_on_columns_give_the_games_asked_for():
     stepped, _ = step_batch(taken, np.zeros(3, dtype=np.int64), cfg)
     alone = [step(w, 0, cfg)[0] for w in (taken.world(0), taken.world(1), taken.world(2))]
     assert [state_hash(stepped.world(i)) for i in range(3)] == [state_hash(w) for w in alone]
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(seed=st.integers(0, 2**32 - 1), speed=st.floats(0.0, 20.0))
+def test_closest_within_is_closest_wherever_the_aimer_reads_it(seed, speed):
+    rng = np.random.default_rng(seed)
+    size = np.array([1024.0, 768.0])
+    n = 300
+    rel = rng.uniform(-0.5, 0.5, size=(n, 2)) * size  # nearest images, as the aimer has them
+    vel = rng.uniform(-1.0, 1.0, size=(n, 2)) * speed
+    horizon = rng.integers(0, 80, size=n).astype(np.float64)
+    radius = rng.uniform(5.0, 70.0, size=n)
+    images = IMAGE_STEPS * size
+    t, miss = closest(rel, vel, horizon, images)
+    t_w, miss_w = closest_within(rel, vel, horizon, images, size, radius)
+    near = miss < radius
+    assert (miss_w < radius).tolist() == near.tolist()
+    assert t_w[near].tobytes() == t[near].tobytes()
+    assert miss_w[near].tobytes() == miss[near].tobytes()
