@@ -27,7 +27,7 @@ from typing import get_type_hints
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.batch_rows import merge_lanes, take_columns
+from asteroids.core.batch_rows import merge_lanes, offsets_of, take_columns
 from asteroids.core.batch_tick import routine_tick
 from asteroids.core.event_columns import EventColumns, encode, events_of
 from asteroids.core.inputs import ALL_BUTTONS
@@ -196,7 +196,7 @@ def _row_packer(name: str) -> Callable[[Sequence[World]], np.ndarray]:
 
 
 def _pack_offsets(worlds: Sequence[World]) -> np.ndarray:
-    point_rows = _rows([w.ast_local.shape[0] for w in worlds])
+    point_rows = offsets_of([w.ast_local.shape[0] for w in worlds])
     starts = np.concatenate([w.ast_offsets[:-1] for w in worlds])
     rocks = [w.ast_id.shape[0] for w in worlds]
     return np.append(starts + np.repeat(point_rows[:-1], rocks), point_rows[-1])
@@ -206,16 +206,10 @@ _PACKERS: Mapping[str, Callable[[Sequence[World]], np.ndarray]] = MappingProxyTy
     **{name: _scalar_packer(name) for name in SCALAR_FIELDS},
     **{name: _row_packer(name) for name in (*_ROW_FIELDS, "ast_local")},
     "ast_offsets": _pack_offsets,
-    "ast_rows": lambda worlds: _rows([w.ast_id.shape[0] for w in worlds]),
-    "shot_rows": lambda worlds: _rows([w.shot_id.shape[0] for w in worlds]),
+    "ast_rows": lambda worlds: offsets_of([w.ast_id.shape[0] for w in worlds]),
+    "shot_rows": lambda worlds: offsets_of([w.shot_id.shape[0] for w in worlds]),
 })
 """How each column is packed from the Worlds of a batch, when first read."""
-
-
-def _rows(counts: list[int]) -> np.ndarray:
-    rows = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=rows[1:])
-    return rows
 
 
 def new_batch(config: Config | Params, seeds: Iterable[int]) -> Batch:
@@ -295,18 +289,10 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     seeds = batch.seeds
     if auto_reset is not None:
         ended = np.flatnonzero(merged["game_over"] & ~columns["game_over"]).tolist()
-        lane_seeds = list(seeds)
-        restarted: list[int] = []
-        for i in ended:
-            seed = next(auto_reset, None)
-            if seed is None:
-                break
-            restarted.append(i)
-            lane_seeds[i] = int(seed)
+        restarted, seeds = _restart(ended, auto_reset, seeds)
         if restarted:
             merged = merge_lanes(merged, SCALAR_FIELDS, lanes, None, restarted,
-                                 [new_world(p, lane_seeds[i]) for i in restarted])
-        seeds = tuple(lane_seeds)
+                                 [new_world(p, seeds[i]) for i in restarted])
     return Batch(merged, seeds, p), events
 
 
@@ -326,16 +312,27 @@ def _step_each(batch: Batch, masks: list[int], p: Params, held: np.ndarray,
     worlds = [w for w, _ in stepped]
     seeds = batch.seeds
     if auto_reset is not None:
-        lane_seeds = list(seeds)
-        for i, (old, new) in enumerate(zip(before, worlds, strict=True)):
-            if new.game_over and not old.game_over:
-                seed = next(auto_reset, None)
-                if seed is None:
-                    break
-                worlds[i] = new_world(p, int(seed))
-                lane_seeds[i] = int(seed)
-        seeds = tuple(lane_seeds)
+        ended = [i for i, (old, new) in enumerate(zip(before, worlds, strict=True))
+                 if new.game_over and not old.game_over]
+        restarted, seeds = _restart(ended, auto_reset, seeds)
+        for i in restarted:
+            worlds[i] = new_world(p, seeds[i])
     return Batch({}, seeds, p, worlds), encode([e for _, e in stepped])
+
+
+def _restart(ended: list[int], auto_reset: Iterator[int],
+             seeds: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
+    """Auto-reset: the lanes of ``ended`` (ascending) that take the next seeds, in order
+    until the seeds run out, and every lane's seed with theirs."""
+    lane_seeds = list(seeds)
+    restarted: list[int] = []
+    for i in ended:
+        seed = next(auto_reset, None)
+        if seed is None:
+            break
+        restarted.append(i)
+        lane_seeds[i] = int(seed)
+    return restarted, tuple(lane_seeds)
 
 
 def rules_for(batch: Batch, config: Config | Params | None) -> Params:

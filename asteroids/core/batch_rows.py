@@ -15,14 +15,31 @@ import numpy as np
 from asteroids.core.lanes import BatchDraft
 from asteroids.core.world import World
 
-__all__ = ["ROW_KINDS", "append_shots", "merge_lanes", "pairs_in_games", "rebuild_rocks",
-           "segments", "take_columns"]
+__all__ = ["ROW_KINDS", "any_per_game", "append_shots", "merge_lanes", "offsets_of",
+           "pairs_in_games", "rebuild_rocks", "row_games", "segments", "take_columns"]
 
 ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
     "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
 })
 """The row columns of each kind of packed rows (outline points aside)."""
+
+
+def offsets_of(counts: np.ndarray | Sequence[int]) -> np.ndarray:
+    """(n + 1,) int64 offsets of ``counts`` rows packed one after another (0 first)."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
+
+
+def row_games(rows: np.ndarray) -> np.ndarray:
+    """The game of each packed row, from the (B + 1,) row offsets ``rows``."""
+    return np.repeat(np.arange(rows.shape[0] - 1), rows[1:] - rows[:-1])
+
+
+def any_per_game(flags: np.ndarray, game: np.ndarray, lanes: int) -> np.ndarray:
+    """(B,) whether any row of each game (``game``: each row's) has ``flags`` set."""
+    return np.bincount(game[flags], minlength=lanes) > 0
 
 
 def segments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -52,11 +69,9 @@ def append_shots(d: BatchDraft, when: np.ndarray, owner: int, x: np.ndarray, y: 
     rows = d.shot_rows
     counts = rows[1:] - rows[:-1]
     added = when.astype(np.int64)
-    new_rows = np.zeros(rows.shape[0], dtype=np.int64)
-    np.cumsum(counts + added, out=new_rows[1:])
+    new_rows = offsets_of(counts + added)
     total = int(rows[-1])
-    game = np.repeat(np.arange(counts.shape[0]), counts)
-    keep_at = np.arange(total) + (new_rows[:-1] - rows[:-1])[game]
+    keep_at = np.arange(total) + (new_rows[:-1] - rows[:-1])[row_games(rows)]
     new_at = new_rows[games + 1] - 1
     for name, value in (
             ("shot_id", d.next_id[games]), ("shot_owner", np.full(n, owner, dtype=np.int64)),
@@ -79,8 +94,7 @@ def rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: A
     kept = np.flatnonzero(keep)
     kept_game = ast_game[kept]
     kept_counts = np.bincount(kept_game, minlength=lanes)
-    new_rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(kept_counts + added, out=new_rows[1:])
+    new_rows = offsets_of(kept_counts + added)
     kept_at = new_rows[kept_game] + np.arange(kept.shape[0]) - (
         np.cumsum(kept_counts) - kept_counts)[kept_game]
     kid_rank = np.arange(kid_game.shape[0]) - (np.cumsum(added) - added)[kid_game]
@@ -100,8 +114,7 @@ def rebuild_rocks(d: BatchDraft, keep: np.ndarray, ast_game: np.ndarray, kids: A
     points = np.empty(total, dtype=np.int64)
     points[kept_at] = old_points[kept]
     points[kid_at] = kids.counts
-    new_offsets = np.zeros(total + 1, dtype=np.int64)
-    np.cumsum(points, out=new_offsets[1:])
+    new_offsets = offsets_of(points)
     local = np.empty((int(new_offsets[-1]), 2), dtype=np.float64)
     seg, rank = segments(old_points[kept])
     local[new_offsets[kept_at][seg] + rank] = d.ast_local[offsets[kept][seg] + rank]
@@ -136,14 +149,11 @@ def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: 
             value[index] = [getattr(w, name) for w in worlds]
             out[name] = value
     if shot_keep is not None and not shot_keep.all():
-        rows = columns["shot_rows"]
-        game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
         kept = np.flatnonzero(shot_keep)
         for name in ROW_KINDS["shot"]:
             out[name] = columns[name][kept]
-        shot_rows = np.zeros(lanes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(game[kept], minlength=lanes), out=shot_rows[1:])
-        out["shot_rows"] = shot_rows
+        game = row_games(columns["shot_rows"])
+        out["shot_rows"] = offsets_of(np.bincount(game[kept], minlength=lanes))
     if not index.shape[0]:
         return out
     for kind in ("ast", "shot"):
@@ -153,18 +163,14 @@ def merge_lanes(columns: Mapping[str, np.ndarray], names: Sequence[str], lanes: 
             out[name] = _spliced(out[name], starts, ends, [getattr(w, name) for w in worlds])
         counts = rows[1:] - rows[:-1]
         counts[index] = [getattr(w, f"{kind}_id").shape[0] for w in worlds]
-        new_rows = np.zeros(lanes + 1, dtype=np.int64)
-        np.cumsum(counts, out=new_rows[1:])
-        out[f"{kind}_rows"] = new_rows
+        out[f"{kind}_rows"] = offsets_of(counts)
         if kind == "ast":
             offsets = out["ast_offsets"]
             point_counts = _spliced(offsets[1:] - offsets[:-1], starts, ends,
                                     [w.ast_offsets[1:] - w.ast_offsets[:-1] for w in worlds])
             out["ast_local"] = _spliced(out["ast_local"], offsets[starts].tolist(),
                                         offsets[ends].tolist(), [w.ast_local for w in worlds])
-            new_offsets = np.zeros(point_counts.shape[0] + 1, dtype=np.int64)
-            np.cumsum(point_counts, out=new_offsets[1:])
-            out["ast_offsets"] = new_offsets
+            out["ast_offsets"] = offsets_of(point_counts)
     return out
 
 
@@ -190,8 +196,7 @@ def take_columns(columns: Mapping[str, np.ndarray], names: Sequence[str],
     for kind in ("ast", "shot"):
         rows = columns[f"{kind}_rows"]
         counts = (rows[1:] - rows[:-1])[lanes]
-        new_rows = np.zeros(lanes.shape[0] + 1, dtype=np.int64)
-        np.cumsum(counts, out=new_rows[1:])
+        new_rows = offsets_of(counts)
         which = np.repeat(rows[lanes] - new_rows[:-1], counts) + np.arange(int(new_rows[-1]))
         for name in ROW_KINDS[kind]:
             out[name] = columns[name][which]
@@ -199,8 +204,7 @@ def take_columns(columns: Mapping[str, np.ndarray], names: Sequence[str],
         if kind == "ast":
             offsets = columns["ast_offsets"]
             points = offsets[which + 1] - offsets[which]
-            new_offsets = np.zeros(which.shape[0] + 1, dtype=np.int64)
-            np.cumsum(points, out=new_offsets[1:])
+            new_offsets = offsets_of(points)
             at = np.repeat(offsets[which] - new_offsets[:-1], points) + np.arange(
                 int(new_offsets[-1]))
             out["ast_local"] = columns["ast_local"][at]

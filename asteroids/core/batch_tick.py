@@ -30,7 +30,15 @@ from typing import Any
 
 import numpy as np
 
-from asteroids.core.batch_rows import append_shots, pairs_in_games, rebuild_rocks, segments
+from asteroids.core.batch_rows import (
+    any_per_game,
+    append_shots,
+    offsets_of,
+    pairs_in_games,
+    rebuild_rocks,
+    row_games,
+    segments,
+)
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
@@ -70,10 +78,6 @@ _FLYING = int(ShipState.FLYING)
 SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
 
 
-def _any_per_game(flags: np.ndarray, game: np.ndarray, lanes: int) -> np.ndarray:
-    return np.bincount(game[flags], minlength=lanes) > 0
-
-
 def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
                    lanes: int) -> np.ndarray:
     """(B,) where a shot may reach something this tick: ``reach.shots_may_hit`` for every
@@ -92,7 +96,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
             gap = np.minimum(gap, p.size - gap)
             reach = rock_reach(d.ast_radius[r], d.ast_vel[r], margin[shot_game[s]])
             near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
-            may |= _any_per_game(near, shot_game[s], lanes)
+            may |= any_per_game(near, shot_game[s], lanes)
     ship_up = _ship_present(d)
     saucer_up = d.saucer_alive
     large, small = p.saucer_radius
@@ -111,7 +115,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
         dy = cy[g] - d.shot_pos[rows, 1]
         dx = dx - w * np.round(dx / w, 0)
         dy = dy - h * np.round(dy / h, 0)
-        may |= _any_per_game(~(dx * dx + dy * dy > limit * limit), g, lanes)
+        may |= any_per_game(~(dx * dx + dy * dy > limit * limit), g, lanes)
     return may
 
 
@@ -131,9 +135,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     shots = np.flatnonzero(query[shot_game])
     rocks = np.flatnonzero(query[ast_game])
     sg = shot_game[shots]
-    rock_counts = np.bincount(ast_game[rocks], minlength=lanes)
-    rock_rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(rock_counts, out=rock_rows[1:])
+    rock_rows = offsets_of(np.bincount(ast_game[rocks], minlength=lanes))
     pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
     ia, ib = pairs_in_games(sg, rock_rows)
     n_bodies = rocks.shape[0]
@@ -167,7 +169,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     body = hits.body[got]
     rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
         if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
-    return shots[got], rock, hits.t[got], _any_per_game(rock < 0, sg[got], lanes)
+    return shots[got], rock, hits.t[got], any_per_game(rock < 0, sg[got], lanes)
 
 
 def _ship_present(d: BatchDraft) -> np.ndarray:
@@ -204,7 +206,7 @@ def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.nda
     rocks, offsets = rock_outlines_of(d, cand)  # type: ignore[arg-type]
     hit = polygons_overlap(shapes.reshape(n * v, 2), np.arange(n + 1) * v, rocks, offsets,
                            which, np.arange(cand.shape[0]), world_size=p.wrap_size)
-    return _any_per_game(hit, g, lanes)
+    return any_per_game(hit, g, lanes)
 
 
 def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
@@ -273,8 +275,8 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
         fragments[crowded] = 0
         draws[crowded] = 0
     rng = Pcg32Batch(d.rng_state, d.rng_inc)
-    run = rng.runs(draws)
     game, rank = segments(draws)
+    run = rng.runs(draws, game, rank)
     kick = rank < 2 * fragments[game]
     kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes, d.ast_pos[broken],
                             d.ast_vel[broken], room[bg], bg)
@@ -288,24 +290,18 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
     np.add.at(score, bg, points)
     d.score = score
     player = (causes == int(Cause.SHIP_SHOT)) | (causes == int(Cause.SHIP))
-    d.since_break = np.where(_any_per_game(player, bg, lanes), 0, d.since_break)
+    d.since_break = np.where(any_per_game(player, bg, lanes), 0, d.since_break)
     pos = d.ast_pos[broken]
-    log.emit(EventKind.ASTEROID_DESTROYED, _every(broken.shape[0]), game=bg, i0=sizes,
-             i1=got, i2=causes, i3=points, x=pos[:, 0], y=pos[:, 1])
+    log.emit_rows(EventKind.ASTEROID_DESTROYED, bg, i0=sizes, i1=got, i2=causes, i3=points,
+                  x=pos[:, 0], y=pos[:, 1])
     keep = np.ones(d.ast_id.shape[0], dtype=bool)
     keep[broken] = False
     rebuild_rocks(d, keep, ast_game, kids, np.repeat(bg, got), fragments, lanes)
 
 
-def _every(n: int) -> np.ndarray:
-    return np.ones(n, dtype=bool)
-
-
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
     """(B,) each game's shots of ``owner`` in flight."""
-    rows = d.shot_rows
-    game = np.repeat(np.arange(lanes), rows[1:] - rows[:-1])
-    return np.bincount(game[d.shot_owner == owner], minlength=lanes)
+    return np.bincount(row_games(d.shot_rows)[d.shot_owner == owner], minlength=lanes)
 
 
 def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
@@ -326,7 +322,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     log = EventLog()
     lanes = masks.shape[0]
     ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
-    ast_game = np.repeat(np.arange(lanes), ast_counts)
+    ast_game = row_games(d.ast_rows)
     if p.obstacle_offsets.shape[0] > 1:
         other = np.ones(lanes, dtype=bool)  # obstacles: every game by the one-game driver
     else:
@@ -370,7 +366,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
         d.rng_state = rng.state
     shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
-    shot_game = np.repeat(np.arange(lanes), shot_counts)
+    shot_game = row_games(d.shot_rows)
 
     def ship_shape(games: np.ndarray) -> np.ndarray:
         points = ship_outline_points(MANY, p, d.ship_x[games], d.ship_y[games],
@@ -388,7 +384,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if d.shot_id.shape[0]:
         if p.wrap_shots:
             finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
-            bad = _any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
+            bad = any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
             other |= bad
             may = _shots_may_hit(d, p, shot_game, ast_game, lanes) & ~other
             struck = np.zeros(d.shot_id.shape[0], dtype=bool)
@@ -413,7 +409,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     shielded = ship & d.shield_on
     if shielded.any():
         near = _near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
-        other |= _any_per_game(np.ones(near.shape[0], dtype=bool), ast_game[near], lanes)
+        other[ast_game[near]] = True
     other |= _craft_meets_rocks(d, p, ship & ~d.shield_on, d.ship_x, d.ship_y, p.ship_radius,
                                 ship_shape, ast_game, lanes)
     large, small = p.saucer_radius
@@ -426,7 +422,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if rock_by is not None and (rock_by >= 0).any():
         _break_rocks(d, p, rock_by, ast_game, other, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
-        ast_game = np.repeat(np.arange(lanes), ast_counts)
+        ast_game = row_games(d.ast_rows)
     if p.extra_life_every > 0:
         other |= d.score >= d.next_extra_life
     # 7. timers: a ship coming back, a wave cleared or starting is not routine.
@@ -434,7 +430,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if back.any():
         # A dead ship whose respawn is due stays dead, and the tick routine, while a rock or
         # the saucer is near the centre (``ship._area_clear``).
-        crowded = d.saucer_alive | _any_per_game(
+        crowded = d.saucer_alive | any_per_game(
             ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, lanes)
         other |= back & ~(crowded & (d.ship_state == int(ShipState.DEAD)))
     between = wave_clock(MANY, d)

@@ -33,6 +33,7 @@ from asteroids.core.aim import (
     nearest,
 )
 from asteroids.core.batch import Batch, rules_for
+from asteroids.core.batch_rows import any_per_game, row_games
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import ShipState, Shooter
@@ -67,10 +68,6 @@ def _pack(lane: np.ndarray, cat: np.ndarray, kinds: int) -> np.ndarray:
     """The order that puts rows game after game, and by category inside a game (each
     category's rows keep their order)."""
     return np.argsort(lane * kinds + cat, kind="stable")
-
-
-def _segment_any(flags: np.ndarray, segment: np.ndarray, size: int) -> np.ndarray:
-    return np.bincount(segment[flags], minlength=size) > 0
 
 
 def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray:
@@ -269,11 +266,10 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     kit = AimKit(p)
     size = batch.size
     masks = np.zeros(size, dtype=np.int64)
-    lanes = np.arange(size)
     flying = (batch.ship_state == ShipState.FLYING) & ~batch.game_over
     heading = batch.ship_heading % HEADING_STEPS
-    rock_lane = np.repeat(lanes, np.diff(batch.ast_rows))
-    shot_lane = np.repeat(lanes, np.diff(batch.shot_rows))
+    rock_lane = row_games(batch.ast_rows)
+    shot_lane = row_games(batch.shot_rows)
     d = _Dangers(batch, p, flying, rock_lane, shot_lane)
     playing = flying & (d.count > 0)
     if not playing.any():
@@ -298,7 +294,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     rel_ship[danger[ship_pair]] = rel[ship_pair]
     reach_r = d.rad + p.ship_radius + DANGER_MARGIN
     threat = miss_ship < reach_r
-    in_danger = _segment_any(threat, d.lane, size)
+    in_danger = any_per_game(threat, d.lane, size)
     wx_, wy_ = d.vel[:, 0] - batch.ship_vx[d.lane], d.vel[:, 1] - batch.ship_vy[d.lane]
     speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
     inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
@@ -315,7 +311,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     handled = taken_at + 1.0 < threat_t
     tgt = target[target >= 0]
     handled[tgt] |= reach[tgt] + 2.0 < threat_t[tgt]
-    unhandled = _segment_any(threat & ~handled, d.lane, size)
+    unhandled = any_per_game(threat & ~handled, d.lane, size)
     turn = aim_turn.copy()
     thrust = np.zeros(size, dtype=bool)
     jump = np.zeros(size, dtype=bool)
@@ -339,7 +335,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     fire_pair = ((d.cat[s_danger] < 2) & (s_miss < hit_r[s_danger])
                  & ~taken_any[s_danger])
     may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
-    masks |= np.where(may_fire & _segment_any(fire_pair, shot.lane[s_mover], size), _FIRE, 0)
+    masks |= np.where(may_fire & any_per_game(fire_pair, shot.lane[s_mover], size), _FIRE, 0)
     masks = np.where(jump, _HYPER, masks)
     return np.where(playing, masks, 0)
 

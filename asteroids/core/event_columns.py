@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.batch_rows import offsets_of
 from asteroids.core.kinds import Cause, Shooter
 
 __all__ = ["EventColumns", "EventKind", "EventLog", "LAYOUT", "cause_code", "encode", "events_of",
@@ -209,8 +210,7 @@ def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
             payload.append(row_of[cls](event))
         counts[g] = len(kind) - len(game)
         game.extend([g] * counts[g])
-    rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(counts, out=rows[1:])
+    rows = offsets_of(counts)
     if payload:
         ints = np.array([r[:4] for r in payload], dtype=np.int64).T
         floats = np.array([r[4:] for r in payload], dtype=np.float64).T
@@ -231,20 +231,20 @@ class EventLog:
     def __init__(self) -> None:
         self.entries: list[tuple[EventKind, np.ndarray, dict[str, Any]]] = []
 
-    def emit(self, kind: EventKind, when: np.ndarray, game: np.ndarray | None = None,
-             **payload: Any) -> None:
-        """One event of ``kind`` for each game of ``when``, payload columns (i0..i3, x, y,
-        f) as (B,) arrays or one value for all; or, with ``game``, one event per row of
-        ``when`` (all True) in that row's game, payloads one per row."""
-        if game is not None:
-            if game.shape[0]:
-                self.entries.append((kind, game, dict(payload)))
-            return
+    def emit(self, kind: EventKind, when: np.ndarray, **payload: Any) -> None:
+        """One event of ``kind`` for each game of ``when``; payload columns (i0..i3, x, y,
+        f) as (B,) arrays or one value for all."""
         games = np.flatnonzero(when)
         if games.shape[0]:
             self.entries.append((kind, games, {
                 k: (v[games] if isinstance(v, np.ndarray) and v.ndim else v)
                 for k, v in payload.items()}))
+
+    def emit_rows(self, kind: EventKind, game: np.ndarray, **payload: Any) -> None:
+        """One event of ``kind`` per row, in the row's ``game`` (several may share one, in
+        row order); payload columns one value per row."""
+        if game.shape[0]:
+            self.entries.append((kind, game, dict(payload)))
 
 
 def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[int],
@@ -269,8 +269,7 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
                               else np.full(n, v, dtype=dtype))
     all_games = np.concatenate(game)
     order = np.argsort(all_games, kind="stable")
-    rows = np.zeros(lanes + 1, dtype=np.int64)
-    np.cumsum(np.bincount(all_games, minlength=lanes), out=rows[1:])
+    rows = offsets_of(np.bincount(all_games, minlength=lanes))
     return EventColumns(game=all_games[order], kind=np.concatenate(kind)[order],
                         **{c: np.concatenate(payload[c])[order] for c in _PAYLOAD}, rows=rows)
 

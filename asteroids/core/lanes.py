@@ -12,7 +12,7 @@ Per-game values (``d.ship_x``, ``d.beat_timer``) are Python numbers in a ``Draft
 selections, clamps, table lookups and the border maths go through here. Both give the same
 bits: IEEE ``+ - * /`` and ``%`` (Python's float ``%`` and ``np.remainder`` share the
 floored ``fmod``) agree, and every clamp ends in ``+ 0.0`` where the rules need no ``-0.0``
-(tests/core/test_lanes.py checks each helper on both).
+(tests/core/test_batch_tick.py checks each helper on both).
 
 A branch on a per-game condition is written as ``L.where(cond, then, else)``, both sides
 computed (cheap for the scalar rules that use it); a branch that does work only some games
@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from asteroids.core.geometry.bounce import bounce_positions
+from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.scalar import bounce1, min_image1, wrap1
 
 __all__ = ["MANY", "ONE", "BatchDraft", "Lanes"]
@@ -152,28 +154,24 @@ class _Many(Lanes):
     def sqrt(self, x: Any) -> Any:
         return np.sqrt(x)
 
-    def wrap(self, x: Any, size: float) -> Any:
-        y = np.remainder(x, size)
-        return np.where(y >= size, 0.0, y) + 0.0
+    # The border maths are the vectorised geometry's own (elementwise, any shape).
+    def wrap(self, x: Any, size: Any) -> Any:
+        return wrap_positions(x, size)
 
-    def bounce(self, x: Any, v: Any, lo: float, hi: float) -> tuple[Any, Any]:
-        k, rest = np.divmod(x - lo, hi - lo)
-        odd = np.remainder(k, 2.0) != 0.0
-        pos = np.where(odd, hi - rest, lo + rest)
-        return (np.minimum(np.maximum(pos, lo), hi) + 0.0,
-                np.where(odd, -v, v) + 0.0)
+    def bounce(self, x: Any, v: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
+        return bounce_positions(x, v, lo, hi)
 
-    def min_image(self, delta: Any, size: float) -> Any:
-        return delta - size * np.round(delta / size) + 0.0
+    def min_image(self, delta: Any, size: Any) -> Any:
+        return wrap_delta(delta, size)
 
     def below(self, rng: Any, n: Any, when: Any) -> Any:
         return rng.below(n, when)
 
     def between(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
-        return np.where(when, rng.between(lo, hi, when), lo)
+        return rng.between(lo, hi, when)
 
     def uniform(self, rng: Any, lo: Any, hi: Any, when: Any) -> Any:
-        return np.where(when, rng.uniform(lo, hi, when), lo)
+        return rng.uniform(lo, hi, when)
 
 
 ONE: Lanes = _One(many=False)

@@ -70,11 +70,7 @@ class Pcg32:
                 parts.append(_A_NP[:k] * np.uint64(self.state) + _B_NP[:k] * np.uint64(inc))
             self.state = (_A[k] * self.state + _B[k] * inc) & _MASK64
             todo -= k
-        old: np.ndarray = parts[0] if len(parts) == 1 else np.concatenate(parts)
-        xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
-        rot = old >> np.uint64(59)
-        left = (np.uint64(32) - rot) & np.uint64(31)
-        return ((xorshifted >> rot) | (xorshifted << left)) & np.uint64(0xFFFFFFFF)
+        return _output(parts[0] if len(parts) == 1 else np.concatenate(parts))
 
     def below_array(self, n: np.ndarray | int, count: int) -> np.ndarray:
         """``count`` draws of ``below(n)`` at once (n may be an int64 array of length count):
@@ -122,11 +118,7 @@ class Pcg32Batch:
         with np.errstate(over="ignore"):
             new = old * np.uint64(_MULT) + self.inc
         self.state = np.where(when, new, old)
-        xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & np.uint64(0xFFFFFFFF)
-        rot = old >> np.uint64(59)
-        left = (np.uint64(32) - rot) & np.uint64(31)
-        out = ((xorshifted >> rot) | (xorshifted << left)) & np.uint64(0xFFFFFFFF)
-        return np.where(when, out, np.uint64(0))
+        return np.where(when, _output(old), np.uint64(0))
 
     def below(self, n: np.ndarray | int, when: np.ndarray) -> np.ndarray:
         """``Pcg32.below(n)`` per game of ``when`` (int64; 0 elsewhere): no draw where
@@ -139,23 +131,22 @@ class Pcg32Batch:
 
     def between(self, lo: np.ndarray | int, hi: np.ndarray | int,
                 when: np.ndarray) -> np.ndarray:
-        """``Pcg32.between(lo, hi)`` per game of ``when``."""
+        """``Pcg32.between(lo, hi)`` per game of ``when`` (``lo`` elsewhere)."""
         return lo + self.below(np.asarray(hi) - lo + 1, when)
 
     def uniform(self, lo: np.ndarray | float, hi: np.ndarray | float,
                 when: np.ndarray) -> np.ndarray:
         """``Pcg32.uniform(lo, hi)`` per game of ``when`` (``lo`` elsewhere)."""
-        return lo + (hi - lo) * (self.u32(when).astype(np.float64) / _TWO32)
+        return np.where(when, lo + (hi - lo) * (self.u32(when).astype(np.float64) / _TWO32),
+                        lo)
 
-    def runs(self, counts: np.ndarray) -> np.ndarray:
+    def runs(self, counts: np.ndarray, game: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """``counts[g]`` consecutive outputs of each game g (each below ``_JUMP``), packed
         game after game (uint64): what ``Pcg32.u32_array(counts[g])`` gives game g; every
-        state moves past its draws."""
-        counts = np.asarray(counts, dtype=np.int64)
-        game = np.repeat(np.arange(counts.shape[0]), counts)
-        k = np.arange(game.shape[0]) - (np.cumsum(counts) - counts)[game]
+        state moves past its draws. ``game`` and ``rank`` say, for each packed draw, its game
+        and its place in that game's run (``batch_rows.segments(counts)``)."""
         with np.errstate(over="ignore"):
-            old = _A_NP[k] * self.state[game] + _B_NP[k] * self.inc[game]
+            old = _A_NP[rank] * self.state[game] + _B_NP[rank] * self.inc[game]
             self.state = _A_ALL[counts] * self.state + _B_ALL[counts] * self.inc
         return _output(old)
 

@@ -94,8 +94,9 @@ def _batch_of(rocks: list[NewRock]) -> RockBatch:
     )
 
 
-def _draws_per_rock(p: Params) -> int:
-    # vertex count, classic shape, angle, spin, then a jitter and a radius per vertex slot.
+def draws_per_rock(p: Params) -> int:
+    """Draws ``make_rocks`` makes for each new rock: the vertex count, the classic shape, the
+    angle, the spin, then a jitter and a radius per vertex slot."""
     return 4 + 2 * p.vertices_max
 
 
@@ -111,7 +112,7 @@ def make_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.ndar
     if m == 0:
         return _batch_of([])
     vmax = p.vertices_max
-    u = rng.u32_array(m * _draws_per_rock(p)).reshape(m, _draws_per_rock(p))
+    u = rng.u32_array(m * draws_per_rock(p)).reshape(m, draws_per_rock(p))
     r = np.array(p.radius, dtype=np.float64)[size]
     angle = ((u[:, 2] * np.uint64(HEADING_STEPS)) >> np.uint64(32)).astype(np.int64)
     span = np.uint64(2 * p.spin_max_steps + 1)
@@ -269,11 +270,6 @@ def split_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.nda
     mag = np.minimum(np.maximum(np.abs(v), p.ast_speed_min), p.ast_speed_max)
     v = np.where(v >= 0.0, mag, -mag)
     return make_rocks(rng, p, size[parent] + 1, pos[parent], v), got
-
-
-def draws_per_rock(p: Params) -> int:
-    """Draws ``make_rocks`` makes for each new rock."""
-    return _draws_per_rock(p)
 
 
 def append_rocks(d: Draft, rocks: RockBatch | list[NewRock]) -> None:
