@@ -46,10 +46,11 @@ import numpy as np
 from asteroids.config import load_config
 from asteroids.core import new_world, simulation
 from asteroids.core.bot import BOTS
-from asteroids.core.kinds import ShipState
+from asteroids.core.lanes import MANY, ONE
 from asteroids.core.params import params_for
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.tables import CLASSIC_ROCKS, HEADING_STEPS
+from asteroids.core.waves import heartbeat_clock
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "config" / "classic.toml"
@@ -1240,22 +1241,10 @@ def fly_ship_branchy(flying: bool, mask: int, heading: int, vx: float, vy: float
 
 
 class One:
-    """``lanes`` for one game: Python scalars (what ``step`` would pass)."""
+    """One game's Python scalars (what ``step`` passes): the core's ``lanes.ONE`` and how
+    the spike counts rocks and collects beats."""
 
-    @staticmethod
-    def not_(a: bool) -> bool:
-        return not a
-
-    @staticmethod
-    def none(mask: bool) -> bool:
-        return not mask
-
-    @staticmethod
-    def where(c: bool, a: object, b: object) -> object:
-        return a if c else b
-
-    minimum = staticmethod(min)
-    maximum = staticmethod(max)
+    core = ONE
 
     @staticmethod
     def rock_weight(sizes: np.ndarray, game: None, b: int) -> int:
@@ -1269,16 +1258,10 @@ class One:
 
 
 class Many:
-    """``lanes`` for B games: (B,) arrays (what ``step_batch`` would pass)."""
+    """B games' (B,) arrays (what ``step_batch`` passes): the core's ``lanes.MANY`` and how
+    the spike counts rocks and collects beats."""
 
-    not_ = staticmethod(np.logical_not)
-    where = staticmethod(np.where)
-    minimum = staticmethod(np.minimum)
-    maximum = staticmethod(np.maximum)
-
-    @staticmethod
-    def none(mask: np.ndarray) -> bool:
-        return not mask.any()
+    core = MANY
 
     @staticmethod
     def rock_weight(sizes: np.ndarray, game: np.ndarray, b: int) -> np.ndarray:
@@ -1292,27 +1275,12 @@ class Many:
 
 
 def heartbeat_rule(lanes: type, d: object, p: object, weight: object, out: list) -> None:
-    """``waves.heartbeat`` written once for both backends (``d`` holds Python scalars or
-    (B,) arrays; ``weight`` is each game's rock weight). Same operations, same order."""
-    flying = int(ShipState.FLYING)
-    on = lanes.not_(d.game_over) & (d.wave_timer < 0) & (d.ship_state == flying)
-    if lanes.none(on):
-        return
-    qt = d.beat_quicken_timer - 1
-    quick = on & (qt <= 0)
-    d.beat_quicken_timer = lanes.where(on, lanes.where(quick, p.beat_quicken_ticks, qt),
-                                       d.beat_quicken_timer)
-    d.beat_interval = lanes.where(
-        quick, lanes.maximum(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks),
-        d.beat_interval)
-    span = p.beat_start_ticks - p.beat_min_ticks
-    by_count = p.beat_min_ticks + span * lanes.minimum(weight, d.wave_weight) // d.wave_weight
-    interval = lanes.maximum(p.beat_min_ticks, lanes.minimum(d.beat_interval, by_count))
-    bt = d.beat_timer - 1
-    beat = on & (bt <= 0)
-    lanes.emit(out, beat, d.beat_tone, interval)
-    d.beat_tone = lanes.where(beat, d.beat_tone ^ 1, d.beat_tone)
-    d.beat_timer = lanes.where(on, lanes.where(beat, interval, bt), d.beat_timer)
+    """The heartbeat written once for both backends: the core's own shared text
+    (``waves.heartbeat_clock``; the spike's prototype of it became that), its beats
+    collected as ``lanes.emit`` does (``d`` holds Python scalars or (B,) arrays; ``weight``
+    is each game's rock weight)."""
+    beat, tone, interval = heartbeat_clock(lanes.core, d, p, weight)  # type: ignore[attr-defined]
+    lanes.emit(out, beat, tone, interval)  # type: ignore[attr-defined]
 
 
 def heartbeat_rule_one_inlined(d: object, p: object, weight: int, out: list) -> None:
