@@ -33,7 +33,21 @@ from asteroids.core.geometry.bounce import bounce_positions
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
 from asteroids.core.scalar import bounce1, min_image1, wrap1
 
-__all__ = ["MANY", "ONE", "BatchDraft", "Lanes"]
+__all__ = ["MANY", "ONE", "BatchDraft", "Lanes", "Table"]
+
+
+class Table(tuple):
+    """A constant lookup table for ``Lanes.take``: a tuple of Python floats for ``ONE`` and,
+    made once with it, the same values as an array for ``MANY`` (converting a 256-entry
+    tuple on every lookup cost more than the lookup)."""
+
+    array: np.ndarray
+
+    def __new__(cls, values: Any) -> Table:
+        table = super().__new__(cls, np.asarray(values, dtype=np.float64).tolist())
+        table.array = np.array(table, dtype=np.float64)
+        table.array.flags.writeable = False
+        return table
 
 
 @dataclass(frozen=True)
@@ -149,7 +163,8 @@ class _Many(Lanes):
         return np.where(b < a, b, a)
 
     def take(self, table: tuple[float, ...] | np.ndarray, index: Any) -> Any:
-        return np.asarray(table).take(index)
+        values = table.array if isinstance(table, Table) else np.asarray(table)
+        return values.take(index)
 
     def sqrt(self, x: Any) -> Any:
         return np.sqrt(x)

@@ -16,7 +16,7 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes, Table
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.ship import add_shot
@@ -27,8 +27,8 @@ __all__ = ["SaucerClock", "aim_direction", "aim_toward", "destroy_saucer", "lurk
            "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_shot",
            "update_saucer", "zigzag"]
 
-_COS = tuple(COS.tolist())
-_SIN = tuple(SIN.tolist())
+_COS = Table(COS)
+_SIN = Table(SIN)
 _OUTLINE = SAUCER_OUTLINE
 
 

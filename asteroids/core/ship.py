@@ -10,7 +10,7 @@ from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes
+from asteroids.core.lanes import ONE, BatchDraft, Lanes, Table
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
@@ -41,8 +41,8 @@ __all__ = [
     "update_ship_timers",
 ]
 
-_COS = tuple(COS.tolist())
-_SIN = tuple(SIN.tolist())
+_COS = Table(COS)
+_SIN = Table(SIN)
 _OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
