@@ -16,7 +16,8 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
            "IMAGE_STEPS", "MAX_PLAIN", "NO_THREAT", "STEPS", "AimKit", "Scene", "all_handled",
-           "closest", "closest_within", "escape", "fold", "future", "nearest", "shot_velocity"]
+           "closest", "closest_within", "escape", "escapes", "fold", "future", "nearest",
+           "shot_velocity"]
 
 _COS = tuple(COS.tolist())
 _SIN = tuple(SIN.tolist())
@@ -211,44 +212,86 @@ def shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float,
     return svx, svy
 
 
+_TURN_ORDER = np.array([0, 1, -1], dtype=np.int64)
+"""The turns an escape tries after the aim turn, in this order."""
+_THRUSTS = np.array([False, False, False, True, True, True])
+"""Each candidate's thrust: every turn without, then every turn with."""
+
+
 def escape(world: World, kit: AimKit, sc: Scene, aim_turn: int) -> tuple[int, int, int]:
-    """The safest (turn, thrust) for the next second, and ticks to the first contact under it.
+    """``escapes`` for one game: its ship against its scene's dangers."""
+    turn, thrust, first = escapes(
+        np.array([world.ship_x]), np.array([world.ship_y]), np.array([world.ship_vx]),
+        np.array([world.ship_vy]), np.array([world.ship_heading]), np.array([aim_turn]),
+        sc.danger_pos, sc.danger_vel, sc.danger_rad, np.zeros(1, dtype=np.int64), kit)
+    return int(turn[0]), int(thrust[0]), int(first[0])
+
+
+def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
+            heading: np.ndarray, aim_turn: np.ndarray, pos: np.ndarray, vel: np.ndarray,
+            rad: np.ndarray, start: np.ndarray, kit: AimKit
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The safest (turn, thrust) for the next second of each of L ships, and ticks to the
+    first contact under it.
 
     Candidates hold one choice for ``DANGER_TICKS`` ticks: the aim turn or no turn or either
     turn, each with and without thrust; dangers fly straight. The first candidate with the
     latest first contact (then the widest clearance) wins, so without danger the aim stands.
+
+    Args:
+        x, y, vx, vy, heading: (L,) each ship's position, velocity and heading.
+        aim_turn: (L,) the turn each ship is aiming with (-1, 0 or 1).
+        pos, vel, rad: (E,) dangers, each ship's packed one block after another.
+        start: (L,) where each ship's block starts in them (every block has a danger).
+
+    Returns:
+        ``(turn, thrust, first)``, (L,) each: the turn (-1, 0, 1), whether to thrust, and the
+        tick of the first contact (``DANGER_TICKS + 1``: none).
     """
     p = kit.p
-    turns = [aim_turn] + [t for t in (0, 1, -1) if t != aim_turn]
-    cands = [(t, thr) for thr in (0, 1) for t in turns]
-    dirs = np.array([t for t, _ in cands], dtype=np.int64)
-    thrust = np.array([thr for _, thr in cands], dtype=bool)
+    n = x.shape[0]
+    others = np.broadcast_to(_TURN_ORDER, (n, 3))
+    others = others[others != aim_turn[:, None]].reshape(n, 2)
+    turns = np.concatenate([aim_turn[:, None], others], axis=1)
+    dirs = np.concatenate([turns, turns], axis=1)  # (L, 6) candidates
     ks = kit.steps
-    heads = (world.ship_heading + dirs[:, None] * p.turn_steps * ks[None, :]) % HEADING_STEPS
-    acc = np.stack([COS[heads], SIN[heads]], axis=-1) * p.thrust
-    v0 = np.array([world.ship_vx, world.ship_vy])
-    vel = np.where(thrust[:, None, None], v0 + np.cumsum(acc, axis=1),
-                   v0 * kit.coast[None, :, None])
-    if p.axis_speed_limit:
-        vel = np.clip(vel, -p.max_speed, p.max_speed)
-    path = np.array([world.ship_x, world.ship_y]) + np.cumsum(vel, axis=1)
-    if not p.wrap_ship:
-        r = p.ship_radius
-        path = fold(path, np.full(2, r), p.size - r)
-    danger = sc.danger_pos[None, :, :] + sc.danger_vel[None, :, :] * ks[:, None, None]
-    rel = nearest(danger[None, :, :, :] - path[:, :, None, :], kit)
-    dist = np.sqrt(rel[..., 0] * rel[..., 0] + rel[..., 1] * rel[..., 1])
-    gap = dist - (0.85 * sc.danger_rad + 0.7 * p.ship_radius)[None, None, :]
-    gap_by_tick = gap.min(axis=2)
+    heads = (heading[:, None, None] + dirs[:, :, None] * p.turn_steps * ks) % HEADING_STEPS
+    thrusting = _THRUSTS[None, :, None]
+    # x and y apart, (L, 6, ticks) each: per element the operations of (..., 2) rows.
+    path = []
+    for axis, (table, v0, p0) in enumerate(((COS, vx, x), (SIN, vy, y))):
+        v0 = v0[:, None, None]
+        v = np.where(thrusting, v0 + np.cumsum(table[heads] * p.thrust, axis=2),
+                     v0 * kit.coast)
+        if p.axis_speed_limit:
+            v = np.clip(v, -p.max_speed, p.max_speed)
+        q = p0[:, None, None] + np.cumsum(v, axis=2)
+        if not p.wrap_ship:
+            r = p.ship_radius
+            q = fold(q, np.float64(r), p.size[axis] - r)
+        path.append(q)
+    lane = np.repeat(np.arange(n), np.diff(np.append(start, pos.shape[0])))
+    d2 = None
+    for axis in (0, 1):
+        ahead = pos[:, axis, None] + vel[:, axis, None] * ks  # (E, ticks)
+        rel = ahead[:, None, :] - path[axis][lane]
+        if kit.size is not None:
+            rel = (rel + kit.half[axis]) % kit.size[axis] - kit.half[axis]
+        rel *= rel
+        d2 = rel if d2 is None else np.add(d2, rel, out=d2)
+    gap = np.sqrt(d2, out=d2)
+    gap -= (0.85 * rad + 0.7 * p.ship_radius)[:, None, None]
+    gap_by_tick = np.minimum.reduceat(gap, start, axis=0)  # (L, 6, ticks)
     hit = gap_by_tick < 0.0
-    first = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, DANGER_TICKS + 1)
-    clearance = gap_by_tick.min(axis=1)
-    best = 0
-    for i in range(1, len(cands)):
-        if (first[i], clearance[i]) > (first[best], clearance[best]):
-            best = i
-    turn, thr = cands[best]
-    return turn, thr, int(first[best])
+    first = np.where(hit.any(axis=2), hit.argmax(axis=2) + 1, DANGER_TICKS + 1)
+    clearance = gap_by_tick.min(axis=2)
+    best = np.zeros(n, dtype=np.int64)
+    rows = np.arange(n)
+    for i in range(1, dirs.shape[1]):
+        fb, cb = first[rows, best], clearance[rows, best]
+        better = (first[:, i] > fb) | ((first[:, i] == fb) & (clearance[:, i] > cb))
+        best = np.where(better, i, best)
+    return dirs[rows, best], _THRUSTS[best], first[rows, best]
 
 
 def all_handled(threat: np.ndarray, threat_t: np.ndarray, t_all: np.ndarray,

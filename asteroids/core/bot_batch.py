@@ -6,9 +6,9 @@ rule (``bot.spin``). The aimer's decision for every game at once: each game's ta
 dangers and movers packed game after game, every (mover, danger) pair of a game through the
 aimer's own geometry (``aim.closest``, ``aim.nearest``, ``aim.future``: elementwise, so a
 pair gives the bits it gives in the one-game aimer), then per-game reductions (any, min,
-argmin with the lowest index on ties, as numpy's). The few games in danger that the aimer
-cannot shoot clear (2-6 % of ticks) choose their escape with ``aim.escape`` on their own
-World.
+argmin with the lowest index on ties, as numpy's). The games in danger that the aimer
+cannot shoot clear (2-6 % of ticks) choose their escape together (``aim.escapes``, which the
+one-game aimer runs for its one ship).
 """
 
 from __future__ import annotations
@@ -26,14 +26,13 @@ from asteroids.core.aim import (
     HIT_SHARE,
     HYPER_TICKS,
     AimKit,
-    Scene,
     closest_within,
-    escape,
+    escapes,
     future,
     nearest,
 )
 from asteroids.core.batch import Batch, rules_for
-from asteroids.core.batch_rows import any_per_game, row_games
+from asteroids.core.batch_rows import any_per_game, offsets_of, row_games
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import ShipState, Shooter
@@ -315,15 +314,22 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     turn = aim_turn.copy()
     thrust = np.zeros(size, dtype=bool)
     jump = np.zeros(size, dtype=bool)
-    for i in np.flatnonzero(in_danger & unhandled & playing).tolist():
-        world = batch.world(i)
-        turn[i], go, first = escape(world, kit, Scene(world, p), int(aim_turn[i]))
-        thrust[i] = bool(go)
-        if first <= HYPER_TICKS:
-            if p.shield_enabled and world.shield_energy > 0:
-                masks[i] |= _SHIELD
-            elif p.hyper_enabled and not world.hyper_held:
-                jump[i] = True
+    dodging = np.flatnonzero(in_danger & unhandled & playing)
+    if dodging.shape[0]:
+        count = d.count[dodging]
+        start = offsets_of(count)[:-1]
+        rows = np.repeat(d.start[dodging] - start, count) + np.arange(int(count.sum()))
+        turn[dodging], thrust[dodging], first = escapes(
+            batch.ship_x[dodging], batch.ship_y[dodging], batch.ship_vx[dodging],
+            batch.ship_vy[dodging], batch.ship_heading[dodging], aim_turn[dodging],
+            d.pos[rows], d.vel[rows], d.rad[rows], start, kit)
+        cornered = dodging[first <= HYPER_TICKS]
+        if p.shield_enabled:
+            shield = cornered[batch.shield_energy[cornered] > 0]
+            masks[shield] |= _SHIELD
+            cornered = cornered[batch.shield_energy[cornered] <= 0]
+        if p.hyper_enabled:
+            jump[cornered[~batch.hyper_held[cornered]]] = True
     masks |= np.where(turn > 0, _LEFT, np.where(turn < 0, _RIGHT, 0))
     masks |= np.where(thrust, _THRUST, 0)
 
