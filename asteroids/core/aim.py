@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.params import Params
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHOOTER_SAUCER, World
@@ -159,7 +160,7 @@ def nearest(d: np.ndarray, kit: AimKit) -> np.ndarray:
     """
     if kit.size is None:
         return d
-    return (d + kit.half) % kit.size - kit.half
+    return floor_mod(d + kit.half, kit.size) - kit.half
 
 
 class Scene:
@@ -276,7 +277,7 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
         ahead = pos[:, axis, None] + vel[:, axis, None] * ks  # (E, ticks)
         rel = ahead[:, None, :] - path[axis][lane]
         if kit.size is not None:
-            rel = (rel + kit.half[axis]) % kit.size[axis] - kit.half[axis]
+            rel = floor_mod(rel + kit.half[axis], kit.size[axis]) - kit.half[axis]
         rel *= rel
         d2 = rel if d2 is None else np.add(d2, rel, out=d2)
     gap = np.sqrt(d2, out=d2)

@@ -34,6 +34,7 @@ from asteroids.core.aim import (
 from asteroids.core.batch import Batch, rules_for
 from asteroids.core.batch_rows import any_per_game, offsets_of, row_games
 from asteroids.core.bot import aimer_bot, named, spin
+from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import ShipState, Shooter
 from asteroids.core.params import Params
@@ -222,7 +223,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
         else:
             dist = r + rv * n[:, None]
         if kit.size is not None:
-            dist = (dist + kit.half) % kit.size - kit.half
+            dist = floor_mod(dist + kit.half, kit.size) - kit.half
         dw = dist * w
         b = dw[:, 0] + dw[:, 1]
         dd = dist * dist

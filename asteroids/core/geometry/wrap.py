@@ -7,7 +7,34 @@ import numpy as np
 
 from asteroids.core.geometry.checks import F64Array
 
-__all__ = ["wrap_delta", "wrap_positions"]
+__all__ = ["FAST_MOD_MIN", "floor_mod", "wrap_delta", "wrap_positions"]
+
+FAST_MOD_MIN = 512
+"""From this many elements on, ``floor_mod`` tries its fast form first (below, one ``%``
+costs less than the fast form's several passes)."""
+
+
+def floor_mod(x: F64Array, size: F64Array | float) -> F64Array:
+    """``x % size`` (numpy's floored modulo, ``np.remainder``) bit for bit, for ``size > 0``
+    (a number, or an array broadcasting against ``x``), about twice as fast on large arrays.
+
+    ``np.remainder`` computes ``fmod`` and a floor division for every element (about 17 ns
+    each here, 30 multiplications' worth). Where every ``x`` lies in ``[-size, 2 size)``,
+    which is where positions and displacements moved by a few ticks lie, the remainder is
+    ``x - size``, ``x + size`` or ``x`` itself, each exact and the very operation
+    ``np.remainder`` ends with (``fmod`` is exact and returns ``x - size``, or ``x`` which
+    it then adds ``size`` to), and ``-0.0`` and ``size`` become ``+0.0`` as there.
+    Elsewhere (anything farther, NaN, infinities) the answer is ``np.remainder``'s own.
+    tests/core/geometry/test_wrap_mod.py compares the two bit for bit.
+    """
+    if x.size < FAST_MOD_MIN:
+        return x % size
+    out = (x - size * (x >= size)) + size * (x < 0.0)
+    if out.min() >= 0.0 and (out < size).all():  # NaN fails the first test
+        return out
+    far = ~((out >= 0.0) & (out < size))
+    np.remainder(x, size, out=out, where=far)
+    return out
 
 
 def wrap_delta(d: F64Array, size: F64Array) -> F64Array:
@@ -48,6 +75,6 @@ def wrap_positions(p: F64Array, size: F64Array) -> F64Array:
     >>> wrap_positions(np.array([[-1e-17, 1210.0]]), np.array([800.0, 600.0])).tolist()
     [[0.0, 10.0]]
     """
-    y = p % size
+    y = floor_mod(p, size)
     return np.where(y >= size, 0.0, y) + 0.0
 
