@@ -92,9 +92,9 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     if d.ast_id.shape[0]:
         s, r = pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
-            gap = np.abs(d.ast_pos[r] - d.shot_pos[s])
+            gap = np.abs(d.ast_pos.take(r, axis=0) - d.shot_pos.take(s, axis=0))
             gap = np.minimum(gap, p.size - gap)
-            reach = rock_reach(d.ast_radius[r], d.ast_vel[r], margin[shot_game[s]])
+            reach = rock_reach(d.ast_radius[r], d.ast_vel.take(r, axis=0), margin[shot_game[s]])
             near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
             may |= any_per_game(near, shot_game[s], lanes)
     ship_up = _ship_present(d)
@@ -139,7 +139,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
     ia, ib = pairs_in_games(sg, rock_rows)
     n_bodies = rocks.shape[0]
-    parts, offsets, motion = [pts], [offs], [d.ast_vel[rocks]]
+    parts, offsets, motion = [pts], [offs], [d.ast_vel.take(rocks, axis=0)]
     pair_a, pair_b = [ia], [ib]
     owner = d.shot_owner[shots]
     for shooter, present, shape, vx, vy in (
@@ -161,8 +161,8 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     none = np.zeros(0, dtype=np.int64)
     if a.shape[0] == 0:
         return none, none, np.zeros(0), np.zeros(lanes, dtype=bool)
-    starts = d.shot_pos[shots]
-    hits = first_hits(starts, starts + d.shot_vel[shots], np.concatenate(parts),
+    starts = d.shot_pos.take(shots, axis=0)
+    hits = first_hits(starts, starts + d.shot_vel.take(shots, axis=0), np.concatenate(parts),
                       np.concatenate(offsets), world_size=p.wrap_size,
                       body_motion=np.concatenate(motion), among=(a, b))
     got = np.flatnonzero(hits.body >= 0)
@@ -186,7 +186,7 @@ def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
         return rows
     g = ast_game[rows]
     reach = radius[g] if isinstance(radius, np.ndarray) else radius
-    return rows[near_rows(d.ast_pos[rows], d.ast_radius[rows],
+    return rows[near_rows(d.ast_pos.take(rows, axis=0), d.ast_radius[rows],
                           np.stack([cx[g], cy[g]], axis=1), reach, p)]
 
 
@@ -278,8 +278,9 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
     game, rank = segments(draws)
     run = rng.runs(draws, game, rank)
     kick = rank < 2 * fragments[game]
-    kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes, d.ast_pos[broken],
-                            d.ast_vel[broken], room[bg], bg)
+    kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes,
+                            d.ast_pos.take(broken, axis=0), d.ast_vel.take(broken, axis=0),
+                            room[bg], bg)
     d.rng_state = rng.state
     causes = rock_by[broken]
     by_player = (causes == int(Cause.SHIP_SHOT)) | (
@@ -291,7 +292,7 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
     d.score = score
     player = (causes == int(Cause.SHIP_SHOT)) | (causes == int(Cause.SHIP))
     d.since_break = np.where(any_per_game(player, bg, lanes), 0, d.since_break)
-    pos = d.ast_pos[broken]
+    pos = d.ast_pos.take(broken, axis=0)
     log.emit_rows(EventKind.ASTEROID_DESTROYED, bg, i0=sizes, i1=got, i2=causes, i3=points,
                   x=pos[:, 0], y=pos[:, 1])
     keep = np.ones(d.ast_id.shape[0], dtype=bool)

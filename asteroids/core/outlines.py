@@ -27,4 +27,5 @@ def rock_outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarra
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
     cos_sin = COS_SIN[d.ast_angle[index] % HEADING_STEPS]
-    return transform_outlines(d.ast_pos[index], cos_sin, d.ast_local[rows], offsets), offsets
+    return transform_outlines(d.ast_pos.take(index, axis=0), cos_sin,
+                              d.ast_local.take(rows, axis=0), offsets), offsets

@@ -266,10 +266,10 @@ def split_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.nda
     parent = np.repeat(np.arange(size.shape[0]), got)
     n = int(parent.shape[0])
     kick = (2.0 * rng.unit_array(2 * n).reshape(n, 2) - 1.0) * p.split_kick
-    v = vel[parent] + kick
+    v = vel.take(parent, axis=0) + kick
     mag = np.minimum(np.maximum(np.abs(v), p.ast_speed_min), p.ast_speed_max)
     v = np.where(v >= 0.0, mag, -mag)
-    return make_rocks(rng, p, size[parent] + 1, pos[parent], v), got
+    return make_rocks(rng, p, size[parent] + 1, pos.take(parent, axis=0), v), got
 
 
 def append_rocks(d: Draft, rocks: RockBatch | list[NewRock]) -> None:
