@@ -110,7 +110,8 @@ def closest_within(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
                      size[1] - np.abs(rel[:, 1]) - np.abs(vel[:, 1]) * h)
     every = np.flatnonzero(~(gap >= radius + 1.0))  # NaN: every image, as closest does
     if every.shape[0]:
-        t[every], miss[every] = closest(rel[every], vel[every], h[every], images)
+        t[every], miss[every] = closest(rel.take(every, axis=0), vel.take(every, axis=0),
+                                        h[every], images)
     return t, miss
 
 

@@ -354,17 +354,25 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         busy = due.due & lurker_busy(MANY, d, p, ast_counts)
         d.saucer_timer = np.where(busy, d.saucer_interval, d.saucer_timer)
         arrive = due.due & ~busy
-        saucer_arrives(MANY, d, p, rng, arrive)
-        log.emit(EventKind.SAUCER_SPAWNED, arrive, i0=d.saucer_small, x=d.saucer_x,
-                 y=d.saucer_y)
-        d.saucer_alive = d.saucer_alive & ~due.leaving
-        log.emit(EventKind.SAUCER_LEFT, due.leaving, i0=d.saucer_small)
-        zigzag(MANY, d, p, rng, due.zig)
-        d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks, d.saucer_fire_timer)
-        fire = due.fire & (_live_shots(d, SAUCER, lanes) < p.saucer_max_shots)
-        x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
-        append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
-        log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
+        # Each rule changes (and draws for) only the games its mask names: where it names
+        # none, skipping it changes nothing.
+        if arrive.any():
+            saucer_arrives(MANY, d, p, rng, arrive)
+            log.emit(EventKind.SAUCER_SPAWNED, arrive, i0=d.saucer_small, x=d.saucer_x,
+                     y=d.saucer_y)
+        if due.leaving.any():
+            d.saucer_alive = d.saucer_alive & ~due.leaving
+            log.emit(EventKind.SAUCER_LEFT, due.leaving, i0=d.saucer_small)
+        if due.zig.any():
+            zigzag(MANY, d, p, rng, due.zig)
+        if due.fire.any():
+            d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks,
+                                           d.saucer_fire_timer)
+            fire = due.fire & (_live_shots(d, SAUCER, lanes) < p.saucer_max_shots)
+            if fire.any():
+                x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
+                append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+                log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
         d.rng_state = rng.state
     shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
     shot_game = row_games(d.shot_rows)

@@ -74,12 +74,18 @@ def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray
     """Per lane, the index (into ``values``) of its smallest value, the first on ties and the
     first NaN when there is one, as ``np.argmin`` gives for one lane; -1 for a lane without
     values. ``lane`` must be non-decreasing."""
-    key = np.where(np.isnan(values), -np.inf, values)
-    order = np.lexsort((key, lane))  # stable: equal keys keep index order
-    first = np.ones(order.shape[0], dtype=bool)
-    first[1:] = lane[order[1:]] != lane[order[:-1]]
     out = np.full(size, -1, dtype=np.int64)
-    out[lane[order[first]]] = order[first]
+    if not values.shape[0]:
+        return out
+    key = np.where(np.isnan(values), -np.inf, values)
+    new = np.ones(lane.shape[0], dtype=bool)
+    new[1:] = lane[1:] != lane[:-1]
+    starts = np.flatnonzero(new)
+    low = np.minimum.reduceat(key, starts)
+    at = np.flatnonzero(key == np.repeat(low, np.diff(np.append(starts, key.shape[0]))))
+    first = np.ones(at.shape[0], dtype=bool)
+    first[1:] = lane[at[1:]] != lane[at[:-1]]
+    out[lane[at[first]]] = at[first]
     return out
 
 
