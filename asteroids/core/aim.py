@@ -218,6 +218,8 @@ _TURN_ORDER = np.array([0, 1, -1], dtype=np.int64)
 """The turns an escape tries after the aim turn, in this order."""
 _THRUSTS = np.array([False, False, False, True, True, True])
 """Each candidate's thrust: every turn without, then every turn with."""
+_PATH_OF = np.array([0, 0, 0, 1, 2, 3])
+"""Each candidate's path: the one coasting path, or thrusting under its turn."""
 
 
 def escape(world: World, kit: AimKit, sc: Scene, aim_turn: int) -> tuple[int, int, int]:
@@ -257,14 +259,16 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
     turns = np.concatenate([aim_turn[:, None], others], axis=1)
     dirs = np.concatenate([turns, turns], axis=1)  # (L, 6) candidates
     ks = kit.steps
-    heads = (heading[:, None, None] + dirs[:, :, None] * p.turn_steps * ks) % HEADING_STEPS
-    thrusting = _THRUSTS[None, :, None]
-    # x and y apart, (L, 6, ticks) each: per element the operations of (..., 2) rows.
+    # Without thrust the heading moves nothing: the three coasting candidates share one
+    # path (so their contacts are equal, and the first of them wins their ties). Paths:
+    # coasting, then thrusting under each of the three turns.
+    heads = (heading[:, None, None] + turns[:, :, None] * p.turn_steps * ks) % HEADING_STEPS
+    # x and y apart, (L, 4, ticks) each: per element the operations of (..., 2) rows.
     path = []
     for axis, (table, v0, p0) in enumerate(((COS, vx, x), (SIN, vy, y))):
         v0 = v0[:, None, None]
-        v = np.where(thrusting, v0 + np.cumsum(table[heads] * p.thrust, axis=2),
-                     v0 * kit.coast)
+        v = np.concatenate([np.broadcast_to(v0 * kit.coast, (n, 1, ks.shape[0])),
+                            v0 + np.cumsum(table[heads] * p.thrust, axis=2)], axis=1)
         if p.axis_speed_limit:
             v = np.clip(v, -p.max_speed, p.max_speed)
         q = p0[:, None, None] + np.cumsum(v, axis=2)
@@ -283,7 +287,7 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
         d2 = rel if d2 is None else np.add(d2, rel, out=d2)
     gap = np.sqrt(d2, out=d2)
     gap -= (0.85 * rad + 0.7 * p.ship_radius)[:, None, None]
-    gap_by_tick = np.minimum.reduceat(gap, start, axis=0)  # (L, 6, ticks)
+    gap_by_tick = np.minimum.reduceat(gap, start, axis=0)[:, _PATH_OF]  # (L, 6, ticks)
     hit = gap_by_tick < 0.0
     first = np.where(hit.any(axis=2), hit.argmax(axis=2) + 1, DANGER_TICKS + 1)
     clearance = gap_by_tick.min(axis=2)
