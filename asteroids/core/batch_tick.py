@@ -33,7 +33,6 @@ import numpy as np
 from asteroids.core.batch_rows import (
     any_per_game,
     append_shots,
-    offsets_of,
     pairs_in_games,
     rebuild_rocks,
     row_games,
@@ -79,16 +78,19 @@ SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
 
 
 def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
-                   lanes: int) -> np.ndarray:
+                   lanes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(B,) where a shot may reach something this tick: ``reach.shots_may_hit`` for every
     game at once, the same bounds by the same operations (a wrapping world without
-    obstacles; games where it says no fly their shots unhit)."""
+    obstacles; games where it says no fly their shots unhit); and the (shot row, rock row)
+    pairs within those bounds (the bound is per pair: a rock no shot of its game can reach
+    cannot be hit, so the query leaves it out)."""
     vel = d.shot_vel
     v2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
     may = np.zeros(lanes, dtype=bool)
     travel2 = np.zeros(lanes)
     np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
     margin = reach_margin(MANY, travel2, p)
+    near_s = near_r = np.zeros(0, dtype=np.int64)
     if d.ast_id.shape[0]:
         s, r = pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
@@ -97,6 +99,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
             reach = rock_reach(d.ast_radius[r], d.ast_vel.take(r, axis=0), margin[shot_game[s]])
             near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
             may |= any_per_game(near, shot_game[s], lanes)
+            near_s, near_r = s[near], r[near]
     ship_up = _ship_present(d)
     saucer_up = d.saucer_alive
     large, small = p.saucer_radius
@@ -116,16 +119,18 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
         dx = dx - w * np.round(dx / w, 0)
         dy = dy - h * np.round(dy / h, 0)
         may |= any_per_game(~(dx * dx + dy * dy > limit * limit), g, lanes)
-    return may
+    return may, near_s, near_r
 
 
 def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarray,
-               ast_game: np.ndarray, ship_shape: Any, saucer_shape: Any
+               near: tuple[np.ndarray, np.ndarray], ship_shape: Any, saucer_shape: Any
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """What the shots of the games of ``query`` hit this tick: the sweep's own query
     (``shots.first_hits``) for all those games in one call, each shot tested against its
-    own game's targets as ``sweep._targets`` lists them (every rock, and the other side's
-    craft when it is in play).
+    own game's targets as ``sweep._targets`` lists them (the rocks, and the other side's
+    craft when it is in play), of the rocks only those within its reach (``near``: the
+    (shot row, rock row) pairs in bounds, shot-major): the others cannot be hit, and each
+    pair's answer is computed by itself.
 
     Returns:
         (the shot rows that hit something, the rock row each hit (-1: a craft), the hit's
@@ -133,11 +138,12 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     """
     lanes = query.shape[0]
     shots = np.flatnonzero(query[shot_game])
-    rocks = np.flatnonzero(query[ast_game])
     sg = shot_game[shots]
-    rock_rows = offsets_of(np.bincount(ast_game[rocks], minlength=lanes))
+    asked = query[shot_game[near[0]]]
+    near_s, near_r = near[0][asked], near[1][asked]
+    rocks = np.unique(near_r)
     pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
-    ia, ib = pairs_in_games(sg, rock_rows)
+    ia, ib = np.searchsorted(shots, near_s), np.searchsorted(rocks, near_r)
     n_bodies = rocks.shape[0]
     parts, offsets, motion = [pts], [offs], [d.ast_vel.take(rocks, axis=0)]
     pair_a, pair_b = [ia], [ib]
@@ -395,10 +401,11 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
             bad = any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
             other |= bad
-            may = _shots_may_hit(d, p, shot_game, ast_game, lanes) & ~other
+            may, near_s, near_r = _shots_may_hit(d, p, shot_game, ast_game, lanes)
+            may &= ~other
             struck = np.zeros(d.shot_id.shape[0], dtype=bool)
             if may.any():
-                rows, rock, t, craft_hit = _shots_hit(d, p, may, shot_game, ast_game,
+                rows, rock, t, craft_hit = _shots_hit(d, p, may, shot_game, (near_s, near_r),
                                                       ship_shape, saucer_shape)
                 other |= craft_hit
                 struck[rows] = True
