@@ -255,18 +255,26 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
     game = [np.asarray(others, dtype=np.int64)[cols.game]]
     kind = [cols.kind]
     payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
+    every = not others  # every game routine: the log's rows as they are
     for k, games, values in log.entries:
-        keep = routine[games]
-        n = int(np.count_nonzero(keep))
-        if n == 0:
-            continue
-        game.append(games[keep])
+        if every:
+            keep, n = None, games.shape[0]
+        else:
+            keep = routine[games]
+            n = int(np.count_nonzero(keep))
+            if n == 0:
+                continue
+            if n == games.shape[0]:
+                keep = None
+        game.append(games if keep is None else games[keep])
         kind.append(np.full(n, k, dtype=np.int8))
-        for c in _PAYLOAD:
+        for c, dtype in _PAYLOAD_TYPES:
             v = values.get(c, 0)
-            dtype = np.float64 if c in ("x", "y", "f") else np.int64
-            payload[c].append(np.asarray(v, dtype=dtype)[keep] if np.ndim(v)
-                              else np.full(n, v, dtype=dtype))
+            if np.ndim(v):
+                v = np.asarray(v, dtype=dtype)
+                payload[c].append(v if keep is None else v[keep])
+            else:
+                payload[c].append(np.full(n, v, dtype=dtype))
     all_games = np.concatenate(game)
     order = np.argsort(all_games, kind="stable")
     rows = offsets_of(np.bincount(all_games, minlength=lanes))
@@ -275,3 +283,4 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
 
 
 _PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")
+_PAYLOAD_TYPES = tuple((c, np.float64 if c in ("x", "y", "f") else np.int64) for c in _PAYLOAD)
