@@ -346,12 +346,15 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
     # The candidate shot of the turn taken (left 1, none 2, right 3), against the targets.
     m = np.bincount(d.lane[d.cat < 2], minlength=size)
-    shot = _Movers(batch, p, playing, mine, shot_lane, heading, turn)
-    s_mover, s_danger, _, _, s_miss = _pairs(d, shot, kit)
-    fire_pair = ((d.cat[s_danger] < 2) & (s_miss < hit_r[s_danger])
-                 & ~taken_any[s_danger])
     may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
-    masks |= np.where(may_fire & any_per_game(fire_pair, shot.lane[s_mover], size), _FIRE, 0)
+    # Only games that may fire need their candidate shot measured.
+    shot = _Movers(batch, p, playing & may_fire, mine, shot_lane, heading, turn)
+    if shot.lane.shape[0]:
+        s_mover, s_danger, _, _, s_miss = _pairs(d, shot, kit)
+        fire_pair = ((d.cat[s_danger] < 2) & (s_miss < hit_r[s_danger])
+                     & ~taken_any[s_danger])
+        masks |= np.where(may_fire & any_per_game(fire_pair, shot.lane[s_mover], size),
+                          _FIRE, 0)
     masks = np.where(jump, _HYPER, masks)
     return np.where(playing, masks, 0)
 
