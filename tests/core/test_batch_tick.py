@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
 from asteroids.core import new_world, state_hash, step
-from asteroids.core.aim import IMAGE_STEPS, closest, closest_within
+from asteroids.core.aim import IMAGE_STEPS, AimKit, closest, closest_within, escapes
 from asteroids.core.batch import (
     SCALAR_FIELDS,
     new_batch,
@@ -32,6 +32,7 @@ from asteroids.core.batch_tick import routine_tick
 from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.broadphase import box_pairs
 from asteroids.core.lanes import MANY, ONE
+from asteroids.core.params import params_for
 from asteroids.core.shots import first_hits
 
 from .test_batch_identity import batched_pass_for_any_size, play_both
@@ -248,3 +249,28 @@ def test_closest_within_is_closest_wherever_the_aimer_reads_it(seed, speed):
     assert (miss_w < radius).tolist() == near.tolist()
     assert t_w[near].tobytes() == t[near].tobytes()
     assert miss_w[near].tobytes() == miss[near].tobytes()
+
+
+@settings(max_examples=60, derandomize=True, database=None)
+@given(seed=st.integers(0, 2**32 - 1), ships=st.integers(1, 12),
+       preset=st.sampled_from(["classic", "arena"]))
+def test_escapes_of_many_ships_are_each_ships_own(seed, ships, preset):
+    """The batched aimer asks ``escapes`` for every ship in danger at once, the one-game
+    aimer for its one ship: each ship's answer must not depend on the others'."""
+    kit = AimKit(params_for(load_preset(preset)))
+    rng = np.random.default_rng(seed)
+    size = kit.p.size
+    counts = rng.integers(1, 9, size=ships)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    n = int(counts.sum())
+    ship = [rng.uniform(0.0, 1.0, ships) * size[0], rng.uniform(0.0, 1.0, ships) * size[1],
+            rng.uniform(-6.0, 6.0, ships), rng.uniform(-6.0, 6.0, ships),
+            rng.integers(0, 256, ships), rng.integers(-1, 2, ships)]
+    danger = [rng.uniform(0.0, 1.0, (n, 2)) * size, rng.uniform(-4.0, 4.0, (n, 2)),
+              rng.uniform(2.0, 40.0, n)]
+    together = escapes(*ship, *danger, start, kit)
+    for i in range(ships):
+        rows = slice(start[i], start[i] + counts[i])
+        alone = escapes(*[a[i:i + 1] for a in ship], *[a[rows] for a in danger],
+                        np.zeros(1, dtype=np.int64), kit)
+        assert [int(a[i]) for a in together] == [int(a[0]) for a in alone]
