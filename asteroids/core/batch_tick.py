@@ -151,15 +151,15 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     for shooter, present, shape, vx, vy in (
             (0, d.saucer_alive, saucer_shape, d.saucer_vx, d.saucer_vy),
             (1, _ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
-        games = np.flatnonzero(query & present)
-        if games.shape[0] == 0:
+        mine = np.flatnonzero((owner == shooter) & present[sg])
+        if mine.shape[0] == 0:
             continue
+        games = np.unique(sg[mine])  # the craft some shot of the other side may hit
         outline = shape(games)
         n, v = outline.shape[0], outline.shape[1]
         parts.append(outline.reshape(n * v, 2))
         offsets.append(offsets[-1][-1] + v * np.arange(1, n + 1))
         motion.append(np.stack([vx[games], vy[games]], axis=1))
-        mine = np.flatnonzero((owner == shooter) & present[sg])
         pair_a.append(mine)
         pair_b.append(n_bodies + np.searchsorted(games, sg[mine]))
         n_bodies += n
