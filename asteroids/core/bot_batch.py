@@ -26,13 +26,12 @@ from asteroids.core.aim import (
     HIT_SHARE,
     HYPER_TICKS,
     AimKit,
-    closest_within,
+    closest_within_xy,
     escapes,
     future,
-    nearest,
 )
 from asteroids.core.batch import Batch, rules_for
-from asteroids.core.batch_rows import any_per_game, flat_rows, offsets_of, row_games
+from asteroids.core.batch_rows import any_per_game, offsets_of, row_games
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.inputs import InputFrame
@@ -177,20 +176,27 @@ def _pairs(d: _Dangers, mv: _Movers, kit: AimKit) -> tuple[np.ndarray, ...]:
     """Every (mover, danger) pair of a game, mover-major as the one-game aimer's grid, and
     the closest approach of each, exact wherever the aimer reads it: within the danger's
     hit radius of a shot (``HIT_SHARE``), or its reach of the ship (``closest_within``):
-    ``(mover, danger, rel, t, miss)``."""
+    ``(mover, danger, (rel x, rel y), t, miss)``."""
     per_mover = d.count[mv.lane]
     mover = np.repeat(np.arange(mv.lane.shape[0]), per_mover)
     pair_start = np.zeros(mv.lane.shape[0], dtype=np.int64)
     np.cumsum(per_mover[:-1], out=pair_start[1:])
     danger = d.start[mv.lane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
-    rel = nearest(d.pos.take(danger, axis=0) - mv.pos.take(mover, axis=0), kit)
+    # x and y apart ((N,) columns): ``nearest`` and ``closest_within`` per element, as on
+    # (N, 2) rows, without numpy's slow two-wide inner loops.
+    rel, w = [], []
+    for axis in (0, 1):
+        r = d.pos[:, axis].take(danger) - mv.pos[:, axis].take(mover)
+        if kit.size is not None:
+            r = floor_mod(r + kit.half[axis], kit.size[axis]) - kit.half[axis]
+        rel.append(r)
+        w.append(d.vel[:, axis].take(danger) - mv.vel[:, axis].take(mover))
     rad = d.rad[danger]
     radius = np.where(mv.cat[mover] == _SHIP_MOVER, rad + kit.p.ship_radius + DANGER_MARGIN,
                       HIT_SHARE * rad)
-    t_all, miss_all = closest_within(rel, d.vel.take(danger, axis=0)
-                                     - mv.vel.take(mover, axis=0), mv.horizon[mover],
-                                     kit.images, kit.size, radius)
-    return mover, danger, rel, t_all, miss_all
+    t_all, miss_all = closest_within_xy(rel[0], rel[1], w[0], w[1], mv.horizon[mover],
+                                        kit.images, kit.size, radius)
+    return mover, danger, (rel[0], rel[1]), t_all, miss_all
 
 
 def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
@@ -300,7 +306,9 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     rel_ship = np.empty((d.lane.shape[0], 2))
     miss_ship[danger[ship_pair]] = miss_all[ship_pair]
     t_ship[danger[ship_pair]] = t_all[ship_pair]
-    flat_rows(rel_ship)[danger[ship_pair]] = flat_rows(np.compress(ship_pair, rel, axis=0))
+    ship_danger = danger[ship_pair]
+    rel_ship[ship_danger, 0] = rel[0][ship_pair]
+    rel_ship[ship_danger, 1] = rel[1][ship_pair]
     reach_r = d.rad + p.ship_radius + DANGER_MARGIN
     threat = miss_ship < reach_r
     in_danger = any_per_game(threat, d.lane, size)
