@@ -215,46 +215,48 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     if not ti.shape[0]:
         return target, aim_turn, reach
     tl = d.lane[ti]
-    vel = d.vel.take(ti, axis=0)
-    ship_v = np.stack([vx[tl], vy[tl]], axis=1)
-    rv = vel - ship_v
-    w = rv if p.shot_inherit else vel
-    ww = w * w
-    a = ww[:, 0] + ww[:, 1] - p.shot_speed * p.shot_speed
+    # x and y apart ((N,) columns): per element the operations of (N, 2) rows, without
+    # numpy's slow two-wide inner loops.
+    velx, vely = d.vel[:, 0].take(ti), d.vel[:, 1].take(ti)
+    svx, svy = vx[tl], vy[tl]
+    rvx, rvy = velx - svx, vely - svy
+    wx, wy = (rvx, rvy) if p.shot_inherit else (velx, vely)
+    a = wx * wx + wy * wy - p.shot_speed * p.shot_speed
     slow = a < -1e-9
     a_safe = np.where(slow, a, -1.0)
     hx, hy = COS[heading[tl]], SIN[heading[tl]]
     bouncing = not kit.all_wrap
-    r = rel_ship[ti]
-    rr = r * r
-    n = np.searchsorted(kit.turn_half_cos, -(r[:, 0] * hx + r[:, 1] * hy)
-                        / np.maximum(np.sqrt(rr[:, 0] + rr[:, 1]), 1e-9))
-    here = np.stack([sx[tl], sy[tl]], axis=1)
+    rx, ry = rel_ship[:, 0].take(ti), rel_ship[:, 1].take(ti)
+    n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy)
+                        / np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9))
+    if bouncing:
+        pos, vel = d.pos.take(ti, axis=0), np.stack([velx, vely], axis=1)
+        rad, wraps = d.rad[ti], d.wraps[ti]
+        herex, herey = sx[tl], sy[tl]
     for _ in range(2):
         if bouncing:
-            here_n = here + ship_v * n[:, None]
-            dist = future(d.pos.take(ti, axis=0), vel, n, d.rad[ti], d.wraps[ti], p) - here_n
+            here_nx, here_ny = herex + svx * n, herey + svy * n
+            ahead = future(pos, vel, n, rad, wraps, p)
+            dx, dy = ahead[:, 0] - here_nx, ahead[:, 1] - here_ny
         else:
-            dist = r + rv * n[:, None]
+            dx, dy = rx + rvx * n, ry + rvy * n
         if kit.size is not None:
-            dist = floor_mod(dist + kit.half, kit.size) - kit.half
-        dw = dist * w
-        b = dw[:, 0] + dw[:, 1]
-        dd = dist * dist
-        c2 = dd[:, 0] + dd[:, 1]
+            dx = floor_mod(dx + kit.half[0], kit.size[0]) - kit.half[0]
+            dy = floor_mod(dy + kit.half[1], kit.size[1]) - kit.half[1]
+        b = dx * wx + dy * wy
+        c2 = dx * dx + dy * dy
         root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
         t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
-        aim = dist + w * t[:, None]
+        aimx, aimy = dx + wx * t, dy + wy * t
         if bouncing:
-            later = future(d.pos.take(ti, axis=0), vel, n + t, d.rad[ti], d.wraps[ti],
-                           p) - here_n
+            later = future(pos, vel, n + t, rad, wraps, p)
+            laterx, latery = later[:, 0] - here_nx, later[:, 1] - here_ny
             if p.shot_inherit:
-                later = later - ship_v * t[:, None]
-            aim = np.where(d.wraps[ti][:, None], aim, later)
-        aa = aim * aim
-        n = np.searchsorted(kit.turn_half_cos, -(aim[:, 0] * hx + aim[:, 1] * hy)
-                            / np.maximum(np.sqrt(aa[:, 0] + aa[:, 1]), 1e-9))
-    left = hx * aim[:, 1] - hy * aim[:, 0] > 0.0
+                laterx, latery = laterx - svx * t, latery - svy * t
+            aimx, aimy = np.where(wraps, aimx, laterx), np.where(wraps, aimy, latery)
+        n = np.searchsorted(kit.turn_half_cos, -(aimx * hx + aimy * hy)
+                            / np.maximum(np.sqrt(aimx * aimx + aimy * aimy), 1e-9))
+    left = hx * aimy - hy * aimx > 0.0
     reach_t = n + t
     cost = reach_t + (t >= p.shot_ticks - 1) * 400.0 + taken_any[ti] * 2000.0
     small = batch.saucer_small[tl]
