@@ -94,10 +94,13 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     if d.ast_id.shape[0]:
         s, r = pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
-            gap = np.abs(d.ast_pos.take(r, axis=0) - d.shot_pos.take(s, axis=0))
-            gap = np.minimum(gap, p.size - gap)
-            reach = rock_reach(d.ast_radius[r], d.ast_vel.take(r, axis=0), margin[shot_game[s]])
-            near = ~((gap[:, 0] > reach) | (gap[:, 1] > reach))
+            # Each rock's reach once (its game's margin), then per pair and axis (x and y
+            # columns: numpy runs (N, 2) by (2,) operations as N loops of two).
+            reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game])[r]
+            near = np.ones(s.shape[0], dtype=bool)
+            for axis in (0, 1):
+                gap = np.abs(d.ast_pos[:, axis].take(r) - d.shot_pos[:, axis].take(s))
+                near &= ~(np.minimum(gap, p.size[axis] - gap) > reach)
             may |= any_per_game(near, shot_game[s], lanes)
             near_s, near_r = s[near], r[near]
     ship_up = _ship_present(d)
