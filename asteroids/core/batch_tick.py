@@ -48,6 +48,7 @@ from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.reach import craft_reach, reach_margin, rock_reach
+from asteroids.core.resolve import extra_lives
 from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32Batch
 from asteroids.core.saucer import (
     lurker_busy,
@@ -69,7 +70,7 @@ from asteroids.core.ship import (
 from asteroids.core.shots import first_hits
 from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
 from asteroids.core.touch import circles_touch, near_rows
-from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_clock
+from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_cleared, wave_clock
 
 __all__ = ["routine_tick"]
 
@@ -442,8 +443,9 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         _break_rocks(d, p, rock_by, ast_game, other, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
-    if p.extra_life_every > 0:
-        other |= d.score >= d.next_extra_life
+    if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
+        granted = extra_lives(MANY, d, p)
+        log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)
     # 7. timers: a ship coming back, a wave cleared or starting is not routine.
     back = ship_clock(MANY, d)
     if back.any():
@@ -453,7 +455,9 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, lanes)
         other |= back & ~(crowded & (d.ship_state == int(ShipState.DEAD)))
     between = wave_clock(MANY, d)
-    other |= np.where(between, d.wave_timer <= 0, ast_counts == 0)
+    cleared = wave_cleared(MANY, d, p, between, ast_counts)
+    log.emit(EventKind.WAVE_CLEARED, cleared, i0=d.wave)
+    other |= (between | cleared) & (d.wave_timer <= 0)  # a wave starting is not routine
     sizes = np.bincount(ast_game * 3 + d.ast_size, minlength=3 * lanes).reshape(lanes, 3)
     beat, tone, interval = heartbeat_clock(MANY, d, p,
                                            rocks_weight(sizes[:, 0], sizes[:, 1], sizes[:, 2]))

@@ -5,11 +5,14 @@ cannot break them too.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.frame import Frame
 from asteroids.core.kinds import Cause, Kind
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.saucer import destroy_saucer
@@ -17,7 +20,7 @@ from asteroids.core.ship import kill_ship
 from asteroids.core.spawn import append_rocks, split_rocks
 from asteroids.core.world import Draft
 
-__all__ = ["resolve"]
+__all__ = ["extra_lives", "resolve"]
 
 _SAUCER, _SHIP = Kind.SAUCER, Kind.SHIP
 
@@ -80,11 +83,19 @@ def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
     """
     if p.extra_life_every <= 0 or d.score < d.next_extra_life:
         return
-    due = (d.score - d.next_extra_life) // p.extra_life_every + 1
-    d.next_extra_life += due * p.extra_life_every
-    if d.game_over:
-        return
-    granted = due if not p.max_lives else max(0, min(due, p.max_lives - d.lives))
+    granted = extra_lives(ONE, d, p)
     if granted:
-        d.lives += granted
         events.append(ev.ExtraLife(d.lives, granted))
+
+
+def extra_lives(L: Lanes, d: Draft | BatchDraft, p: Params) -> Any:
+    """Where the score has reached the next extra ship (``extra_life_every`` > 0): the
+    threshold moves past the score and the ships due are given, none after game over and
+    none past ``max_lives``. Returns the ships given (0: none); shared by both drivers."""
+    reached = d.score >= d.next_extra_life
+    due = L.where(reached, (d.score - d.next_extra_life) // p.extra_life_every + 1, 0)
+    d.next_extra_life = d.next_extra_life + due * p.extra_life_every
+    granted = due if not p.max_lives else L.maximum(0, L.minimum(due, p.max_lives - d.lives))
+    granted = L.where(d.game_over, 0, granted)
+    d.lives = d.lives + granted
+    return granted

@@ -16,7 +16,8 @@ from asteroids.core.rng import Pcg32
 from asteroids.core.spawn import append_rocks, spawn_wave, wave_size
 from asteroids.core.world import Draft
 
-__all__ = ["heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave", "wave_clock"]
+__all__ = ["heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave", "wave_clock",
+           "wave_cleared"]
 
 
 def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
@@ -44,14 +45,22 @@ def wave_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
     return between
 
 
+def wave_cleared(L: Lanes, d: Draft | BatchDraft, p: Params, between: Any, rocks: Any) -> Any:
+    """Where no pause runs (``between``: ``wave_clock``'s) and no rock is left (``rocks``),
+    the wave is cleared and its pause starts; returns where (shared by both drivers)."""
+    cleared = (between ^ True) & (rocks == 0)
+    d.wave_timer = L.where(cleared, p.wave_delay_ticks, d.wave_timer)
+    return cleared
+
+
 def run_waves(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> bool:
     """A cleared wave starts a pause; after it the next, bigger wave comes. True when a wave
     started this tick."""
-    if not wave_clock(ONE, d):
-        if d.ast_id.shape[0]:
-            return False
+    between = wave_clock(ONE, d)
+    if wave_cleared(ONE, d, p, between, d.ast_id.shape[0]):
         events.append(ev.WaveCleared(d.wave))
-        d.wave_timer = p.wave_delay_ticks
+    elif not between:
+        return False
     if d.wave_timer <= 0:
         start_wave(d, p, rng, events)
         return True
