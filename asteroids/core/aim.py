@@ -235,6 +235,9 @@ _THRUSTS = np.array([False, False, False, True, True, True])
 """Each candidate's thrust: every turn without, then every turn with."""
 _PATH_OF = np.array([0, 0, 0, 1, 2, 3])
 """Each candidate's path: the one coasting path, or thrusting under its turn."""
+for _table in (_TURN_ORDER, _THRUSTS, _PATH_OF):
+    _table.flags.writeable = False
+del _table
 
 
 def escape(world: World, kit: AimKit, sc: Scene, aim_turn: int) -> tuple[int, int, int]:

@@ -337,8 +337,9 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     dodging = np.flatnonzero(in_danger & unhandled & playing)
     if dodging.shape[0]:
         count = d.count[dodging]
-        start = offsets_of(count)[:-1]
-        rows = np.repeat(d.start[dodging] - start, count) + np.arange(int(count.sum()))
+        packed = offsets_of(count)
+        start = packed[:-1]
+        rows = np.repeat(d.start[dodging] - start, count) + np.arange(int(packed[-1]))
         turn[dodging], thrust[dodging], first = escapes(
             batch.ship_x[dodging], batch.ship_y[dodging], batch.ship_vx[dodging],
             batch.ship_vy[dodging], batch.ship_heading[dodging], aim_turn[dodging],
