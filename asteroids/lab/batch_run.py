@@ -61,18 +61,36 @@ def run_batch_task(task: BatchTask) -> list[GameResult]:
     return play_batch(task.config, task.seeds, task.bot, task.max_ticks)
 
 
-class _Tally:
-    """What one game has counted so far (``play_game``'s counters)."""
+class _Tallies:
+    """What each lane's game has counted so far (``play_game``'s counters): the counts that
+    change most ticks as (lanes,) arrays, the rare events (deaths, waves reached) as lists."""
 
-    __slots__ = ("deaths", "death_ticks", "extra", "kills", "shots", "wave", "wave_ticks",
-                 "waves")
+    def __init__(self, waves: np.ndarray) -> None:
+        lanes = waves.shape[0]
+        self.wave = waves.astype(np.int64)
+        self.shots = np.zeros(lanes, dtype=np.int64)
+        self.kills = np.zeros(lanes, dtype=np.int64)
+        self.waves = np.zeros(lanes, dtype=np.int64)
+        self.extra = np.zeros(lanes, dtype=np.int64)
+        self.deaths = [dict.fromkeys(DEATH_CAUSES, 0) for _ in range(lanes)]
+        self.death_ticks: list[list[int]] = [[] for _ in range(lanes)]
+        self.wave_ticks: list[list[int]] = [[] for _ in range(lanes)]
 
-    def __init__(self, wave: int) -> None:
-        self.deaths = dict.fromkeys(DEATH_CAUSES, 0)
-        self.death_ticks: list[int] = []
-        self.wave_ticks: list[int] = []
-        self.shots = self.kills = self.waves = self.extra = 0
-        self.wave = wave
+    def restart(self, lane: int, wave: int) -> None:
+        """Lane ``lane`` starts a new game (at ``wave``)."""
+        self.wave[lane] = wave
+        for counts in (self.shots, self.kills, self.waves, self.extra):
+            counts[lane] = 0
+        self.deaths[lane] = dict.fromkeys(DEATH_CAUSES, 0)
+        self.death_ticks[lane], self.wave_ticks[lane] = [], []
+
+    def keep(self, lanes: list[int]) -> None:
+        """Only these lanes go on, in this order."""
+        index = np.asarray(lanes, dtype=np.int64)
+        for name in ("wave", "shots", "kills", "waves", "extra"):
+            setattr(self, name, getattr(self, name)[index])
+        for name in ("deaths", "death_ticks", "wave_ticks"):
+            setattr(self, name, [getattr(self, name)[lane] for lane in lanes])
 
 
 class _Pilots:
@@ -124,29 +142,30 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str | Persona, max_tic
     pilot = _Pilots(bot, width)
     batch = new_batch(p, seeds[:width])
     game_of = list(range(width))
-    tallies = [_Tally(int(w)) for w in batch.wave.tolist()]
+    tallies = _Tallies(batch.wave)
     next_game = width
     while batch.size:
         masks = pilot.decide(batch, config)
         batch, events = step_batch(batch, masks, p)
         _count(events, batch.tick, tallies, batch.size)
         waves = batch.wave
-        for lane in np.flatnonzero(waves != np.array([t.wave for t in tallies])).tolist():
-            tallies[lane].wave = int(waves[lane])
-            tallies[lane].wave_ticks.append(int(batch.tick[lane]))
+        for lane in np.flatnonzero(waves != tallies.wave).tolist():
+            tallies.wave[lane] = waves[lane]
+            tallies.wave_ticks[lane].append(int(batch.tick[lane]))
         ended = np.flatnonzero((batch.tick >= max_ticks) | batch.game_over).tolist()
         if not ended:
             continue
         restart, fresh = [], []
         for lane in ended:
-            t = tallies[lane]
             results[game_of[lane]] = GameResult(
                 seed=seeds[game_of[lane]], ticks=int(batch.tick[lane]), tick_hz=tick_hz,
                 game_over=bool(batch.game_over[lane]), score=int(batch.score[lane]),
-                final_wave=int(batch.wave[lane]), waves_cleared=t.waves, deaths=t.deaths,
-                shots_fired=t.shots, kills=t.kills, extra_lives=t.extra,
-                lives_left=int(batch.lives[lane]), death_ticks=tuple(t.death_ticks),
-                wave_ticks=tuple(t.wave_ticks))
+                final_wave=int(batch.wave[lane]), waves_cleared=int(tallies.waves[lane]),
+                deaths=tallies.deaths[lane], shots_fired=int(tallies.shots[lane]),
+                kills=int(tallies.kills[lane]), extra_lives=int(tallies.extra[lane]),
+                lives_left=int(batch.lives[lane]),
+                death_ticks=tuple(tallies.death_ticks[lane]),
+                wave_ticks=tuple(tallies.wave_ticks[lane]))
             if next_game < len(seeds):
                 restart.append(lane)
                 fresh.append(seeds[next_game])
@@ -154,7 +173,7 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str | Persona, max_tic
                 next_game += 1
         batch = reset_lanes(batch, restart, fresh)
         for lane in restart:
-            tallies[lane] = _Tally(int(batch.wave[lane]))
+            tallies.restart(lane, int(batch.wave[lane]))
             pilot.restart(lane)
         done = set(ended) - set(restart)
         if done:
@@ -162,33 +181,29 @@ def play_batch(config: Config, seeds: Sequence[int], bot: str | Persona, max_tic
             batch = take_lanes(batch, keep) if keep else batch
             game_of = [game_of[lane] for lane in keep]
             pilot.keep(keep)
-            tallies = [tallies[lane] for lane in keep]
+            tallies.keep(keep)
             if not keep:
                 break
     return [r for r in results if r is not None]
 
 
-def _count(events: EventColumns, ticks: np.ndarray, tallies: list[_Tally], size: int) -> None:
+def _count(events: EventColumns, ticks: np.ndarray, tallies: _Tallies, size: int) -> None:
     """Add one step's events to each game's counters, by ``play_game``'s definitions."""
     if not events.size:
         return
     kind, game = events.kind, events.game
-    shots = np.bincount(game[(kind == EventKind.SHOT_FIRED) & (events.i0 == _SHIP)],
-                        minlength=size)
+    tallies.shots += np.bincount(game[(kind == EventKind.SHOT_FIRED) & (events.i0 == _SHIP)],
+                                 minlength=size)
     broke = (kind == EventKind.ASTEROID_DESTROYED) | (kind == EventKind.SAUCER_DESTROYED)
-    kills = np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=size)
-    cleared = np.bincount(game[kind == EventKind.WAVE_CLEARED], minlength=size)
+    tallies.kills += np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=size)
+    tallies.waves += np.bincount(game[kind == EventKind.WAVE_CLEARED], minlength=size)
     extra_rows = kind == EventKind.EXTRA_LIFE
-    extra = np.bincount(game[extra_rows], weights=events.i1[extra_rows], minlength=size)
-    for lane in np.flatnonzero(shots + kills + cleared + extra).tolist():
-        t = tallies[lane]
-        t.shots += int(shots[lane])
-        t.kills += int(kills[lane])
-        t.waves += int(cleared[lane])
-        t.extra += int(extra[lane])
+    if extra_rows.any():
+        tallies.extra += np.bincount(game[extra_rows], weights=events.i1[extra_rows],
+                                     minlength=size).astype(np.int64)
     for row in np.flatnonzero(kind == EventKind.SHIP_DESTROYED).tolist():
         lane = int(game[row])
         cause = Cause(int(events.i0[row])).label
-        t = tallies[lane]
-        t.deaths[cause] = t.deaths.get(cause, 0) + 1
-        t.death_ticks.append(int(ticks[lane]))
+        deaths = tallies.deaths[lane]
+        deaths[cause] = deaths.get(cause, 0) + 1
+        tallies.death_ticks[lane].append(int(ticks[lane]))
