@@ -41,7 +41,7 @@ MAX_PLAIN = 64
 
 
 
-def fold(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def fold(x: np.ndarray, lo: np.ndarray | float, hi: np.ndarray | float) -> np.ndarray:
     """Where a point moving freely to ``x`` ends up when it bounces between ``lo`` and ``hi``."""
     span = np.maximum(hi - lo, 1e-9)
     y = (x - lo) % (2.0 * span)
@@ -295,15 +295,16 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
             q = fold(q, np.float64(r), p.size[axis] - r)
         path.append(q)
     lane = np.repeat(np.arange(n), np.diff(np.append(start, pos.shape[0])))
-    d2 = None
+    squares = []
     for axis in (0, 1):
         ahead = pos[:, axis, None] + vel[:, axis, None] * ks  # (E, ticks)
         rel = ahead[:, None, :] - path[axis][lane]
         if kit.size is not None:
             rel = floor_mod(rel + kit.half[axis], kit.size[axis]) - kit.half[axis]
         rel *= rel
-        d2 = rel if d2 is None else np.add(d2, rel, out=d2)
-    gap = np.sqrt(d2, out=d2)
+        squares.append(rel)
+    gap = np.add(squares[0], squares[1], out=squares[0])
+    np.sqrt(gap, out=gap)
     gap -= (0.85 * rad + 0.7 * p.ship_radius)[:, None, None]
     gap_by_tick = np.minimum.reduceat(gap, start, axis=0)[:, _PATH_OF]  # (L, 6, ticks)
     hit = gap_by_tick < 0.0

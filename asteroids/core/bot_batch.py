@@ -172,7 +172,9 @@ class _Movers:
                                        np.full(n_live, float(DANGER_TICKS))])[order]
 
 
-def _pairs(d: _Dangers, mv: _Movers, kit: AimKit) -> tuple[np.ndarray, ...]:
+def _pairs(d: _Dangers, mv: _Movers, kit: AimKit
+           ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray,
+                      np.ndarray]:
     """Every (mover, danger) pair of a game, mover-major as the one-game aimer's grid, and
     the closest approach of each, exact wherever the aimer reads it: within the danger's
     hit radius of a shot (``HIT_SHARE``), or its reach of the ship (``closest_within``):
