@@ -12,7 +12,7 @@ import numpy as np
 
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.params import Params
-from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.tables import COS, COS_TABLE, HEADING_STEPS, SIN, SIN_TABLE
 from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
@@ -20,8 +20,6 @@ __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TIC
            "closest", "closest_within", "closest_within_xy", "closest_xy", "escape", "escapes",
            "fold", "future", "nearest", "shot_velocity"]
 
-_COS = tuple(COS.tolist())
-_SIN = tuple(SIN.tolist())
 
 HALF_TURN = HEADING_STEPS // 2
 
@@ -219,7 +217,7 @@ def future(pos: np.ndarray, vel: np.ndarray, t: np.ndarray, rad: np.ndarray, wra
 
 def shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float, float]:
     """Velocity of a ship shot fired at ``heading`` from a ship moving at (vx, vy)."""
-    c, s = _COS[heading % HEADING_STEPS], _SIN[heading % HEADING_STEPS]
+    c, s = COS_TABLE[heading % HEADING_STEPS], SIN_TABLE[heading % HEADING_STEPS]
     svx, svy = c * p.shot_speed, s * p.shot_speed
     if p.shot_inherit:
         svx, svy = svx + vx, svy + vy

@@ -33,14 +33,12 @@ from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import Params
 from asteroids.core.simulation import rules_of
-from asteroids.core.tables import COS, HEADING_STEPS, SIN
+from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP, World
 
 __all__ = ["BOTS", "Bot", "aimer_bot", "bot_for", "bot_input", "idle_bot", "named", "spin",
            "spinner_bot"]
 
-_COS = tuple(COS.tolist())
-_SIN = tuple(SIN.tolist())
 
 
 def bot_input(world: World, width: float, height: float, style: int = 0) -> int:
@@ -62,7 +60,7 @@ def bot_input(world: World, width: float, height: float, style: int = 0) -> int:
         k = int(np.argmin(dist2))
         dx, dy = float(delta[k, 0]), float(delta[k, 1])
         h = world.ship_heading % HEADING_STEPS
-        cx, cy = _COS[h], _SIN[h]
+        cx, cy = COS_TABLE[h], SIN_TABLE[h]
         cross = cx * dy - cy * dx
         dot = cx * dx + cy * dy
         if cross > 0.05 * abs(dot):
@@ -151,7 +149,7 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     extra = []
     for turn in (1, 0, -1):
         h1 = (h + turn * p.turn_steps) % HEADING_STEPS
-        c, s = _COS[h1], _SIN[h1]
+        c, s = COS_TABLE[h1], SIN_TABLE[h1]
         svx, svy = shot_velocity(p, h1, nvx, nvy)
         reach_ticks = p.shot_ticks - 1.0
         extra.append((sx + c * 0.5 * p.ship_length, sy + s * 0.5 * p.ship_length, svx, svy,
@@ -203,7 +201,7 @@ def aimer_bot(world: World, config: Config | Params) -> int:
         slow = a < -1e-9  # the shot outruns the target (always, unless the ship flies fast)
         all_slow = bool(slow.all())
         a_safe = a if all_slow else np.where(slow, a, -1.0)
-        hx, hy = _COS[h], _SIN[h]
+        hx, hy = COS_TABLE[h], SIN_TABLE[h]
         bouncing = not kit.all_wrap
         # First guess of the turn ticks: toward where the target is now (from the query).
         r = rel_all[-1, :m].T

@@ -16,19 +16,17 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes, Table
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.ship import add_shot
-from asteroids.core.tables import COS, HEADING_STEPS, SAUCER_OUTLINE, SIN
+from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SAUCER_OUTLINE, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
 __all__ = ["SaucerClock", "aim_direction", "aim_toward", "destroy_saucer", "lurker_busy",
            "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_shot",
            "update_saucer", "zigzag"]
 
-_COS = Table(COS)
-_SIN = Table(SIN)
 _OUTLINE = SAUCER_OUTLINE
 
 
@@ -89,7 +87,7 @@ def aim_toward(L: Lanes, p: Params, sx: Any, sy: Any, tx: Any, ty: Any,
     else:
         ux, uy = (1.0, 0.0) if zero else (dx / dist, dy / dist)
     k = error_steps % HEADING_STEPS
-    c, s = L.take(_COS, k), L.take(_SIN, k)
+    c, s = L.take(COS_TABLE, k), L.take(SIN_TABLE, k)
     return c * ux - s * uy, s * ux + c * uy
 
 
@@ -162,10 +160,10 @@ def saucer_shot(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any
         # Aim where the ship will be next tick (the ROM's GetScrShpDistance).
         ux, uy = aim_toward(L, p, d.saucer_x, d.saucer_y, d.ship_x + d.ship_vx,
                             d.ship_y + d.ship_vy, error)
-        ux = L.where(aiming, ux, L.take(_COS, k))
-        uy = L.where(aiming, uy, L.take(_SIN, k))
+        ux = L.where(aiming, ux, L.take(COS_TABLE, k))
+        uy = L.where(aiming, uy, L.take(SIN_TABLE, k))
     else:
-        ux, uy = _COS[k], _SIN[k]
+        ux, uy = COS_TABLE[k], SIN_TABLE[k]
     speed = p.saucer_shot_speed
     return d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0
 

@@ -10,10 +10,10 @@ from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes, Table
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
-from asteroids.core.tables import COS, HEADING_STEPS, SHIP_OUTLINE, SIN
+from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SHIP_OUTLINE, SIN_TABLE
 from asteroids.core.world import (
     SHIP_DEAD,
     SHIP_FLYING,
@@ -41,8 +41,6 @@ __all__ = [
     "update_ship_timers",
 ]
 
-_COS = Table(COS)
-_SIN = Table(SIN)
 _OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
@@ -71,7 +69,7 @@ def ship_outline_points(L: Lanes, p: Params, x: Any, y: Any, heading: Any
     """The ship's outline in the world, point by point: (x, y) of each vertex, for one
     ship or, through ``MANY``, one per game (shared by both drivers)."""
     k = heading % HEADING_STEPS
-    c, s = L.take(_COS, k), L.take(_SIN, k)
+    c, s = L.take(COS_TABLE, k), L.take(SIN_TABLE, k)
     length = p.ship_length
     return [(x + (c * u - s * v) * length, y + (s * u + c * v) * length) for u, v in _OUTLINE]
 
@@ -106,7 +104,7 @@ def shot_from_nose(L: Lanes, d: Draft | BatchDraft, p: Params) -> tuple[Any, Any
     """Where a shot of the ship starts (its nose) and its velocity: (x, y, vx, vy); shared
     by both drivers."""
     k = d.ship_heading % HEADING_STEPS
-    c, s = L.take(_COS, k), L.take(_SIN, k)
+    c, s = L.take(COS_TABLE, k), L.take(SIN_TABLE, k)
     nose_x = d.ship_x + c * 0.5 * p.ship_length
     nose_y = d.ship_y + s * 0.5 * p.ship_length
     vx, vy = c * p.shot_speed, s * p.shot_speed
@@ -165,8 +163,8 @@ def fly(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any, b: Buttons) -> No
     d.ship_heading = L.where(flying, heading, d.ship_heading)
     vx, vy = d.ship_vx, d.ship_vy
     thrust = b.thrust
-    vx = L.where(thrust, vx + L.take(_COS, heading) * p.thrust, vx * p.drag_keep)
-    vy = L.where(thrust, vy + L.take(_SIN, heading) * p.thrust, vy * p.drag_keep)
+    vx = L.where(thrust, vx + L.take(COS_TABLE, heading) * p.thrust, vx * p.drag_keep)
+    vy = L.where(thrust, vy + L.take(SIN_TABLE, heading) * p.thrust, vy * p.drag_keep)
     if p.axis_speed_limit:
         vx = L.clip(vx, -p.max_speed, p.max_speed)
         vy = L.clip(vy, -p.max_speed, p.max_speed)

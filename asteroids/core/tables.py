@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from asteroids.core.lanes import Table
+
 __all__ = [
     "CLASSIC_ROCKS",
     "COS",
     "COS_SIN",
+    "COS_TABLE",
     "HEADING_STEPS",
     "SAUCER_OUTLINE",
     "SHIP_OUTLINE",
     "SIN",
+    "SIN_TABLE",
     "heading_vector",
 ]
 
@@ -75,6 +79,10 @@ COS, SIN = _build_tables(HEADING_STEPS)
 COS_SIN = np.stack([COS, SIN], axis=1)
 """``(HEADING_STEPS, 2)``: row k is ``(COS[k], SIN[k])``, the rotation of heading k."""
 COS_SIN.flags.writeable = False
+COS_TABLE = Table(COS)
+SIN_TABLE = Table(SIN)
+"""``COS`` and ``SIN`` for scalar code and the shared rule texts (``Lanes.take``): indexing
+gives Python floats (one game), ``.array`` the same values as an array (many games)."""
 
 
 def heading_vector(heading: int) -> tuple[float, float]:
