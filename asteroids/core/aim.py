@@ -17,7 +17,7 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
            "IMAGE_STEPS", "MAX_PLAIN", "NO_THREAT", "STEPS", "AimKit", "Scene", "all_handled",
-           "closest", "closest_within", "closest_within_xy", "closest_xy", "escape", "escapes",
+           "closest", "closest_within", "closest_xy", "escape", "escapes",
            "fold", "future", "nearest", "shot_velocity"]
 
 
@@ -93,20 +93,12 @@ def closest_xy(rx0: np.ndarray, ry0: np.ndarray, vx0: np.ndarray, vy0: np.ndarra
     return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
 
 
-def closest_within(rel: np.ndarray, vel: np.ndarray, horizon: np.ndarray,
-                   images: np.ndarray, size: np.ndarray | None,
+def closest_within(rx: np.ndarray, ry: np.ndarray, vx: np.ndarray, vy: np.ndarray,
+                   horizon: np.ndarray, images: np.ndarray, size: np.ndarray | None,
                    radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``closest`` for (N,) pairs, exact for every pair that comes within ``radius`` of its
-    danger; for the others, a ``miss`` of ``radius`` or more (what the aimer reads of them:
-    only whether ``miss < radius``, and ``t`` then). See ``closest_within_xy``."""
-    return closest_within_xy(rel[:, 0], rel[:, 1], vel[:, 0], vel[:, 1], horizon, images,
-                             size, radius)
-
-
-def closest_within_xy(rx: np.ndarray, ry: np.ndarray, vx: np.ndarray, vy: np.ndarray,
-                      horizon: np.ndarray, images: np.ndarray, size: np.ndarray | None,
-                      radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``closest_within`` with x and y apart ((N,) each).
+    """``closest`` for (N,) pairs, x and y apart ((N,) each), exact for every pair that
+    comes within ``radius`` of its danger; for the others, a ``miss`` of ``radius`` or more
+    (what the aimer reads of them: only whether ``miss < radius``, and ``t`` then).
 
     The nearest image is computed for every pair, the other eight only for the pairs that a
     neighbour image could bring within ``radius`` (one pixel to spare): a neighbour across x

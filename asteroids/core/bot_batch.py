@@ -26,7 +26,7 @@ from asteroids.core.aim import (
     HIT_SHARE,
     HYPER_TICKS,
     AimKit,
-    closest_within_xy,
+    closest_within,
     escapes,
     future,
 )
@@ -196,13 +196,13 @@ def _pairs(d: _Dangers, mv: _Movers, kit: AimKit
     rad = d.rad[danger]
     radius = np.where(mv.cat[mover] == _SHIP_MOVER, rad + kit.p.ship_radius + DANGER_MARGIN,
                       HIT_SHARE * rad)
-    t_all, miss_all = closest_within_xy(rel[0], rel[1], w[0], w[1], mv.horizon[mover],
-                                        kit.images, kit.size, radius)
+    t_all, miss_all = closest_within(rel[0], rel[1], w[0], w[1], mv.horizon[mover],
+                                     kit.images, kit.size, radius)
     return mover, danger, (rel[0], rel[1]), t_all, miss_all
 
 
 def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
-                rel_ship: np.ndarray, taken_any: np.ndarray, threat: np.ndarray,
+                rel_ship: tuple[np.ndarray, np.ndarray], taken_any: np.ndarray, threat: np.ndarray,
                 threat_t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(2) the heading that meets each target and (3) each game's cheapest target:
     ``(target, aim_turn, reach)``: the target's danger row per game (-1: none), the turn
@@ -228,7 +228,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     a_safe = np.where(slow, a, -1.0)
     hx, hy = COS[heading[tl]], SIN[heading[tl]]
     bouncing = not kit.all_wrap
-    rx, ry = rel_ship[:, 0].take(ti), rel_ship[:, 1].take(ti)
+    rx, ry = rel_ship[0].take(ti), rel_ship[1].take(ti)
     n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy)
                         / np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9))
     if bouncing:
@@ -307,12 +307,12 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     ship_pair = pcat == _SHIP_MOVER
     miss_ship = np.empty(d.lane.shape[0])
     t_ship = np.empty(d.lane.shape[0])
-    rel_ship = np.empty((d.lane.shape[0], 2))
-    miss_ship[danger[ship_pair]] = miss_all[ship_pair]
-    t_ship[danger[ship_pair]] = t_all[ship_pair]
+    rel_ship = (np.empty(d.lane.shape[0]), np.empty(d.lane.shape[0]))
     ship_danger = danger[ship_pair]
-    rel_ship[ship_danger, 0] = rel[0][ship_pair]
-    rel_ship[ship_danger, 1] = rel[1][ship_pair]
+    miss_ship[ship_danger] = miss_all[ship_pair]
+    t_ship[ship_danger] = t_all[ship_pair]
+    for axis in (0, 1):
+        rel_ship[axis][ship_danger] = rel[axis][ship_pair]
     reach_r = d.rad + p.ship_radius + DANGER_MARGIN
     threat = miss_ship < reach_r
     in_danger = any_per_game(threat, d.lane, size)
@@ -348,9 +348,9 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
             d.pos.take(rows, axis=0), d.vel.take(rows, axis=0), d.rad[rows], start, kit)
         cornered = dodging[first <= HYPER_TICKS]
         if p.shield_enabled:
-            shield = cornered[batch.shield_energy[cornered] > 0]
-            masks[shield] |= _SHIELD
-            cornered = cornered[batch.shield_energy[cornered] <= 0]
+            charged = batch.shield_energy[cornered] > 0
+            masks[cornered[charged]] |= _SHIELD
+            cornered = cornered[~charged]
         if p.hyper_enabled:
             jump[cornered[~batch.hyper_held[cornered]]] = True
     masks |= np.where(turn > 0, _LEFT, np.where(turn < 0, _RIGHT, 0))

@@ -255,17 +255,13 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
     game = [np.asarray(others, dtype=np.int64)[cols.game]]
     kind = [cols.kind]
     payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
-    every = not others  # every game routine: the log's rows as they are
     for k, games, values in log.entries:
-        if every:
-            keep, n = None, games.shape[0]
-        else:
-            keep = routine[games]
-            n = int(np.count_nonzero(keep))
-            if n == 0:
-                continue
-            if n == games.shape[0]:
-                keep = None
+        keep = routine[games]
+        n = int(np.count_nonzero(keep))
+        if n == 0:
+            continue
+        if n == games.shape[0]:
+            keep = None  # every game of the entry routine: its rows as they are
         game.append(games if keep is None else games[keep])
         kind.append(np.full(n, k, dtype=np.int8))
         for c, dtype in _PAYLOAD_TYPES:

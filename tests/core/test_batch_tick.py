@@ -244,7 +244,8 @@ def test_closest_within_is_closest_wherever_the_aimer_reads_it(seed, speed):
     radius = rng.uniform(5.0, 70.0, size=n)
     images = IMAGE_STEPS * size
     t, miss = closest(rel, vel, horizon, images)
-    t_w, miss_w = closest_within(rel, vel, horizon, images, size, radius)
+    t_w, miss_w = closest_within(rel[:, 0], rel[:, 1], vel[:, 0], vel[:, 1], horizon, images,
+                                 size, radius)
     near = miss < radius
     assert (miss_w < radius).tolist() == near.tolist()
     assert t_w[near].tobytes() == t[near].tobytes()
