@@ -14,7 +14,7 @@ import pytest
 from asteroids import cli
 from asteroids.config import load_config
 from asteroids.lab.cli import split_values
-from asteroids.lab.engines import EngineUnavailable, check_reachable, pool_map
+from asteroids.lab.engines import EngineUnavailable, check_reachable, pool_map, start_method
 from asteroids.lab.game import DEATH_CAUSES, GameResult, play_game
 from asteroids.lab.stats import METRICS, Interval, compare, verdict
 from asteroids.replay import load_replay, record_bot_game, verify_replay
@@ -117,6 +117,27 @@ def test_a_game_stops_at_the_tick_cap_and_says_it_was_still_going():
 def test_pool_map_yields_in_input_order_whatever_finishes_first():
     items = [0.3, 0.0, 0.2, 0.0, 0.1]
     assert list(pool_map(_sleep_and_return, items, jobs=2)) == items
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_pool_workers_fork_when_nothing_else_runs_and_spawn_beside_a_thread():
+    """A forked worker starts at once; beside another thread (which could hold a lock at the
+    fork) the pool spawns fresh interpreters, and the results are the same either way."""
+    import threading
+
+    items = [0.0, 0.1, 0.0]
+    if threading.active_count() == 1:
+        assert start_method() == "fork"
+        assert list(pool_map(_sleep_and_return, items, jobs=2)) == items
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+        assert list(pool_map(_sleep_and_return, items, jobs=2)) == items
+    finally:
+        stop.set()
+        other.join()
 
 
 def test_a_dead_ray_address_fails_fast_with_a_paragraph():

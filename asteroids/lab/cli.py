@@ -286,8 +286,11 @@ def _progress(total: int) -> Any:
     """A tqdm bar on stderr (games done, rate, time left); silent when stderr is no TTY."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc="balance", unit="game", file=sys.stderr,
-                disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    class Bar(tqdm):  # type: ignore[type-arg, misc]
+        monitor_interval = 0  # no monitor thread: the pool may then fork its workers
+
+    return Bar(total=total, desc="balance", unit="game", file=sys.stderr,
+               disable=not sys.stderr.isatty(), dynamic_ncols=True)
 
 
 def run(args: argparse.Namespace) -> int:
