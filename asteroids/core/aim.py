@@ -71,26 +71,27 @@ def closest_xy(rx0: np.ndarray, ry0: np.ndarray, vx0: np.ndarray, vy0: np.ndarra
                horizon: np.ndarray, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``closest`` with the relative positions and velocities given as x and y arrays
     (any shape, the same for all four)."""
-    # x and y apart, (..., I) each: the same operations per element as on (..., I, 2) rows,
-    # without strided views (twice as fast over many games' pairs).
-    vx, vy = vx0[..., None], vy0[..., None]
-    rx = rx0[..., None] + images[:, 0]
-    ry = ry0[..., None] + images[:, 1]
-    tau = rx * vx
-    tau += ry * vy
-    tau /= np.maximum(vx * vx + vy * vy, 1e-300)
+    # x and y apart, (I, ...) each: the same operations per element as on (..., I, 2) rows,
+    # without strided views or short inner loops over the images (twice as fast over many
+    # games' pairs); the least over the images is exact in any layout.
+    images_first = (images.shape[0],) + (1,) * np.ndim(rx0)
+    rx = rx0 + images[:, 0].reshape(images_first)
+    ry = ry0 + images[:, 1].reshape(images_first)
+    tau = rx * vx0
+    tau += ry * vy0
+    tau /= np.maximum(vx0 * vx0 + vy0 * vy0, 1e-300)
     np.negative(tau, out=tau)
     np.maximum(tau, 0.0, out=tau)
-    np.minimum(tau, np.asarray(horizon)[..., None], out=tau)
-    rx += vx * tau
-    ry += vy * tau
+    np.minimum(tau, horizon, out=tau)
+    rx += vx0 * tau
+    ry += vy0 * tau
     rx *= rx
     ry *= ry
     d2 = np.add(rx, ry, out=rx)
     if images.shape[0] == 1:
-        return tau[..., 0], np.sqrt(d2[..., 0])
-    best = d2.min(axis=-1)
-    return np.where(d2 == best[..., None], tau, np.inf).min(axis=-1), np.sqrt(best)
+        return tau[0], np.sqrt(d2[0])
+    best = d2.min(axis=0)
+    return np.where(d2 == best, tau, np.inf).min(axis=0), np.sqrt(best)
 
 
 def closest_within(rx: np.ndarray, ry: np.ndarray, vx: np.ndarray, vy: np.ndarray,

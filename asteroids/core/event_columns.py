@@ -252,9 +252,10 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
     """The tick's events as columns: the routine games' from the batched pass's log, the
     other games' as the one-game driver returned them."""
     cols = encode(other_events)
-    game = [np.asarray(others, dtype=np.int64)[cols.game]]
-    kind = [cols.kind]
-    payload: dict[str, list[np.ndarray]] = {c: [getattr(cols, c)] for c in _PAYLOAD}
+    # Each routine entry's rows go to one slice of columns laid out once (payload columns
+    # an entry leaves out stay 0), then one stable sort by game.
+    entries = []
+    total = cols.game.shape[0]
     for k, games, values in log.entries:
         keep = routine[games]
         n = int(np.count_nonzero(keep))
@@ -262,20 +263,28 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
             continue
         if n == games.shape[0]:
             keep = None  # every game of the entry routine: its rows as they are
-        game.append(games if keep is None else games[keep])
-        kind.append(np.full(n, k, dtype=np.int8))
-        for c, dtype in _PAYLOAD_TYPES:
-            v = values.get(c, 0)
-            if np.ndim(v):
-                v = np.asarray(v, dtype=dtype)
-                payload[c].append(v if keep is None else v[keep])
-            else:
-                payload[c].append(np.full(n, v, dtype=dtype))
-    all_games = np.concatenate(game)
-    order = np.argsort(all_games, kind="stable")
-    rows = offsets_of(np.bincount(all_games, minlength=lanes))
-    return EventColumns(game=all_games[order], kind=np.concatenate(kind)[order],
-                        **{c: np.concatenate(payload[c])[order] for c in _PAYLOAD}, rows=rows)
+        entries.append((total, k, games if keep is None else games[keep], values, keep))
+        total += n
+    game = np.empty(total, dtype=np.int64)
+    kind = np.empty(total, dtype=np.int8)
+    out = {c: np.zeros(total, dtype=dtype) for c, dtype in _PAYLOAD_TYPES}
+    n = cols.game.shape[0]
+    if n:
+        game[:n] = np.asarray(others, dtype=np.int64)[cols.game]
+        kind[:n] = cols.kind
+        for c in _PAYLOAD:
+            out[c][:n] = getattr(cols, c)
+    for lo, k, games, values, keep in entries:
+        hi = lo + games.shape[0]
+        game[lo:hi] = games
+        kind[lo:hi] = k
+        for c, v in values.items():
+            if c in out:
+                out[c][lo:hi] = v if keep is None or not np.ndim(v) else np.asarray(v)[keep]
+    order = np.argsort(game, kind="stable")
+    rows = offsets_of(np.bincount(game, minlength=lanes))
+    return EventColumns(game=game.take(order), kind=kind.take(order),
+                        **{c: out[c].take(order) for c in _PAYLOAD}, rows=rows)
 
 
 _PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")
