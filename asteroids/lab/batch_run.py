@@ -36,6 +36,10 @@ LANES = 1024
 
 _SHIP = int(Shooter.SHIP)
 _SHIP_SHOT = int(Cause.SHIP_SHOT)
+# As plain ints: numpy compares an array with an IntEnum member five times as slowly.
+_FIRED, _WAVE_CLEARED = int(EventKind.SHOT_FIRED), int(EventKind.WAVE_CLEARED)
+_ROCK_DOWN, _SAUCER_DOWN = int(EventKind.ASTEROID_DESTROYED), int(EventKind.SAUCER_DESTROYED)
+_EXTRA_LIFE, _SHIP_DOWN = int(EventKind.EXTRA_LIFE), int(EventKind.SHIP_DESTROYED)
 
 
 def can_batch(pilot: object, record: bool) -> bool:
@@ -192,16 +196,16 @@ def _count(events: EventColumns, ticks: np.ndarray, tallies: _Tallies, size: int
     if not events.size:
         return
     kind, game = events.kind, events.game
-    tallies.shots += np.bincount(game[(kind == EventKind.SHOT_FIRED) & (events.i0 == _SHIP)],
+    tallies.shots += np.bincount(game[(kind == _FIRED) & (events.i0 == _SHIP)],
                                  minlength=size)
-    broke = (kind == EventKind.ASTEROID_DESTROYED) | (kind == EventKind.SAUCER_DESTROYED)
+    broke = (kind == _ROCK_DOWN) | (kind == _SAUCER_DOWN)
     tallies.kills += np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=size)
-    tallies.waves += np.bincount(game[kind == EventKind.WAVE_CLEARED], minlength=size)
-    extra_rows = kind == EventKind.EXTRA_LIFE
+    tallies.waves += np.bincount(game[kind == _WAVE_CLEARED], minlength=size)
+    extra_rows = kind == _EXTRA_LIFE
     if extra_rows.any():
         tallies.extra += np.bincount(game[extra_rows], weights=events.i1[extra_rows],
                                      minlength=size).astype(np.int64)
-    for row in np.flatnonzero(kind == EventKind.SHIP_DESTROYED).tolist():
+    for row in np.flatnonzero(kind == _SHIP_DOWN).tolist():
         lane = int(game[row])
         cause = Cause(int(events.i0[row])).label
         deaths = tallies.deaths[lane]
