@@ -230,7 +230,7 @@ def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
                          f"of {m.dtype}")
     bad = (m < 0) | ((m & ~ALL_BUTTONS) != 0)
     if bad.any():
-        lane = int(np.flatnonzero(bad)[0])
+        lane = int(bad.nonzero()[0][0])
         raise ValueError(f"input mask {int(m[lane]):#x} of game {lane} has bits outside "
                          f"{ALL_BUTTONS:#x}")
     return m.astype(np.int64, copy=False)
@@ -277,7 +277,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     with np.errstate(all="ignore"):  # lanes a rule does not apply to may hold anything
         routine, shot_keep, other, log = routine_tick(columns, m, p)
     other |= held
-    others = np.flatnonzero(other).tolist()
+    others = other.nonzero()[0].tolist()
     masks_of = m.tolist()
     stepped = [(w, ()) if held[i] else step(w, masks_of[i], p)
                for i, w in zip(others, batch.worlds_of(others), strict=True)]
@@ -288,7 +288,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     events = events_of(lanes, log, ~other, others, [e for _, e in stepped])
     seeds = batch.seeds
     if auto_reset is not None:
-        ended = np.flatnonzero(merged["game_over"] & ~columns["game_over"]).tolist()
+        ended = (merged["game_over"] & ~columns["game_over"]).nonzero()[0].tolist()
         restarted, seeds = _restart(ended, auto_reset, seeds)
         if restarted:
             merged = merge_lanes(merged, SCALAR_FIELDS, lanes, None, restarted,

@@ -33,10 +33,13 @@ import numpy as np
 from asteroids.core.batch_rows import (
     any_per_game,
     append_shots,
+    distinct,
+    first_of_each,
     pairs_in_games,
     rebuild_rocks,
     row_games,
     segments,
+    xy_rows,
 )
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
@@ -113,7 +116,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     for owner, present, cx, cy, r, cvx, cvy in (
             (0, saucer_up, d.saucer_x, d.saucer_y, saucer_r, d.saucer_vx, d.saucer_vy),
             (1, ship_up, d.ship_x, d.ship_y, ship_r, d.ship_vx, d.ship_vy)):
-        rows = np.flatnonzero((d.shot_owner == owner) & present[shot_game])
+        rows = ((d.shot_owner == owner) & present[shot_game]).nonzero()[0]
         if rows.shape[0] == 0:
             continue
         g = shot_game[rows]
@@ -141,11 +144,11 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
         ``t``, the games where a shot hit a craft).
     """
     lanes = query.shape[0]
-    shots = np.flatnonzero(query[shot_game])
+    shots = query[shot_game].nonzero()[0]
     sg = shot_game[shots]
     asked = query[shot_game[near[0]]]
     near_s, near_r = near[0][asked], near[1][asked]
-    rocks = np.unique(near_r)
+    rocks = distinct(near_r, d.ast_id.shape[0])
     pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
     ia, ib = np.searchsorted(shots, near_s), np.searchsorted(rocks, near_r)
     n_bodies = rocks.shape[0]
@@ -155,15 +158,15 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     for shooter, present, shape, vx, vy in (
             (0, d.saucer_alive, saucer_shape, d.saucer_vx, d.saucer_vy),
             (1, _ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
-        mine = np.flatnonzero((owner == shooter) & present[sg])
+        mine = ((owner == shooter) & present[sg]).nonzero()[0]
         if mine.shape[0] == 0:
             continue
-        games = np.unique(sg[mine])  # the craft some shot of the other side may hit
+        games = distinct(sg[mine], lanes)  # the craft some shot of the other side may hit
         outline = shape(games)
         n, v = outline.shape[0], outline.shape[1]
         parts.append(outline.reshape(n * v, 2))
         offsets.append(offsets[-1][-1] + v * np.arange(1, n + 1))
-        motion.append(np.stack([vx[games], vy[games]], axis=1))
+        motion.append(xy_rows(vx[games], vy[games]))
         pair_a.append(mine)
         pair_b.append(n_bodies + np.searchsorted(games, sg[mine]))
         n_bodies += n
@@ -175,7 +178,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     hits = first_hits(starts, starts + d.shot_vel.take(shots, axis=0), np.concatenate(parts),
                       np.concatenate(offsets), world_size=p.wrap_size,
                       body_motion=np.concatenate(motion), among=(a, b))
-    got = np.flatnonzero(hits.body >= 0)
+    got = (hits.body >= 0).nonzero()[0]
     body = hits.body[got]
     rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
         if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
@@ -191,13 +194,13 @@ def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
                 cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
     """The rocks (global rows, ascending) whose bounding circle touches the circle of their
     game's craft where ``present``: ``touch.rocks_near`` for every game at once."""
-    rows = np.flatnonzero(present[ast_game])
+    rows = present[ast_game].nonzero()[0]
     if rows.shape[0] == 0:
         return rows
     g = ast_game[rows]
     reach = radius[g] if isinstance(radius, np.ndarray) else radius
     return rows[near_rows(d.ast_pos.take(rows, axis=0), d.ast_radius[rows],
-                          np.stack([cx[g], cy[g]], axis=1), reach, p)]
+                          xy_rows(cx[g], cy[g]), reach, p)]
 
 
 def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -210,7 +213,8 @@ def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.nda
     if cand.shape[0] == 0:
         return np.zeros(lanes, dtype=bool)
     g = ast_game[cand]
-    games, which = np.unique(g, return_inverse=True)
+    games = distinct(g, lanes)
+    which = np.searchsorted(games, g)
     shapes = outline(games)
     n, v = shapes.shape[0], shapes.shape[1]
     rocks, offsets = rock_outlines_of(d, cand)  # type: ignore[arg-type]
@@ -232,7 +236,7 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     rb = np.where(d.shield_on, rb, SAFE * rb)
     near = both & circles_touch((d.ship_x, d.ship_y), ra, (d.saucer_x, d.saucer_y), rb, p)
     shielded = near & d.shield_on
-    games = np.flatnonzero(near & ~d.shield_on)
+    games = (near & ~d.shield_on).nonzero()[0]
     if games.shape[0] == 0:
         return shielded
     a = ship_outline(games)
@@ -251,9 +255,9 @@ def _claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
     every game at once (hits in order of ``t``, then shot row; the first claim on a rock
     wins)."""
     rock_by = np.full(rocks, -1, dtype=np.int64)
-    on_rock = np.flatnonzero(rock >= 0)
+    on_rock = (rock >= 0).nonzero()[0]
     order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
-    target, first = np.unique(rock[order], return_index=True)
+    target, first = first_of_each(rock[order])
     owner = d.shot_owner[rows[order[first]]]
     rock_by[target] = np.where(owner == SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
     return rock_by
@@ -267,7 +271,7 @@ def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.nda
     fragments join at the end of their game's rocks with the next ids. Games whose draws
     would not fit one jump table go to ``other``."""
     lanes = other.shape[0]
-    broken = np.flatnonzero((rock_by >= 0) & ~other[ast_game])
+    broken = ((rock_by >= 0) & ~other[ast_game]).nonzero()[0]
     bg = ast_game[broken]
     sizes = d.ast_size[broken]
     counts = d.ast_rows[1:] - d.ast_rows[:-1]
@@ -390,7 +394,11 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     def ship_shape(games: np.ndarray) -> np.ndarray:
         points = ship_outline_points(MANY, p, d.ship_x[games], d.ship_y[games],
                                      d.ship_heading[games])
-        return np.stack([np.stack(xy, axis=1) for xy in points], axis=1)
+        out = np.empty((games.shape[0], len(points), 2))
+        for v, (x, y) in enumerate(points):
+            out[:, v, 0] = x
+            out[:, v, 1] = y
+        return out
 
     def saucer_shape(games: np.ndarray) -> np.ndarray:
         return saucer_outline(p, d.saucer_x[games], d.saucer_y[games], d.saucer_small[games])

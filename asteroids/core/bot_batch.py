@@ -31,7 +31,7 @@ from asteroids.core.aim import (
     future,
 )
 from asteroids.core.batch import Batch, rules_for
-from asteroids.core.batch_rows import any_per_game, offsets_of, row_games
+from asteroids.core.batch_rows import any_per_game, offsets_of, row_games, xy_rows
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.inputs import InputFrame
@@ -81,9 +81,9 @@ def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray
     key = np.where(np.isnan(values), -np.inf, values)
     new = np.ones(lane.shape[0], dtype=bool)
     new[1:] = lane[1:] != lane[:-1]
-    starts = np.flatnonzero(new)
+    starts = new.nonzero()[0]
     low = np.minimum.reduceat(key, starts)
-    at = np.flatnonzero(key == np.repeat(low, np.diff(np.append(starts, key.shape[0]))))
+    at = (key == np.repeat(low, np.diff(np.append(starts, key.shape[0])))).nonzero()[0]
     first = np.ones(at.shape[0], dtype=bool)
     first[1:] = lane[at[1:]] != lane[at[:-1]]
     out[lane[at[first]]] = at[first]
@@ -112,11 +112,11 @@ class _Dangers:
         order = _pack(lane, cat, 3)
         self.lane, self.cat = lane[order], cat[order]
         # (N, 2) rows by take/compress: a[index] on them is several times slower.
-        self.pos = np.concatenate([np.compress(rock, batch.ast_pos, axis=0), np.stack(
-            [batch.saucer_x[saucer], batch.saucer_y[saucer]], axis=1),
+        self.pos = np.concatenate([np.compress(rock, batch.ast_pos, axis=0), xy_rows(
+            batch.saucer_x[saucer], batch.saucer_y[saucer]),
             np.compress(enemy, batch.shot_pos, axis=0)]).take(order, axis=0)
-        self.vel = np.concatenate([np.compress(rock, batch.ast_vel, axis=0), np.stack(
-            [batch.saucer_vx[saucer], batch.saucer_vy[saucer]], axis=1),
+        self.vel = np.concatenate([np.compress(rock, batch.ast_vel, axis=0), xy_rows(
+            batch.saucer_vx[saucer], batch.saucer_vy[saucer]),
             np.compress(enemy, batch.shot_vel, axis=0)]).take(order, axis=0)
         self.rad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(n_enemy)])[order]
         self.wraps = np.concatenate([np.full(n_rock, p.wrap_asteroids),
@@ -140,7 +140,7 @@ class _Movers:
                  shot_lane: np.ndarray, heading: np.ndarray,
                  turn: np.ndarray | None = None) -> None:
         sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
-        live = np.flatnonzero(playing)
+        live = playing.nonzero()[0]
         if turn is not None:
             turned = turn[live]
             nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
@@ -154,9 +154,9 @@ class _Movers:
                 svx = np.minimum(np.maximum(svx, -cap), cap)
                 svy = np.minimum(np.maximum(svy, -cap), cap)
             self.lane, self.cat = live, 2 - turned
-            self.pos = np.stack([sx[live] + c * 0.5 * p.ship_length,
-                                 sy[live] + s * 0.5 * p.ship_length], axis=1)
-            self.vel = np.stack([svx, svy], axis=1)
+            self.pos = xy_rows(sx[live] + c * 0.5 * p.ship_length,
+                               sy[live] + s * 0.5 * p.ship_length)
+            self.vel = xy_rows(svx, svy)
             self.horizon = np.full(live.shape[0], p.shot_ticks - 1.0)
             return
         own = mine & playing[shot_lane]
@@ -167,9 +167,9 @@ class _Movers:
         order = _pack(lane, cat, 5)
         self.lane, self.cat = lane[order], cat[order]
         self.pos = np.concatenate([np.compress(own, batch.shot_pos, axis=0),
-                                   np.stack([sx[live], sy[live]], axis=1)]).take(order, axis=0)
+                                   xy_rows(sx[live], sy[live])]).take(order, axis=0)
         self.vel = np.concatenate([np.compress(own, batch.shot_vel, axis=0),
-                                   np.stack([vx[live], vy[live]], axis=1)]).take(order, axis=0)
+                                   xy_rows(vx[live], vy[live])]).take(order, axis=0)
         self.horizon = np.concatenate([batch.shot_ttl[own],
                                        np.full(n_live, float(DANGER_TICKS))])[order]
 
@@ -215,7 +215,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     aim_turn = np.zeros(size, dtype=np.int64)
     target = np.full(size, -1, dtype=np.int64)
     reach = np.zeros(d.lane.shape[0])
-    ti = np.flatnonzero(d.cat < 2)
+    ti = (d.cat < 2).nonzero()[0]
     if not ti.shape[0]:
         return target, aim_turn, reach
     tl = d.lane[ti]
@@ -234,7 +234,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy)
                         / np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9))
     if bouncing:
-        pos, vel = d.pos.take(ti, axis=0), np.stack([velx, vely], axis=1)
+        pos, vel = d.pos.take(ti, axis=0), xy_rows(velx, vely)
         rad, wraps = d.rad[ti], d.wraps[ti]
         herex, herey = sx[tl], sy[tl]
     for _ in range(2):
@@ -338,7 +338,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     turn = aim_turn.copy()
     thrust = np.zeros(size, dtype=bool)
     jump = np.zeros(size, dtype=bool)
-    dodging = np.flatnonzero(in_danger & unhandled & playing)
+    dodging = (in_danger & unhandled & playing).nonzero()[0]
     if dodging.shape[0]:
         count = d.count[dodging]
         packed = offsets_of(count)

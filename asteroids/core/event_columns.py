@@ -234,7 +234,7 @@ class EventLog:
     def emit(self, kind: EventKind, when: np.ndarray, **payload: Any) -> None:
         """One event of ``kind`` for each game of ``when``; payload columns (i0..i3, x, y,
         f) as (B,) arrays or one value for all."""
-        games = np.flatnonzero(when)
+        games = when.nonzero()[0]
         if games.shape[0]:
             self.entries.append((kind, games, {
                 k: (v[games] if isinstance(v, np.ndarray) and v.ndim else v)
