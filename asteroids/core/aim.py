@@ -102,22 +102,22 @@ def closest_within(rx: np.ndarray, ry: np.ndarray, vx: np.ndarray, vy: np.ndarra
     (what the aimer reads of them: only whether ``miss < radius``, and ``t`` then).
 
     The nearest image is computed for every pair, the other eight only for the pairs that a
-    neighbour image could bring within ``radius`` (one pixel to spare): a neighbour across x
-    stays at least ``W - |rx| - |vx| h`` away over the horizon ``h``, one across y at least
-    ``H - |ry| - |vy| h``. Where neither bound reaches, the nearest image is the whole answer
-    bit for bit (``closest`` computes it by the same operations), or no image is within
-    ``radius``.
+    neighbour image could bring within ``radius`` (one pixel to spare). Over the horizon
+    ``h`` the relative x runs from ``rx`` to ``rx + vx h``, so a neighbour across x stays at
+    least ``W - max(|rx|, |rx + vx h|)`` away, one across y at least ``H - max(|ry|, |ry +
+    vy h|)``. Where neither bound reaches, the nearest image is the whole answer bit for bit
+    (``closest`` computes it by the same operations), or no image is within ``radius``.
     """
     if images.shape[0] == 1 or size is None:
         return closest_xy(rx, ry, vx, vy, horizon, images)
     t, miss = closest_xy(rx, ry, vx, vy, horizon, images[:1])
-    h = np.abs(np.broadcast_to(horizon, rx.shape))
-    gap = np.minimum(size[0] - np.abs(rx) - np.abs(vx) * h,
-                     size[1] - np.abs(ry) - np.abs(vy) * h)
-    every = np.flatnonzero(~(gap >= radius + 1.0))  # NaN: every image, as closest does
+    h = np.broadcast_to(horizon, rx.shape)
+    gap = np.minimum(size[0] - np.maximum(np.abs(rx), np.abs(rx + vx * h)),
+                     size[1] - np.maximum(np.abs(ry), np.abs(ry + vy * h)))
+    every = (~(gap >= radius + 1.0)).nonzero()[0]  # NaN: every image, as closest does
     if every.shape[0]:
         t[every], miss[every] = closest_xy(rx[every], ry[every], vx[every], vy[every],
-                                           h[every], images)
+                                           np.abs(h[every]), images)
     return t, miss
 
 
