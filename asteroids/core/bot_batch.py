@@ -71,22 +71,24 @@ def _pack(lane: np.ndarray, cat: np.ndarray, kinds: int) -> np.ndarray:
     return np.argsort(lane * kinds + cat, kind="stable")
 
 
-def _first_argmin(values: np.ndarray, lane: np.ndarray, size: int) -> np.ndarray:
-    """Per lane, the index (into ``values``) of its smallest value, the first on ties and the
-    first NaN when there is one, as ``np.argmin`` gives for one lane; -1 for a lane without
-    values. ``lane`` must be non-decreasing."""
-    out = np.full(size, -1, dtype=np.int64)
-    if not values.shape[0]:
+def _first_argmin(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per lane, the index (into ``values``, packed lane after lane, ``counts[g]`` of lane
+    g) of its smallest value, the first on ties and the first NaN when there is one, as
+    ``np.argmin`` gives for one lane; -1 for a lane without values."""
+    out = np.full(counts.shape[0], -1, dtype=np.int64)
+    n = values.shape[0]
+    if not n:
         return out
-    key = np.where(np.isnan(values), -np.inf, values)
-    new = np.ones(lane.shape[0], dtype=bool)
-    new[1:] = lane[1:] != lane[:-1]
-    starts = new.nonzero()[0]
-    low = np.minimum.reduceat(key, starts)
-    at = (key == np.repeat(low, np.diff(np.append(starts, key.shape[0])))).nonzero()[0]
-    first = np.ones(at.shape[0], dtype=bool)
-    first[1:] = lane[at[1:]] != lane[at[:-1]]
-    out[lane[at[first]]] = at[first]
+    lanes = counts.nonzero()[0]
+    starts = offsets_of(counts)[lanes]
+    rank = np.arange(n)
+    low = np.minimum.reduceat(values, starts)  # NaN where a lane has one
+    out[lanes] = np.minimum.reduceat(np.where(values == low.repeat(counts[lanes]), rank, n),
+                                     starts)
+    nan = np.isnan(values)
+    if nan.any():  # a lane's first NaN, as np.argmin
+        first_nan = np.minimum.reduceat(np.where(nan, rank, n), starts)
+        out[lanes] = np.where(first_nan < n, first_nan, out[lanes])
     return out
 
 
@@ -94,7 +96,7 @@ class _Dangers:
     """Every flying game's dangers, packed game after game: its rocks, its saucer, its saucer
     shots (the first two kinds are its targets, ``cat`` 0 and 1)."""
 
-    __slots__ = ("cat", "count", "lane", "pos", "rad", "start", "vel", "wraps")
+    __slots__ = ("cat", "count", "lane", "pos", "rad", "start", "targets", "vel", "wraps")
 
     def __init__(self, batch: Batch, p: Params, flying: np.ndarray, rock_lane: np.ndarray,
                  shot_lane: np.ndarray) -> None:
@@ -123,6 +125,8 @@ class _Dangers:
                                      np.full(s_lane.shape[0], p.wrap_saucers),
                                      np.zeros(n_enemy, dtype=bool)])[order]
         self.count = np.bincount(self.lane, minlength=batch.size)
+        self.targets = np.bincount(lane[cat < 2], minlength=batch.size)
+        """Each game's targets (the first rows of its block)."""
         self.start = np.zeros(batch.size, dtype=np.int64)
         np.cumsum(self.count[:-1], out=self.start[1:])
 
@@ -268,7 +272,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     t_threat = threat_t[ti]
     urgent = threat[ti] & (reach_t + 2.0 < t_threat) & ~taken_any[ti]
     cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
-    best = _first_argmin(cost, tl, size)
+    best = _first_argmin(cost, d.targets)
     has = best >= 0
     target[has] = ti[best[has]]
     aim_turn[has] = np.where(n[best[has]] > 0, np.where(left[best[has]], 1, -1), 0)
@@ -360,8 +364,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
 
     # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
     # The candidate shot of the turn taken (left 1, none 2, right 3), against the targets.
-    m = np.bincount(d.lane[d.cat < 2], minlength=size)
-    may_fire = (m > 0) & ~batch.fire_held & (k < p.shot_max)
+    may_fire = (d.targets > 0) & ~batch.fire_held & (k < p.shot_max)
     # Only games that may fire need their candidate shot measured.
     shot = _Movers(batch, p, playing & may_fire, mine, shot_lane, heading, turn)
     if shot.lane.shape[0]:

@@ -3,12 +3,15 @@ bot's on that game, every tick."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import BOTS
-from asteroids.core.bot_batch import BATCH_BOTS, aimer_batch, batch_bot_for
+from asteroids.core.bot_batch import BATCH_BOTS, _first_argmin, aimer_batch, batch_bot_for
 from asteroids.core.inputs import InputFrame
 
 from .test_batch_identity import batched_pass_for_any_size
@@ -83,3 +86,17 @@ def test_every_named_bot_has_a_batched_form_and_unknown_names_say_which_do():
     assert set(BATCH_BOTS) == set(BOTS)
     with pytest.raises(ValueError, match="aimer, idle, spinner"):
         batch_bot_for("aimr")
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 1.0, -1.0, 2.5, float("nan"), float("inf"),
+                                          -float("inf")]), max_size=6), min_size=1,
+                max_size=8))
+def test_first_argmin_is_each_lanes_own_argmin(lanes):
+    """The aimer's cheapest target per game: numpy's argmin of each game's costs (the first
+    on ties, the first NaN when there is one), -1 for a game without targets."""
+    counts = np.array([len(v) for v in lanes], dtype=np.int64)
+    values = np.array([x for v in lanes for x in v], dtype=np.float64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    want = [int(s + np.argmin(v)) if v else -1 for s, v in zip(starts, lanes, strict=True)]
+    assert _first_argmin(values, counts).tolist() == want
