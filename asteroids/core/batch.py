@@ -54,6 +54,8 @@ _DTYPES = MappingProxyType(
 _SHIP_STATES = tuple(ShipState)
 _new_object = object.__new__
 _set_field = object.__setattr__
+_SCALAR_DTYPES = tuple((name, np.dtype(_DTYPES[name])) for name in SCALAR_FIELDS)
+"""Each per-game field with its dtype (numpy's builtin dtypes are singletons: ``is``)."""
 
 
 class Batch:
@@ -84,7 +86,7 @@ class Batch:
         # the phases still run lane by lane).
         state["_packed_from"] = tuple(worlds) if worlds is not None else None
         for value in columns.values():
-            value.flags.writeable = False
+            value.setflags(write=False)
 
     def __getattr__(self, name: str) -> np.ndarray:
         worlds = self.__dict__.get("_packed_from")
@@ -281,8 +283,9 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     masks_of = m.tolist()
     stepped = [(w, ()) if held[i] else step(w, masks_of[i], p)
                for i, w in zip(others, batch.worlds_of(others), strict=True)]
-    for name in SCALAR_FIELDS:
-        routine[name] = routine[name].astype(_DTYPES[name], copy=False)
+    for name, dtype in _SCALAR_DTYPES:
+        if routine[name].dtype is not dtype:
+            routine[name] = routine[name].astype(dtype)
     worlds = [w for w, _ in stepped]
     merged = merge_lanes(routine, SCALAR_FIELDS, lanes, shot_keep, others, worlds)
     events = events_of(lanes, log, ~other, others, [e for _, e in stepped])
