@@ -99,10 +99,16 @@ def near_rows(pos: np.ndarray, rock_radius: np.ndarray, center: np.ndarray, radi
               p: Params) -> np.ndarray:
     """(N,) whether each rock's bounding circle touches the circle at ``center`` (one
     centre, or one per rock: its game's craft) of ``radius`` (one, or one per rock)."""
-    c = np.asarray(center)
-    dx, dy = pos[:, 0] - c[..., 0], pos[:, 1] - c[..., 1]
-    if p.wrap_any:  # x and y apart: numpy runs (N, 2) by (2,) operations as N loops of two
-        dx, dy = wrap_delta(dx, p.size[0]), wrap_delta(dy, p.size[1])
+    if pos.shape[0] < 64:  # a game's rocks: fewer calls as (N, 2) rows
+        delta = pos - center
+        if p.wrap_any:
+            delta = wrap_delta(delta, p.size)
+        dx, dy = delta[:, 0], delta[:, 1]
+    else:  # many games' rocks: x and y apart (numpy runs (N, 2) by (2,) as N loops of two)
+        c = np.asarray(center)
+        dx, dy = pos[:, 0] - c[..., 0], pos[:, 1] - c[..., 1]
+        if p.wrap_any:
+            dx, dy = wrap_delta(dx, p.size[0]), wrap_delta(dy, p.size[1])
     reach = rock_radius + radius
     return dx * dx + dy * dy <= reach * reach
 

@@ -21,7 +21,7 @@ from asteroids.core.params import params_for
 from asteroids.core.ship import ship_outline
 from asteroids.core.spawn import NewRock
 from asteroids.core.tables import HEADING_STEPS
-from asteroids.core.touch import rocks_near
+from asteroids.core.touch import near_rows, rocks_near
 from asteroids.core.world import (
     SHIP_DEAD,
     SHIP_FLYING,
@@ -294,3 +294,23 @@ def test_the_first_claim_on_a_craft_or_a_rock_wins_whatever_its_cause(first: Cau
     assert not frame.claimed(Kind.SHIP)
     assert frame.rock_by.tolist() == [NO_CLAIM, first, NO_CLAIM]
     assert frame.unclaimed(np.arange(3)).tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("borders", ["wrap", "bounce"])
+def test_near_rows_of_many_games_equal_each_games_own(borders: str) -> None:
+    """The batch asks about hundreds of rocks at once (x and y apart), a game about its own
+    few (as rows): the same answers, circles touching exactly and the seam included."""
+    cfg = quiet_with(borders={k: borders for k in ("asteroids", "ship", "shots", "saucers")})
+    p = params_for(cfg)
+    rng = np.random.default_rng(5)
+    n = 400
+    pos = rng.uniform(0.0, 1.0, (n, 2)) * p.size
+    radius = rng.choice([8.0, 16.0, 32.0], n)
+    centre = rng.uniform(0.0, 1.0, (n, 2)) * p.size
+    centre[:40] = pos[:40] + np.array([radius[:40] + 15.0, np.zeros(40)]).T  # touching
+    centre[40:80] = pos[40:80] - [p.size[0] - 1.0, 0.0]  # across the seam
+    many = near_rows(pos, radius, centre, 15.0, p)
+    one = np.concatenate([near_rows(pos[i:i + 8], radius[i:i + 8], centre[i:i + 8], 15.0, p)
+                          for i in range(0, n, 8)])
+    assert many.tolist() == one.tolist()
+    assert many[:40].all()

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroids.core.geometry.wrap import FAST_MOD_MIN, floor_mod
+from asteroids.core.geometry.wrap import FAST_MOD_MIN, floor_mod, wrap_positions
 
 SIZES = (800.0, 600.0, 1024.0, 768.0, 3.0, 1e-3, 0.1 + 0.2)
 
@@ -66,3 +66,18 @@ def test_floor_mod_equals_percent_bit_for_bit(values: list[float], size: float,
             want = x % size
             got = floor_mod(x, size)
         assert np.array_equal(_bits(got), _bits(want))
+
+
+def test_positions_wrap_alike_as_rows_or_axes_apart() -> None:
+    """``wrap_positions`` wraps many positions x and y apart and a few as rows: the same
+    bits, on edge values (signed zeros, tiny negatives, the sizes and their neighbours)."""
+    size = np.array([1024.0, 768.0])
+    rng = np.random.default_rng(3)
+    p = rng.uniform(-1.0, 2.0, (600, 2)) * size
+    edges = np.stack([_edges(1024.0)[:20], _edges(768.0)[:20]], axis=1)
+    p[:20] = edges
+    p[20:40] = edges[::-1]
+    many = wrap_positions(p, size)
+    few = np.concatenate([wrap_positions(p[i:i + 4], size) for i in range(0, 600, 4)])
+    assert np.array_equal(_bits(many), _bits(few))
+    assert not np.signbit(many).any() and (many < size).all()

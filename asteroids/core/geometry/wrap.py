@@ -16,6 +16,9 @@ one ``%`` costs less than the fast form's several passes)."""
 _FAST_MOD_MIN_AXES = 2048
 """The same for per-axis sizes, whose fast form spreads the sizes first."""
 
+_AXES_APART_MIN = 128
+"""From this many values on, ``wrap_positions`` wraps x and y apart."""
+
 
 def floor_mod(x: F64Array, size: F64Array | float) -> F64Array:
     """``x % size`` (numpy's floored modulo, ``np.remainder``) bit for bit, for ``size > 0``
@@ -34,8 +37,10 @@ def floor_mod(x: F64Array, size: F64Array | float) -> F64Array:
     per element first (numpy runs an ``(N, 2)`` by ``(2,)`` operation as N loops of two)
     and the answer checked instead. tests/core/test_floor_mod.py compares the bits.
     """
+    if x.size < FAST_MOD_MIN:
+        return x % size
     if np.ndim(size) == 0:
-        if x.size < FAST_MOD_MIN or not (x.min() >= -size and x.max() < size + size):
+        if not (x.min() >= -size and x.max() < size + size):
             return x % size
         k = (x < 0.0).view(np.int8) - (x >= size).view(np.int8)
         out = k.astype(np.float64)
@@ -91,6 +96,17 @@ def wrap_positions(p: F64Array, size: F64Array) -> F64Array:
     >>> wrap_positions(np.array([[-1e-17, 1210.0]]), np.array([800.0, 600.0])).tolist()
     [[0.0, 10.0]]
     """
-    y = floor_mod(p, size)
+    if p.size >= _AXES_APART_MIN and np.ndim(size) == 1 and p.shape[-1] == 2:
+        # x and y apart: numpy runs (N, 2) by (2,) operations as N loops of two, which
+        # costs more than the extra calls from this many values on.
+        out = np.empty(p.shape)
+        for axis in (0, 1):
+            out[..., axis] = _wrap_axis(p[..., axis], size[axis])
+        return out
+    return _wrap_axis(p, size)
+
+
+def _wrap_axis(x: F64Array, size: F64Array | float) -> F64Array:
+    y = floor_mod(x, size)
     return np.where(y >= size, 0.0, y) + 0.0
 
