@@ -24,8 +24,9 @@ def rock_outlines(d: Draft) -> np.ndarray:
 def rock_outlines_of(d: Draft, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """World outlines (packed points, offsets) of just the asteroids in ``index``."""
     counts = d.ast_offsets[index + 1] - d.ast_offsets[index]
-    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
-    rows = np.repeat(d.ast_offsets[index] - offsets[:-1], counts) + np.arange(offsets[-1])
-    cos_sin = COS_SIN[d.ast_angle[index] % HEADING_STEPS]
+    offsets = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    counts.cumsum(out=offsets[1:])
+    rows = (d.ast_offsets[index] - offsets[:-1]).repeat(counts) + np.arange(offsets[-1])
+    cos_sin = COS_SIN.take(d.ast_angle[index] % HEADING_STEPS, axis=0)
     return transform_outlines(d.ast_pos.take(index, axis=0), cos_sin,
                               d.ast_local.take(rows, axis=0), offsets), offsets

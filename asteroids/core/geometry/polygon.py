@@ -34,9 +34,10 @@ def transform_outlines(
     [[10.0, 1.0], [8.0, 0.0]]
     """
     counts = offsets[1:] - offsets[:-1]
-    body = np.repeat(np.arange(counts.shape[0]), counts)
-    c = centers[body]
-    cs = cos_sin[body]
+    body = np.arange(counts.shape[0]).repeat(counts)
+    # Rows by take: numpy indexes (N, 2) rows by an index array several times slower.
+    c = centers.take(body, axis=0)
+    cs = cos_sin.take(body, axis=0)
     co = cs[:, 0]
     si = cs[:, 1]
     lx = local[:, 0]
