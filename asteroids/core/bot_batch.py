@@ -31,7 +31,7 @@ from asteroids.core.aim import (
     future,
 )
 from asteroids.core.batch import Batch, rules_for
-from asteroids.core.batch_rows import any_per_game, offsets_of, row_games, xy_rows
+from asteroids.core.batch_rows import any_per_game, flat_rows, offsets_of, row_games, xy_rows
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.inputs import InputFrame
@@ -186,19 +186,20 @@ def _pairs(d: _Dangers, mv: _Movers, kit: AimKit
     hit radius of a shot (``HIT_SHARE``), or its reach of the ship (``closest_within``):
     ``(mover, danger, (rel x, rel y), t, miss)``."""
     per_mover = d.count[mv.lane]
-    mover = np.repeat(np.arange(mv.lane.shape[0]), per_mover)
+    mover = np.arange(mv.lane.shape[0]).repeat(per_mover)
     pair_start = np.zeros(mv.lane.shape[0], dtype=np.int64)
-    np.cumsum(per_mover[:-1], out=pair_start[1:])
-    danger = d.start[mv.lane][mover] + (np.arange(mover.shape[0]) - pair_start[mover])
-    # x and y apart ((N,) columns): ``nearest`` and ``closest_within`` per element, as on
-    # (N, 2) rows, without numpy's slow two-wide inner loops.
-    rel, w = [], []
-    for axis in (0, 1):
-        r = d.pos[:, axis].take(danger) - mv.pos[:, axis].take(mover)
-        if kit.size is not None:
-            r = floor_mod(r + kit.half[axis], kit.size[axis]) - kit.half[axis]
-        rel.append(r)
-        w.append(d.vel[:, axis].take(danger) - mv.vel[:, axis].take(mover))
+    per_mover[:-1].cumsum(out=pair_start[1:])
+    danger = (d.start[mv.lane] - pair_start).repeat(per_mover) + np.arange(mover.shape[0])
+    # Differences of rows as complex numbers (one take and one subtraction for x and y
+    # both, each part exact as apart), then x and y apart ((N,) columns): ``nearest`` and
+    # ``closest_within`` per element, as on (N, 2) rows, without numpy's slow two-wide
+    # inner loops.
+    r = flat_rows(d.pos).take(danger) - flat_rows(mv.pos).take(mover)
+    v = flat_rows(d.vel).take(danger) - flat_rows(mv.vel).take(mover)
+    rel, w = [r.real, r.imag], [v.real, v.imag]
+    if kit.size is not None:
+        for axis in (0, 1):
+            rel[axis] = floor_mod(rel[axis] + kit.half[axis], kit.size[axis]) - kit.half[axis]
     rad = d.rad[danger]
     radius = np.where(mv.cat[mover] == _SHIP_MOVER, rad + kit.p.ship_radius + DANGER_MARGIN,
                       HIT_SHARE * rad)
@@ -308,17 +309,14 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     hit_r = HIT_SHARE * d.rad
 
     # (1) What the shots in flight will hit, and what is on a collision course.
-    taken = (pcat == 0) & target_pair & (miss_all < hit_r[danger])
-    taken_any = np.bincount(danger[taken], minlength=d.lane.shape[0]) > 0
-    ship_pair = pcat == _SHIP_MOVER
-    miss_ship = np.empty(d.lane.shape[0])
-    t_ship = np.empty(d.lane.shape[0])
-    rel_ship = (np.empty(d.lane.shape[0]), np.empty(d.lane.shape[0]))
-    ship_danger = danger[ship_pair]
-    miss_ship[ship_danger] = miss_all[ship_pair]
-    t_ship[ship_danger] = t_all[ship_pair]
-    for axis in (0, 1):
-        rel_ship[axis][ship_danger] = rel[axis][ship_pair]
+    taken = ((pcat == 0) & target_pair & (miss_all < hit_r[danger])).nonzero()[0]
+    taken_danger = danger.take(taken)
+    taken_any = np.bincount(taken_danger, minlength=d.lane.shape[0]) > 0
+    # The ship pairs: every danger once, in order (each game's ship is its last mover, and
+    # every game with a danger plays).
+    ship_pair = (pcat == _SHIP_MOVER).nonzero()[0]
+    miss_ship, t_ship = miss_all.take(ship_pair), t_all.take(ship_pair)
+    rel_ship = (rel[0].take(ship_pair), rel[1].take(ship_pair))
     reach_r = d.rad + p.ship_radius + DANGER_MARGIN
     threat = miss_ship < reach_r
     in_danger = any_per_game(threat, d.lane, size)
@@ -334,7 +332,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
     taken_at = np.full(d.lane.shape[0], np.inf)
-    np.minimum.at(taken_at, danger[taken], t_all[taken])
+    np.minimum.at(taken_at, taken_danger, t_all.take(taken))
     handled = taken_at + 1.0 < threat_t
     tgt = target[target >= 0]
     handled[tgt] |= reach[tgt] + 2.0 < threat_t[tgt]
