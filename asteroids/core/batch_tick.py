@@ -35,6 +35,7 @@ from asteroids.core.batch_rows import (
     append_shots,
     distinct,
     first_of_each,
+    flat_rows,
     pairs_in_games,
     rebuild_rocks,
     row_games,
@@ -100,13 +101,16 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
         if s.shape[0]:
             # Each rock's reach once (its game's margin), then per pair and axis (x and y
             # columns: numpy runs (N, 2) by (2,) operations as N loops of two).
-            reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game])[r]
-            near = np.ones(s.shape[0], dtype=bool)
-            for axis in (0, 1):
-                gap = np.abs(d.ast_pos[:, axis].take(r) - d.shot_pos[:, axis].take(s))
-                near &= ~(np.minimum(gap, p.size[axis] - gap) > reach)
-            may |= any_per_game(near, shot_game[s], lanes)
-            near_s, near_r = s[near], r[near]
+            # The differences as complex rows: one take and one subtraction for x and y.
+            reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game]).take(r)
+            delta = flat_rows(d.ast_pos).take(r) - flat_rows(d.shot_pos).take(s)
+            gap = np.abs(delta.real)
+            near = ~(np.minimum(gap, p.size[0] - gap) > reach)
+            gap = np.abs(delta.imag)
+            near &= ~(np.minimum(gap, p.size[1] - gap) > reach)
+            may |= any_per_game(near, shot_game.take(s), lanes)
+            near = near.nonzero()[0]
+            near_s, near_r = s.take(near), r.take(near)
     ship_up = _ship_present(d)
     saucer_up = d.saucer_alive
     large, small = p.saucer_radius
