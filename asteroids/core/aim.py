@@ -220,13 +220,14 @@ def shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float,
     return svx, svy
 
 
-_TURN_ORDER = np.array([0, 1, -1], dtype=np.int64)
-"""The turns an escape tries after the aim turn, in this order."""
+_TURNS_AFTER = np.array([[-1, 0, 1], [0, 1, -1], [1, 0, -1]], dtype=np.int64)
+"""Row ``aim turn + 1``: the turns an escape tries, the aim turn first, then the others in
+the order 0, 1, -1."""
 _THRUSTS = np.array([False, False, False, True, True, True])
 """Each candidate's thrust: every turn without, then every turn with."""
 _PATH_OF = np.array([0, 0, 0, 1, 2, 3])
 """Each candidate's path: the one coasting path, or thrusting under its turn."""
-for _table in (_TURN_ORDER, _THRUSTS, _PATH_OF):
+for _table in (_TURNS_AFTER, _THRUSTS, _PATH_OF):
     _table.flags.writeable = False
 del _table
 
@@ -263,9 +264,7 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
     """
     p = kit.p
     n = x.shape[0]
-    others = np.broadcast_to(_TURN_ORDER, (n, 3))
-    others = others[others != aim_turn[:, None]].reshape(n, 2)
-    turns = np.concatenate([aim_turn[:, None], others], axis=1)
+    turns = _TURNS_AFTER.take(aim_turn + 1, axis=0)  # (L, 3): the aim turn first
     dirs = np.concatenate([turns, turns], axis=1)  # (L, 6) candidates
     ks = kit.steps
     # Without thrust the heading moves nothing: the three coasting candidates share one
@@ -285,11 +284,18 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
             r = p.ship_radius
             q = fold(q, np.float64(r), p.size[axis] - r)
         path.append(q)
-    lane = np.repeat(np.arange(n), np.diff(np.append(start, pos.shape[0])))
+    if n == 1:  # one ship: its paths broadcast against every danger
+        paths = path
+    else:
+        counts = np.empty(n, dtype=np.int64)
+        counts[:-1] = start[1:] - start[:-1]
+        counts[-1] = pos.shape[0] - start[-1]
+        lane = np.arange(n).repeat(counts)
+        paths = [path[0].take(lane, axis=0), path[1].take(lane, axis=0)]
     squares = []
     for axis in (0, 1):
         ahead = pos[:, axis, None] + vel[:, axis, None] * ks  # (E, ticks)
-        rel = ahead[:, None, :] - path[axis][lane]
+        rel = ahead[:, None, :] - paths[axis]
         if kit.size is not None:
             rel = floor_mod(rel + kit.half[axis], kit.size[axis]) - kit.half[axis]
         rel *= rel

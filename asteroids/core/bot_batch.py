@@ -121,9 +121,10 @@ class _Dangers:
             batch.saucer_vx[saucer], batch.saucer_vy[saucer]),
             np.compress(enemy, batch.shot_vel, axis=0)]).take(order, axis=0)
         self.rad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(n_enemy)])[order]
-        self.wraps = np.concatenate([np.full(n_rock, p.wrap_asteroids),
-                                     np.full(s_lane.shape[0], p.wrap_saucers),
-                                     np.zeros(n_enemy, dtype=bool)])[order]
+        # Whether each wraps: read only where some target bounces off the walls.
+        self.wraps = None if p.wrap_asteroids and p.wrap_saucers else np.concatenate([
+            np.full(n_rock, p.wrap_asteroids), np.full(s_lane.shape[0], p.wrap_saucers),
+            np.zeros(n_enemy, dtype=bool)])[order]
         self.count = np.bincount(self.lane, minlength=batch.size)
         self.targets = np.bincount(lane[cat < 2], minlength=batch.size)
         """Each game's targets (the first rows of its block)."""
@@ -240,7 +241,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
                         / np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9))
     if bouncing:
         pos, vel = d.pos.take(ti, axis=0), xy_rows(velx, vely)
-        rad, wraps = d.rad[ti], d.wraps[ti]
+        rad, wraps = d.rad[ti], d.wraps[ti]  # type: ignore[index]
         herex, herey = sx[tl], sy[tl]
     for _ in range(2):
         if bouncing:
