@@ -132,3 +132,24 @@ def test_personas_without_scipy_say_how_to_get_it(capsys, monkeypatch):
     assert cli.main(["balance", "--persona", "novice,expert", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'asteroids[lab]'" in err and err.count("\n") == 1
+
+
+def test_a_run_where_every_game_reached_the_cap_reports_without_importing_scipy(tmp_path):
+    """scipy.stats takes half a second to import; with no game over the curves are flat and
+    the report is made without it (the same survival section, its curve empty)."""
+    import subprocess
+
+    out = tmp_path / "capped.json"
+    code = (
+        "import sys\n"
+        "from asteroids import cli\n"
+        f"assert cli.main(['balance', '--config', 'classic', '--bot', 'idle', '--games', '2',"
+        f" '--ticks', '30', '--jobs', '1', '--json', {str(out)!r}]) == 0\n"
+        "print('scipy.stats' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False"
+    km = json.loads(out.read_text())["sides"][0]["survival"]["kaplan_meier"]
+    assert (km["events"], km["censored"], km["times"], km["median_s"]) == (0, 2, [], None)
+    with_scipy = kaplan_meier([game(3.0, False), game(3.0, False)])
+    assert (with_scipy["events"], with_scipy["times"]) == (0, [])

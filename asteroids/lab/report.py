@@ -20,6 +20,7 @@ from asteroids.lab.survival import (
     at_time,
     compare_survival,
     require_scipy,
+    scipy_installed,
     side_survival,
 )
 from asteroids.replay.format import rules_fingerprint
@@ -33,7 +34,11 @@ CAP_NOTE_SHARE = 0.5
 """A side with at least this share of games still going at the cap gets a note."""
 
 
-def _has_scipy() -> bool:
+def _has_scipy(run: BalanceRun) -> bool:
+    """Whether the survival sections can be made: scipy imports, or, where no game ended
+    (the curves are flat and need nothing of it), it is installed."""
+    if not any(g.game_over for results in run.results for g in results):
+        return scipy_installed()
     try:
         require_scipy()
     except SurvivalUnavailable:
@@ -44,7 +49,7 @@ def _has_scipy() -> bool:
 def build_document(run: BalanceRun, *, resamples: int = RESAMPLES) -> dict[str, Any]:
     """Everything about ``run``: inputs, per-game results, summaries and comparisons, and
     with scipy each side's survival curve and hazard and each comparison's log-rank test."""
-    survival = _has_scipy()
+    survival = _has_scipy(run)
     sides = []
     for s, side in enumerate(run.sides):
         games = []

@@ -14,7 +14,9 @@ Nealen read difficulty (AIIDE 2015).
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -22,7 +24,7 @@ from typing import Any
 from asteroids.lab.game import GameResult
 
 __all__ = ["BIN_S", "CONFIDENCE", "SCIPY_MISSING", "SurvivalUnavailable", "compare_survival",
-           "hazard_by_time", "hazard_by_wave", "kaplan_meier", "require_scipy",
+           "hazard_by_time", "hazard_by_wave", "kaplan_meier", "require_scipy", "scipy_installed",
            "side_survival"]
 
 BIN_S = 30.0
@@ -40,6 +42,17 @@ SCIPY_MISSING = (
 
 class SurvivalUnavailable(Exception):
     """scipy is not installed; ``str()`` says how to install it."""
+
+
+def scipy_installed() -> bool:
+    """Whether scipy can be imported, found without importing it (``scipy.stats`` takes
+    half a second to import)."""
+    if "scipy" in sys.modules:
+        return sys.modules["scipy"] is not None
+    try:
+        return importlib.util.find_spec("scipy") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def require_scipy() -> Any:
@@ -79,16 +92,16 @@ def kaplan_meier(games: Sequence[GameResult]) -> dict[str, Any]:
         band never falls to one half), ``events`` (games over) and ``censored``.
 
     Raises:
-        SurvivalUnavailable: without scipy.
+        SurvivalUnavailable: without scipy, where some game ended (with none the curve is
+            flat, and scipy, half a second to import, is not asked).
     """
-    stats = require_scipy()
     events = sum(g.game_over for g in games)
     out: dict[str, Any] = {"events": events, "censored": len(games) - events}
     if events == 0:
         out.update(times=[], survival=[], low=[], high=[], median_s=None, median_low=None,
                    median_high=None)
         return out
-    sf = stats.ecdf(_censored(games)).sf
+    sf = require_scipy().ecdf(_censored(games)).sf
     with warnings.catch_warnings():
         # Where the curve is 0 the log-log band is undefined (NaN: the band is the curve).
         warnings.filterwarnings("ignore", "The confidence interval is undefined",
