@@ -206,6 +206,3 @@ class BatchDraft:
 
     def __getattr__(self, name: str) -> Any:
         raise AttributeError(f"a batch has no column {name!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        self.__dict__[name] = value
