@@ -45,7 +45,7 @@ from asteroids.core.batch_rows import (
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import Cause, ShipState, Shooter
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, DEAD, FLYING, Cause
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
@@ -78,8 +78,6 @@ from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_cleared, wa
 
 __all__ = ["routine_tick"]
 
-_FLYING = int(ShipState.FLYING)
-SHIP, SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
 
 
 def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
@@ -191,7 +189,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
 
 def _ship_present(d: BatchDraft) -> np.ndarray:
     """Where ``ship_craft`` shows the ship (flying, game on, no grace)."""
-    return (d.ship_state == _FLYING) & ~d.game_over & (d.ship_grace == 0)
+    return (d.ship_state == FLYING) & ~d.game_over & (d.ship_grace == 0)
 
 
 def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -263,7 +261,7 @@ def _claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
     order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
     target, first = first_of_each(rock[order])
     owner = d.shot_owner[rows[order[first]]]
-    rock_by[target] = np.where(owner == SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
+    rock_by[target] = np.where(owner == BY_SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
     return rock_by
 
 
@@ -361,10 +359,10 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
              f=d.shield_energy / p.shield_ticks)
     other |= b.flying & b.hyper_pressed & p.hyper_enabled
     fly(MANY, d, p, masks, b)
-    fire = trigger(MANY, d, p, b) & (_live_shots(d, SHIP, lanes) < p.shot_max)
+    fire = trigger(MANY, d, p, b) & (_live_shots(d, BY_SHIP, lanes) < p.shot_max)
     x, y, vx, vy = shot_from_nose(MANY, d, p)
-    append_shots(d, fire, SHIP, x, y, vx, vy, p.shot_ticks)
-    log.emit(EventKind.SHOT_FIRED, fire, i0=SHIP, x=x, y=y)
+    append_shots(d, fire, BY_SHIP, x, y, vx, vy, p.shot_ticks)
+    log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SHIP, x=x, y=y)
     # 2. the saucer (``saucer.update_saucer``), with each game's own stream of chance.
     if p.saucers:
         rng = Pcg32Batch(d.rng_state, d.rng_inc)
@@ -386,11 +384,11 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         if due.fire.any():
             d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks,
                                            d.saucer_fire_timer)
-            fire = due.fire & (_live_shots(d, SAUCER, lanes) < p.saucer_max_shots)
+            fire = due.fire & (_live_shots(d, BY_SAUCER, lanes) < p.saucer_max_shots)
             if fire.any():
                 x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
-                append_shots(d, fire, SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
-                log.emit(EventKind.SHOT_FIRED, fire, i0=SAUCER, x=x, y=y)
+                append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+                log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SAUCER, x=x, y=y)
         d.rng_state = rng.state
     shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
     shot_game = row_games(d.shot_rows)
@@ -465,7 +463,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         # the saucer is near the centre (``ship._area_clear``).
         crowded = d.saucer_alive | any_per_game(
             ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, lanes)
-        other |= back & ~(crowded & (d.ship_state == int(ShipState.DEAD)))
+        other |= back & ~(crowded & (d.ship_state == DEAD))
     between = wave_clock(MANY, d)
     cleared = wave_cleared(MANY, d, p, between, ast_counts)
     log.emit(EventKind.WAVE_CLEARED, cleared, i0=d.wave)

@@ -35,7 +35,7 @@ from asteroids.core.batch_rows import any_per_game, flat_rows, offsets_of, row_g
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.inputs import InputFrame
-from asteroids.core.kinds import ShipState, Shooter
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, FLYING
 from asteroids.core.params import Params
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 
@@ -58,8 +58,6 @@ def spinner_batch(batch: Batch, config: Config) -> np.ndarray:
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
-_FLYING, _BY_SHIP, _BY_SAUCER = int(ShipState.FLYING), int(Shooter.SHIP), int(Shooter.SAUCER)
-"""As plain ints: numpy compares an array with an IntEnum member five times as slowly."""
 _SHIP_MOVER = 4
 """Movers of a game in order: its shots in flight (0), the shot after turning left (1), not
 turning (2), turning right (3), then the ship (4): the one-game aimer's rows."""
@@ -103,7 +101,7 @@ class _Dangers:
         lanes = np.arange(batch.size)
         rock = flying[rock_lane]
         saucer = flying & batch.saucer_alive
-        enemy = (batch.shot_owner == _BY_SAUCER) & flying[shot_lane]
+        enemy = (batch.shot_owner == BY_SAUCER) & flying[shot_lane]
         n_rock, n_enemy = np.count_nonzero(rock), np.count_nonzero(enemy)
         s_lane = lanes[saucer]
         radii = np.asarray(p.saucer_radius, dtype=np.float64)
@@ -293,7 +291,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     kit = AimKit(p)
     size = batch.size
     masks = np.zeros(size, dtype=np.int64)
-    flying = (batch.ship_state == _FLYING) & ~batch.game_over
+    flying = (batch.ship_state == FLYING) & ~batch.game_over
     heading = batch.ship_heading % HEADING_STEPS
     rock_lane = row_games(batch.ast_rows)
     shot_lane = row_games(batch.shot_rows)
@@ -301,7 +299,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     playing = flying & (d.count > 0)
     if not playing.any():
         return masks
-    mine = (batch.shot_owner == _BY_SHIP) & flying[shot_lane]
+    mine = (batch.shot_owner == BY_SHIP) & flying[shot_lane]
     k = np.bincount(shot_lane[mine], minlength=size)
     mv = _Movers(batch, p, playing, mine, shot_lane, heading)
     mover, danger, rel, t_all, miss_all = _pairs(d, mv, kit)

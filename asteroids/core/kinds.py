@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-__all__ = ["Cause", "Hit", "Kind", "ShipState", "Shooter"]
+__all__ = ["BY_SAUCER", "BY_SHIP", "DEAD", "FLYING", "Cause", "Hit", "Kind", "ShipState",
+           "Shooter"]
 
 
 class Kind(IntEnum):
@@ -40,6 +41,12 @@ class Shooter(IntEnum):
     def label(self) -> str:
         """The name events use (``ShotFired.shooter``)."""
         return "ship" if self is Shooter.SHIP else "saucer"
+
+
+FLYING, DEAD = int(ShipState.FLYING), int(ShipState.DEAD)
+BY_SHIP, BY_SAUCER = int(Shooter.SHIP), int(Shooter.SAUCER)
+"""Ship states and shooters as plain ints, for comparing arrays with them: numpy compares
+an array with an IntEnum member about five times as slowly (3.2 against 0.6 us)."""
 
 
 class Cause(IntEnum):

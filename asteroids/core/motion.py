@@ -9,7 +9,7 @@ import numpy as np
 from asteroids.core.contacts import circle_pairs, circle_segment_contacts
 from asteroids.core.geometry.bounce import bounce_positions, reflect
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
-from asteroids.core.kinds import ShipState
+from asteroids.core.kinds import FLYING, ShipState
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.tables import HEADING_STEPS
@@ -17,9 +17,6 @@ from asteroids.core.world import Draft
 
 __all__ = ["bounce_off_obstacles", "collide_asteroids", "keep_inside", "move_bodies",
            "move_craft", "move_rocks", "push_and_reflect"]
-
-_FLYING = int(ShipState.FLYING)
-"""As a plain int: numpy compares an array with an IntEnum member five times as slowly."""
 
 
 def move_bodies(d: Draft, p: Params) -> None:
@@ -44,7 +41,7 @@ def move_rocks(d: Draft | BatchDraft, p: Params) -> None:
 def move_craft(L: Lanes, d: Draft | BatchDraft, p: Params) -> None:
     """The ship (while in play) and the saucer (while alive) move and meet their borders
     (shared by both drivers)."""
-    flying = (d.ship_state == _FLYING) & (d.game_over ^ True)
+    flying = (d.ship_state == FLYING) & (d.game_over ^ True)
     if L.many or flying:
         x, y = d.ship_x + d.ship_vx, d.ship_y + d.ship_vy
         if p.wrap_ship:

@@ -9,7 +9,7 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft
 from asteroids.core.inputs import InputFrame
-from asteroids.core.kinds import Cause, Kind
+from asteroids.core.kinds import DEAD, FLYING, Cause, Kind
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
@@ -40,9 +40,6 @@ __all__ = [
     "trigger",
     "update_ship_timers",
 ]
-
-_FLYING, _DEAD = int(SHIP_FLYING), int(SHIP_DEAD)
-"""As plain ints: numpy compares an array with an IntEnum member five times as slowly."""
 
 _OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
@@ -147,7 +144,7 @@ def read_buttons(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any) -> Butto
     fire_pressed = fire & (d.fire_held ^ True)
     hyper_pressed = hyper & (d.hyper_held ^ True)
     d.fire_held, d.hyper_held = fire, hyper
-    flying = (d.ship_state == _FLYING) & (d.game_over ^ True)
+    flying = (d.ship_state == FLYING) & (d.game_over ^ True)
     thrust = flying & ((mask & _THRUST) != 0)
     shield = flying & ((mask & _SHIELD) != 0) & (d.shield_energy > 0)
     if not p.shield_enabled:
@@ -272,7 +269,7 @@ def ship_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
     or it leaves hyperspace. Shared by both drivers."""
     live = d.game_over ^ True
     d.ship_grace = L.where(live & (d.ship_grace > 0), d.ship_grace - 1, d.ship_grace)
-    dead = live & (d.ship_state == _DEAD)
+    dead = live & (d.ship_state == DEAD)
     hyper = live & (d.ship_state == SHIP_HYPERSPACE)
     timer = d.ship_timer
     timer = d.ship_timer = L.where(hyper | (dead & (timer > 0)), timer - 1, timer)

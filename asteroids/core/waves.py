@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.core import events as ev
-from asteroids.core.kinds import ShipState
+from asteroids.core.kinds import FLYING, ShipState
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
@@ -18,9 +18,6 @@ from asteroids.core.world import Draft
 
 __all__ = ["heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave", "wave_clock",
            "wave_cleared"]
-
-_FLYING = int(ShipState.FLYING)
-"""As a plain int: numpy compares an array with an IntEnum member five times as slowly."""
 
 
 def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
@@ -81,7 +78,7 @@ def heartbeat_clock(L: Lanes, d: Draft | BatchDraft, p: Params,
     """The heartbeat's timers, given the ``weight`` of the rocks left (``rocks_weight``):
     (where a beat sounds, its tone, its interval). Shared by both drivers; see
     ``heartbeat``."""
-    on = (d.game_over ^ True) & (d.wave_timer < 0) & (d.ship_state == _FLYING)
+    on = (d.game_over ^ True) & (d.wave_timer < 0) & (d.ship_state == FLYING)
     if not (L.many or on):
         return False, 0, 0
     left = d.beat_quicken_timer - 1

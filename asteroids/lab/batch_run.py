@@ -21,7 +21,7 @@ from asteroids.config import Config
 from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch, take_lanes
 from asteroids.core.bot_batch import BATCH_BOTS
 from asteroids.core.event_columns import EventColumns, EventKind
-from asteroids.core.kinds import Cause, Shooter
+from asteroids.core.kinds import BY_SHIP, Cause
 from asteroids.core.params import params_for
 from asteroids.lab.game import DEATH_CAUSES, GameResult
 from asteroids.replay.record import get_bot
@@ -35,7 +35,6 @@ __all__ = ["LANES", "BatchTask", "can_batch", "play_batch", "run_batch_task"]
 LANES = 1024
 """Games in flight at once (a lane that finishes takes the next game)."""
 
-_SHIP = int(Shooter.SHIP)
 _SHIP_SHOT = int(Cause.SHIP_SHOT)
 # As plain ints: numpy compares an array with an IntEnum member five times as slowly.
 _FIRED, _WAVE_CLEARED = int(EventKind.SHOT_FIRED), int(EventKind.WAVE_CLEARED)
@@ -198,7 +197,7 @@ def _count(events: EventColumns, ticks: np.ndarray, tallies: _Tallies, size: int
     if not events.size:
         return
     kind, game = events.kind, events.game
-    tallies.shots += np.bincount(game[(kind == _FIRED) & (events.i0 == _SHIP)],
+    tallies.shots += np.bincount(game[(kind == _FIRED) & (events.i0 == BY_SHIP)],
                                  minlength=size)
     broke = (kind == _ROCK_DOWN) | (kind == _SAUCER_DOWN)
     tallies.kills += np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=size)
