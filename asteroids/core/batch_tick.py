@@ -97,9 +97,8 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
     if d.ast_id.shape[0]:
         s, r = pairs_in_games(shot_game, d.ast_rows)
         if s.shape[0]:
-            # Each rock's reach once (its game's margin), then per pair and axis (x and y
-            # columns: numpy runs (N, 2) by (2,) operations as N loops of two).
-            # The differences as complex rows: one take and one subtraction for x and y.
+            # Each rock's reach once (its game's margin), then per pair: the differences as
+            # complex rows (one take and one subtraction for x and y), then x and y apart.
             reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game]).take(r)
             delta = flat_rows(d.ast_pos).take(r) - flat_rows(d.shot_pos).take(s)
             gap = np.abs(delta.real)

@@ -13,9 +13,6 @@ FAST_MOD_MIN = 512
 """From this many elements on, ``floor_mod`` by one size tries its fast form first (below,
 one ``%`` costs less than the fast form's several passes)."""
 
-_FAST_MOD_MIN_AXES = 2048
-"""The same for per-axis sizes, whose fast form spreads the sizes first."""
-
 _AXES_APART_MIN = 128
 """From this many values on, ``wrap_positions`` wraps x and y apart."""
 
@@ -23,7 +20,7 @@ _AXES_APART_MIN = 128
 def floor_mod(x: F64Array, size: F64Array | float) -> F64Array:
     """``x % size`` (numpy's floored modulo, ``np.remainder``) bit for bit, for ``size > 0``
     (a number, or an array broadcasting against ``x``), two to six times as fast on large
-    arrays.
+    arrays by one size.
 
     ``np.remainder`` computes ``fmod`` and a floor division for every element (about 11 ns
     each here, 30 multiplications' worth). Where every ``x`` lies in ``[-size, 2 size)``,
@@ -32,30 +29,19 @@ def floor_mod(x: F64Array, size: F64Array | float) -> F64Array:
     ``np.remainder`` ends with (``fmod`` is exact and returns ``x - size``, or ``x`` which
     it then adds ``size`` to), and ``-0.0`` and ``size`` become ``+0.0`` as there.
     Elsewhere (anything farther, NaN, infinities) the answer is ``np.remainder``'s own.
-    By one size, the range is checked on ``x`` (its least and greatest values; NaN fails)
-    and the answer is ``x + k size`` for k in -1, 0, 1. Per-axis sizes are spread to one
-    per element first (numpy runs an ``(N, 2)`` by ``(2,)`` operation as N loops of two)
-    and the answer checked instead. tests/core/test_floor_mod.py compares the bits.
+    The range is checked on ``x`` (its least and greatest values; NaN fails) and the
+    answer is ``x + k size`` for k in -1, 0, 1. Per-axis sizes take ``%`` itself: many
+    values are wrapped one axis at a time (``wrap_positions``), as numpy runs an ``(N, 2)``
+    by ``(2,)`` operation as N loops of two. tests/core/test_floor_mod.py compares the bits.
     """
-    if x.size < FAST_MOD_MIN:
+    if x.size < FAST_MOD_MIN or np.ndim(size) != 0 or not (
+            x.min() >= -size and x.max() < size + size):
         return x % size
-    if np.ndim(size) == 0:
-        if not (x.min() >= -size and x.max() < size + size):
-            return x % size
-        k = (x < 0.0).view(np.int8) - (x >= size).view(np.int8)
-        out = k.astype(np.float64)
-        out *= size
-        out += x  # 0.0 + x: -0.0 becomes +0.0, as in np.remainder
-        return out
-    if x.size < _FAST_MOD_MIN_AXES:
-        return x % size
-    flat = x.reshape(-1)
-    s = np.broadcast_to(size, x.shape).reshape(-1)
-    out = (flat - s * (flat >= s)) + s * (flat < 0.0)
-    if not (out.min() >= 0.0 and (out < s).all()):  # NaN fails the first test
-        far = ~((out >= 0.0) & (out < s))
-        np.remainder(flat, s, out=out, where=far)
-    return out.reshape(x.shape)
+    k = (x < 0.0).view(np.int8) - (x >= size).view(np.int8)
+    out = k.astype(np.float64)
+    out *= size
+    out += x  # 0.0 + x: -0.0 becomes +0.0, as in np.remainder
+    return out
 
 
 def wrap_delta(d: F64Array, size: F64Array) -> F64Array:
