@@ -18,18 +18,21 @@ from asteroids.userfile import FileTooLarge, display_name, read_user_file
 __all__ = ["load_replay", "read_replay_bytes", "save_replay"]
 
 
-def save_replay(replay: Replay, path: str | os.PathLike[str]) -> Path:
+def save_replay(replay: Replay, path: str | os.PathLike[str], *,
+                follow_links: bool = True) -> Path:
     """Write ``replay`` to ``path`` atomically and return the path.
 
     The bytes go to a temporary file in the same folder, which is flushed and fsynced, then
     renamed over ``path`` (``os.replace``), and the folder is fsynced. A failure at any point
     leaves no partial file and keeps an existing file as it was. The folder is created if
-    needed (``asteroids.storage.atomic_write``).
+    needed (``asteroids.storage.atomic_write``). ``follow_links`` False (the data folder's
+    replays): a link at ``path`` is refused and no folder is created.
 
     Raises:
+        LinkRefused: ``path`` is a link, with ``follow_links`` False.
         OSError: when the folder cannot be created or written.
     """
-    return atomic_write(path, encode_replay(replay))
+    return atomic_write(path, encode_replay(replay), follow_links=follow_links)
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:
