@@ -123,7 +123,7 @@ CASES: dict[str, Case] = {
     "scores.json links to a device": Case(
         lambda data, tmp: ((data / "scores.json").symlink_to(_device(tmp)),
                            ["scores", "--clear", "--yes"])[1], 0,
-        "scores.json is a device, not a regular file",
+        "scores.json: it is a symbolic link; links inside the data folder are not followed",
         lambda data, tmp, o: _assert((data / "scores.json").is_symlink()
                                      and _is_device(data / "scores.json")
                                      and "no high scores to clear" in o.out)),
@@ -135,12 +135,20 @@ CASES: dict[str, Case] = {
     "scores.json is 64 MiB": Case(
         lambda data, tmp: (os.truncate(_touch(data / "scores.json"), 64 << 20),
                            ["scores"])[1], 0,
+        "scores.json: the file is too large (67108864 bytes; the limit is 1048576); not used, "
+        "and left as it is",
+        lambda data, tmp, o: _assert(sorted(p.name for p in data.iterdir()) == ["scores.json"]
+                                     and (data / "scores.json").stat().st_size == 64 << 20)),
+    "import beside a 64 MiB scores.json": Case(
+        lambda data, tmp: (os.truncate(_touch(data / "scores.json"), 64 << 20),
+                           (tmp / "in.json").write_bytes(EXPORT),
+                           ["scores", "--import", str(tmp / "in.json")])[2], 0,
         "scores.json: the file is too large (67108864 bytes; the limit is 1048576); moved aside",
         lambda data, tmp, o: _assert(len(list(data.glob("scores.json.corrupt-*"))) == 1)),
     "scores.json nested 100 000 deep": Case(
         lambda data, tmp: ((data / "scores.json").write_bytes(b"[" * 100_000 + b"]" * 100_000),
                            ["scores"])[1], 0,
-        "scores.json: not a scores file: nested too deeply; moved aside"),
+        "scores.json: not a scores file: nested too deeply; not used, and left as it is"),
     "a 5000-digit score": Case(
         lambda data, tmp: (_saved_book(data), (data / "scores.json").write_text(
             (data / "scores.json").read_text().replace('"score": 100', '"score": ' + "9" * 5000)),
@@ -150,9 +158,11 @@ CASES: dict[str, Case] = {
     "scores.json links elsewhere": Case(
         lambda data, tmp: ((data / "scores.json").symlink_to(tmp / "mine.json"),
                            (tmp / "in.json").write_bytes(EXPORT),
-                           ["scores", "--import", str(tmp / "in.json")])[2], 0, "",
+                           ["scores", "--import", str(tmp / "in.json")])[2], 2,
+        "scores.json is a symbolic link; links inside the data folder are not followed; "
+        "nothing was imported",
         lambda data, tmp, o: _assert((data / "scores.json").is_symlink() and
-                                     ScoreBook.load(tmp / "mine.json").table("arena") == [ENTRY])),
+                                     sorted(p.name for p in tmp.iterdir()) == ["data", "in.json"])),
     # --import
     "import a named pipe": Case(
         lambda data, tmp: ["scores", "--import", str(_fifo(tmp / "pipe"))], 2,
@@ -243,7 +253,12 @@ def test_a_special_settings_file_is_not_read_and_left_alone(tmp_path: Path, kind
     assert done.returncode == 0 and "Traceback" not in done.stderr
     saved, warning = done.stdout.splitlines()
     kind_text = "a named pipe" if kind == "named pipe" else "a device"
-    assert saved == (f"settings not saved: settings.json is {kind_text}, not a regular file; "
-                     "it is left as it is")
-    assert warning.startswith(f"settings.json is {kind_text}, not a regular file")
+    if kind == "named pipe":
+        assert saved == (f"settings not saved: settings.json is {kind_text}, not a regular "
+                         "file; it is left as it is")
+        assert warning.startswith(f"settings.json is {kind_text}, not a regular file")
+    else:  # a link to it: not followed out of the data folder
+        assert saved == (f"settings not saved: {path} is a symbolic link; links inside the "
+                         "data folder are not followed")
+        assert warning.startswith(f"{path}: it is a symbolic link")
     assert _is_fifo(path) if kind == "named pipe" else path.is_symlink() and _is_device(path)

@@ -142,9 +142,10 @@ def test_scores_through_a_real_process_with_a_corrupt_file(tmp_path: Path) -> No
                          text=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
-    assert "asteroids: note: scores.json: not a scores file: it is not UTF-8 text; moved " \
-           "aside as scores.json.corrupt-" in out.stderr
+    assert "asteroids: note: scores.json: not a scores file: it is not UTF-8 text; not used, " \
+           "and left as it is until the game next saves high scores" in out.stderr
     assert "No high scores yet" in out.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["scores.json"]  # listing changes nothing
 
 
 # --- fuzz ------------------------------------------------------------------------------------

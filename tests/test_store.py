@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from asteroids.config.knobs import describe
 from asteroids.profile import ScoreBook, ScoreEntry, Settings
-from asteroids.profile.scores import SCORES_FORMAT
+from asteroids.profile.scores import SCORES_FORMAT, dump_scores
 from asteroids.profile.settings import SCHEMA_FIELDS, SETTINGS_SCHEMA_VERSION, schema_knob
 from asteroids.profile.store import FileFormat, Store, StoreFileError, lock_path
 
@@ -295,27 +295,28 @@ def test_unknown_fields_of_a_scores_file_are_written_back(tmp_path: Path) -> Non
 
 @pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32",
                     reason="POSIX symbolic links")
-def test_a_symlinked_scores_file_stays_a_link(tmp_path: Path) -> None:
+@pytest.mark.parametrize("target", ["dangling", "a file", "a damaged file"])
+def test_a_symlinked_scores_file_is_refused_not_followed(tmp_path: Path, target: str) -> None:
     real = tmp_path / "elsewhere" / "my-scores.json"
     real.parent.mkdir()
+    if target != "dangling":
+        real.write_bytes(b"{broken" if target == "a damaged file" else dump_scores({}))
+    before = real.read_bytes() if real.exists() else None
     data = tmp_path / "data"
     data.mkdir()
     link = data / "scores.json"
-    link.symlink_to(real)                       # dangling: the first save makes the target
+    link.symlink_to(real)
     book = ScoreBook.load(link)
+    assert book.warnings == [f"{link}: it is {'a dangling' if target == 'dangling' else 'a'} "
+                             "symbolic link; links inside the data folder are not followed "
+                             "(replace it with a regular file or folder): not read, and high "
+                             "scores are not saved"]
     book.add("classic", entry(100))
-    assert book.save() is None
-    assert link.is_symlink() and ScoreBook.load(real).best("classic") == 100
-    real.write_text("{broken")                  # damaged: the target is moved aside
-    book = ScoreBook.load(link)
-    assert "moved aside as my-scores.json.corrupt-" in book.warnings[0]
-    book.add("classic", entry(50))
-    assert book.save() is None
+    assert book.save() == (f"high scores not saved: {link} is a symbolic link; links inside "
+                           "the data folder are not followed")
     assert link.is_symlink() and os.readlink(link) == str(real)
-    assert ScoreBook.load(link).best("classic") == 50
-    assert [p.name for p in data.iterdir()] == ["scores.json"]   # all else beside the target
-    assert sorted(p.name.split(".corrupt-")[0] for p in real.parent.iterdir()) == \
-        [".my-scores.json.lock", "my-scores.json", "my-scores.json"]
+    assert (real.read_bytes() if real.exists() else None) == before
+    assert [p.name for p in real.parent.iterdir()] == ([] if before is None else [real.name])
 
 
 def test_a_save_waits_for_the_lock_and_gives_up_in_one_line(tmp_path: Path) -> None:

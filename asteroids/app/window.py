@@ -93,7 +93,7 @@ class GameWindow(arcade.Window):
         d = config.display
         title = "Asteroids" if replay is None else "Asteroids replay"
         playing = replay is None
-        settings = Settings.load()
+        settings = Settings.load(tidy=playing)  # a replay window writes nothing
         width, height, full = window_geometry(config, settings if playing else None, pinned)
         placed = (playing and not full and settings.window_x is not None
                   and settings.window_y is not None)

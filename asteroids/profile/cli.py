@@ -131,21 +131,21 @@ def format_tables(tables: dict[str, list[ScoreEntry]], folder: Path | None = Non
     return "\n".join(out)
 
 
-def _as_json(book: ScoreBook, tables: dict[str, list[ScoreEntry]]) -> dict[str, Any]:
+def _as_json(book: ScoreBook, tables: dict[str, list[ScoreEntry]],
+             notes: list[str]) -> dict[str, Any]:
     return {
         "file": str(book.path),
         "tables": {key: {"label": ruleset_label(key),
                          "entries": [entry_to_json(e) for e in entries]}
                    for key, entries in tables.items()},
-        "warnings": list(book.warnings),
+        "warnings": notes,
     }
 
 
 def run_scores(args: argparse.Namespace) -> int:
     """Run ``asteroids scores`` with parsed ``args``; return the exit code."""
-    book = ScoreBook.load()
-    for line in book.warnings:
-        print(f"asteroids: note: {line}", file=sys.stderr)
+    book = ScoreBook.load(tidy=False)  # listing writes nothing; --import/--clear save
+    notes = _notes(book)
     key: str | None = None
     if args.ruleset is not None:
         key = _resolve(book, args.ruleset)
@@ -163,12 +163,22 @@ def run_scores(args: argparse.Namespace) -> int:
     if args.export is not None:
         return _export(tables, args.export)
     if args.json:
-        print(json.dumps(_as_json(book, tables), indent=2))
+        print(json.dumps(_as_json(book, tables, notes), indent=2))
     elif not any(tables.values()) and key is None:
         print(f"No high scores yet ({book.path}).")
     else:
         print(format_tables(tables))
     return 0
+
+
+def _notes(book: ScoreBook) -> list[str]:
+    """Print the book's notes and clear them (a save may add more: a file moved aside);
+    return the ones printed."""
+    shown = list(book.warnings)
+    for line in shown:
+        print(f"asteroids: note: {line}", file=sys.stderr)
+    book.warnings.clear()
+    return shown
 
 
 def _export(tables: dict[str, list[ScoreEntry]], target: str) -> int:
@@ -215,6 +225,7 @@ def _import(book: ScoreBook, source: str, key: str | None) -> int:
         return _fail(f"--import {name}: {book.read_only}; nothing was imported.")
     added = book.merge(tables)
     problem = book.save()
+    _notes(book)
     if problem is not None:
         return _fail(f"--import {name}: {problem}; nothing was imported.")
     total = sum(len(v) for v in tables.values())
@@ -245,6 +256,7 @@ def _clear(book: ScoreBook, key: str | None, yes: bool) -> int:
             return 0
     book.clear(key)
     problem = book.save()
+    _notes(book)
     if problem is not None:
         return _fail(f"--clear: {problem}.")
     print(f"asteroids: cleared {what}")

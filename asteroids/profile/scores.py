@@ -215,14 +215,16 @@ class ScoreBook:
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: Path | None = None) -> ScoreBook:
+    def load(cls, path: Path | None = None, *, tidy: bool = True) -> ScoreBook:
         """Read the scores file (default ``data_dir()/scores.json``); never raises.
 
-        Stale temporary files of an interrupted save are removed first. A missing file is an
-        empty book; a file that cannot be used is moved aside (see the module's docstring).
+        With ``tidy`` (the game) stale temporary files of an interrupted save are removed
+        first and a file that cannot be used is moved aside (see the module's docstring);
+        without it (``asteroids scores``) nothing in the data folder changes. A missing file
+        is an empty book.
         """
         book = cls(path)
-        book._take(book._store().load())
+        book._take(book._store().load(tidy=tidy))
         return book
 
     def refresh(self) -> None:

@@ -319,10 +319,12 @@ class Settings:
     """Fields of the file this version does not know (written back as they were)."""
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
-        """Read the settings file; never raises (see the module's docstring)."""
+    def load(cls, path: Path | None = None, *, tidy: bool = True) -> Settings:
+        """Read the settings file; never raises (see the module's docstring). Without
+        ``tidy`` (a replay window) nothing in the data folder changes: no stale temporary
+        file removed, no unusable file moved aside, no lock file made."""
         out = cls(path=path if path is not None else data_dir() / SETTINGS_FILE)
-        reading = out._store().load()
+        reading = out._store().load(tidy=tidy)
         out.warnings.extend(reading.notes)
         out.read_only = reading.read_only
         if reading.value is not None:

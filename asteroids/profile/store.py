@@ -30,9 +30,12 @@ Both files follow the same rules, kept here once::
   windows, or a window and ``asteroids scores --import``, never lose each other's changes.
   The lock file is empty and stays (deleting it while another game waits on it would let
   two writers in).
-
-A symbolic link to the file stays a link: reads follow it, and writes, backups and the lock
-go beside its target. No arcade here.
+- **Listing writes nothing**: ``load(tidy=False)`` (``asteroids scores``, a replay window)
+  only reads: no stale temporary file removed, no file set aside, no lock file created.
+- **No link followed**: the file, its lock, its temporary and quarantine files live in the
+  data folder, a boundary (``asteroids.datafolder``): a symbolic link there, dangling or
+  not, is refused in one line naming it; nothing is read, written, renamed or created
+  through it. No arcade here.
 """
 
 from __future__ import annotations
@@ -46,16 +49,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import filelock
-
+from asteroids.datafolder import FolderLock, LockTimeout, lock_path, make_folder, refuse_links
 from asteroids.storage import (
     FileTooLarge,
+    LinkRefused,
     NotRegularFile,
     atomic_write,
     describe_os_error,
     quarantine,
     read_limited,
-    real_path,
     remove_stale_temps,
 )
 
@@ -212,12 +214,6 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def lock_path(path: str | os.PathLike[str]) -> Path:
-    """The lock file of ``path``: ``.NAME.lock`` beside the file (beside a link's target)."""
-    target = real_path(path)
-    return target.with_name(f".{target.name}.lock")
-
-
 @dataclass
 class Reading(Generic[T]):
     """What ``Store.load`` found."""
@@ -261,32 +257,44 @@ class Store(Generic[T]):
     """One of the player's files: ``load`` it, ``save`` changes merged under the lock.
 
     Args:
-        path: the file (a symbolic link is followed).
+        path: the file (a symbolic link there is refused, never followed).
         fmt: what it holds.
         lock_timeout: seconds a save waits for another game's save.
+        root: the data folder ``path`` is in (default: ``path``'s folder): links between it
+            and ``path`` are refused; ``root`` itself may be one.
     """
 
     def __init__(self, path: Path, fmt: FileFormat[T], *,
-                 lock_timeout: float = LOCK_TIMEOUT_S) -> None:
+                 lock_timeout: float = LOCK_TIMEOUT_S, root: Path | None = None) -> None:
         self.path = path
         self.fmt = fmt
         self.lock_timeout = lock_timeout
+        self.root = root if root is not None else path.parent
 
     # -- reading ---------------------------------------------------------------------------
-    def load(self) -> Reading[T]:
+    def load(self, *, tidy: bool = True) -> Reading[T]:
         """Read the file; never raises.
 
-        Temporary files of an interrupted save are removed first. A missing file is an empty
-        ``Reading``; an unusable one is moved aside under the lock (see the module's
-        docstring).
+        With ``tidy`` (a command that writes, such as the game) temporary files of an
+        interrupted save are removed first and an unusable file is moved aside under the
+        lock (see the module's docstring). Without it nothing in the folder changes: an
+        unusable file is only reported. A missing file is an empty ``Reading``.
         """
-        remove_stale_temps(real_path(self.path).parent, real_path(self.path).name)
+        if not tidy:
+            return self._read()
+        try:
+            refuse_links(self.path.parent, self.root)
+        except LinkRefused:
+            return self._read()  # it says so; nothing is tidied through the link
+        remove_stale_temps(self.path.parent, self.path.name)
         reading = self._read()
         if reading.unusable and reading.read_only is None:
             try:
-                with self._lock().acquire(poll_interval=LOCK_POLL_S):
+                with self._lock():
                     reading = self._read(set_aside=True)
-            except (filelock.Timeout, OSError):
+            except (LockTimeout, LinkRefused):
+                pass  # not moved aside: the save says why
+            except OSError:
                 reading = self._read(set_aside=True)  # no lock to be had: as before locks
         return reading
 
@@ -296,7 +304,10 @@ class Store(Generic[T]):
         fmt, name = self.fmt, self.path.name
         out: Reading[T] = Reading()
         try:
-            st = os.stat(self.path)
+            refuse_links(self.path, self.root)
+            st = os.lstat(self.path)
+        except LinkRefused as exc:
+            return self._link(out, exc)
         except FileNotFoundError:
             return out
         except NotADirectoryError:
@@ -319,7 +330,9 @@ class Store(Generic[T]):
         if not writable:
             out.read_only = f"{fmt.what} not saved: {name} is read-only; it is left as it is"
         try:
-            out.data = read_limited(self.path, fmt.max_bytes)
+            out.data = read_limited(self.path, fmt.max_bytes, follow_links=False)
+        except LinkRefused as exc:  # made a link since the lstat
+            return self._link(out, exc)
         except FileTooLarge as exc:
             return self._unusable(out, str(exc), set_aside)
         except FileNotFoundError:  # removed since the stat
@@ -350,6 +363,16 @@ class Store(Generic[T]):
                              f"{keep}")
         return out
 
+    def _link(self, out: Reading[T], exc: LinkRefused) -> Reading[T]:
+        """A link in the way: not read, not followed, and nothing saved this session."""
+        where = exc.filename
+        out.read_only = (f"{self.fmt.what} not saved: {where} is a symbolic link; links "
+                         "inside the data folder are not followed")
+        out.notes.append(f"{where}: {describe_os_error(exc)}: not read, and {self.fmt.what} "
+                         "are not saved")
+        out.unusable = True
+        return out
+
     def _unusable(self, out: Reading[T], problem: str, set_aside: bool) -> Reading[T]:
         """An unusable file: move it aside (``set_aside``), or say why it stays."""
         name = self.path.name
@@ -359,9 +382,11 @@ class Store(Generic[T]):
                              f"{self.fmt.what} are not saved")
             return out
         if not set_aside:
+            out.notes.append(f"{name}: {problem}; not used, and left as it is until the game "
+                             f"next saves {self.fmt.what}")
             return out
         try:
-            moved = quarantine(self.path)
+            moved = quarantine(self.path, follow_links=False)
         except OSError as exc:
             why = describe_os_error(exc)
             out.read_only = (f"{self.fmt.what} not saved: {name} is unusable and could not be "
@@ -374,10 +399,10 @@ class Store(Generic[T]):
         return out
 
     # -- writing ---------------------------------------------------------------------------
-    def _lock(self) -> filelock.BaseFileLock:
-        lock = lock_path(self.path)
-        lock.parent.mkdir(parents=True, exist_ok=True)
-        return filelock.FileLock(lock, timeout=self.lock_timeout)
+    def _lock(self) -> FolderLock:
+        """The save lock, its folder made first (without following a link below the root)."""
+        make_folder(self.path.parent, self.root)
+        return FolderLock(lock_path(self.path), self.lock_timeout, LOCK_POLL_S)
 
     def save(self, merge: Callable[[Reading[T]], T]) -> SaveResult[T]:
         """Read the file again and write ``merge(reading)``, under the lock; never raises.
@@ -390,7 +415,7 @@ class Store(Generic[T]):
         what = self.fmt.what
         notes: list[str] = []
         try:
-            with self._lock().acquire(poll_interval=LOCK_POLL_S):
+            with self._lock():
                 reading = self._read(set_aside=True)
                 notes = [reading.moved] if reading.moved else []
                 if reading.read_only is not None:
@@ -399,7 +424,7 @@ class Store(Generic[T]):
                 data = self.fmt.dump(value)
                 if reading.dropped:
                     try:
-                        backup = quarantine(self.path, copy=True)
+                        backup = quarantine(self.path, copy=True, follow_links=False)
                     except OSError as exc:
                         return SaveResult(None, f"{what} not saved: {self.path.name} has bad "
                                           f"fields and could not be copied aside "
@@ -407,13 +432,14 @@ class Store(Generic[T]):
                     notes.append(f"{self.path.name}: the original, with the "
                                  f"{self.fmt.items(len(reading.dropped))} left out, is kept "
                                  f"as {backup.name}")
-                atomic_write(self.path, data)
-        except filelock.Timeout:
+                atomic_write(self.path, data, follow_links=False)
+        except LockTimeout:
             return SaveResult(None, f"{what} not saved: {self.path.name} stayed locked by "
                               f"another game for {self.lock_timeout:g} s (the next save tries "
                               "again)", notes)
         except OSError as exc:
-            problem = folder_problem(self.path) or f"{self.path}: {describe_os_error(exc)}"
+            where = exc.filename if isinstance(exc, LinkRefused) else self.path
+            problem = folder_problem(self.path) or f"{where}: {describe_os_error(exc)}"
             return SaveResult(None, f"{what} not saved: {problem}", notes)
         return SaveResult(value, None, notes)
 
