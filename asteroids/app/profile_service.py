@@ -72,7 +72,7 @@ class PlayerProfile:
         """True when neither file existed at start: a new player."""
         if keep:
             folder = data_dir()
-            self.is_new = not any((folder / name).exists()
+            self.is_new = not any(os.path.lexists(folder / name)
                                   for name in (SETTINGS_FILE, SCORES_FILE))
             self.scores = ScoreBook.load()
             self.settings = settings if settings is not None else Settings.load()
@@ -199,8 +199,10 @@ class PlayerProfile:
         if self.scores is None:
             return []
         try:
-            return list(prune_replays(replays_dir(), keep, self.scores.referenced_replays()))
+            return list(prune_replays(replays_dir(), keep, self.scores.referenced_replays(),
+                                      root=data_dir()))
         except Exception as exc:  # pruning is housekeeping: never stop the game for it
-            print(f"asteroids: replays not pruned: {type(exc).__name__}: {exc}",
-                  file=sys.stderr)
+            why = (f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError)
+                   and exc.strerror else f"{type(exc).__name__}: {exc}")
+            print(f"asteroids: replays not pruned: {why}", file=sys.stderr)
             return []

@@ -3,7 +3,8 @@
 A played game is saved on game over (or, unfinished, when the player leaves it) either to the
 user's replay folder under a sortable name (``2026-11-23T17-05-00Z-seed123-score4560.replay``)
 or, for ``asteroids play --record FILE``, to FILE. A save that fails (read-only folder, full
-disk) is reported in one line and the game goes on. No arcade here.
+disk, a link where the replays folder or the file should be: the data folder follows none,
+``asteroids.datafolder``) is reported in one line and the game goes on. No arcade here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from asteroids.paths import replays_dir
+from asteroids.datafolder import make_folder
+from asteroids.paths import data_dir, replays_dir
 from asteroids.replay import Replay, save_replay
 
 __all__ = ["ReplaySaver", "SaveResult", "replay_filename"]
@@ -31,10 +33,11 @@ def replay_filename(replay: Replay, when: datetime) -> str:
 
 
 def _free(path: Path) -> Path:
-    """``path``, or ``stem-2.suffix``, ``stem-3.suffix``, ... whichever does not exist yet."""
+    """``path``, or ``stem-2.suffix``, ``stem-3.suffix``, ... whichever does not exist yet
+    (a name taken by a link, even a dangling one, is taken)."""
     n = 2
     candidate = path
-    while candidate.exists():
+    while os.path.lexists(candidate):
         candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
         n += 1
     return candidate
@@ -103,8 +106,12 @@ class ReplaySaver:
         path: Path | None = None
         try:
             path = self.target(replay)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            written = save_replay(replay, path)
+            if self.record_to is None:  # the data folder: no link followed on the way
+                make_folder(path.parent, data_dir())
+                written = save_replay(replay, path, follow_links=False)
+            else:  # the player's own --record FILE
+                path.parent.mkdir(parents=True, exist_ok=True)
+                written = save_replay(replay, path)
         except Exception as exc:  # a failed save must never end the player's game
             where = f"{path}: " if path is not None else ""
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""

@@ -42,7 +42,8 @@ from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.core import new_world
 from asteroids.core.bot import bot_input
-from asteroids.paths import replays_dir
+from asteroids.datafolder import refuse_links
+from asteroids.paths import data_dir, replays_dir
 from asteroids.profile import ScoreEntry, ruleset_label
 from asteroids.replay import Replay, ReplayError, load_replay
 
@@ -227,6 +228,7 @@ class TitleView(WorldView):
             return True  # the footer says there is none; Space still plays
         path = replays_dir() / Path(entry.replay).name
         try:
+            refuse_links(path, data_dir())  # the data folder follows no link
             replay = load_replay(path)
         except (ReplayError, OSError) as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -103,9 +105,9 @@ def _duration(seconds: float) -> str:
 def _replay_cell(entry: ScoreEntry, folder: Path) -> str:
     if entry.replay is None:
         return "-"
-    try:
-        present = (folder / entry.replay).is_file()
-    except OSError:  # e.g. a name too long for this file system
+    try:  # lstat: a link in the data folder is not followed, so it is not the replay
+        present = stat.S_ISREG(os.lstat(folder / entry.replay).st_mode)
+    except OSError:  # missing, or e.g. a name too long for this file system
         present = False
     return entry.replay if present else f"{entry.replay} (missing)"
 

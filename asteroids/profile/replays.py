@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from asteroids.datafolder import refuse_links
 from asteroids.storage import remove_stale_temps
 
 __all__ = ["prune_replays"]
 
 
-def prune_replays(folder: Path, keep: int, referenced: set[str]) -> list[Path]:
+def prune_replays(folder: Path, keep: int, referenced: set[str], *,
+                  root: Path | None = None) -> list[Path]:
     """Delete the oldest ``*.replay`` files in ``folder`` that no high-score table refers to,
     keeping the newest ``keep`` of those unreferenced ones.
 
@@ -26,15 +28,20 @@ def prune_replays(folder: Path, keep: int, referenced: set[str]) -> list[Path]:
         folder: the replay folder (``asteroids.paths.replays_dir()``).
         keep: unreferenced replays to keep (``[storage] keep_replays``), 0 or more.
         referenced: replay file names that must stay.
+        root: the data folder ``folder`` is in: when ``folder`` (or a folder between) is a
+            symbolic link, nothing is pruned (``asteroids.datafolder``); links in ``folder``
+            are never candidates either way.
 
     Returns:
         The files deleted, oldest first.
 
     Raises:
         ValueError: ``keep`` is negative.
+        LinkRefused: ``folder`` is a link below ``root`` (nothing deleted).
     """
     if keep < 0:
         raise ValueError(f"keep must be 0 or more; got {keep}")
+    refuse_links(folder, root if root is not None else folder.parent)
     remove_stale_temps(folder)
     candidates: list[tuple[float, str, Path]] = []
     try:
