@@ -36,8 +36,9 @@ from asteroids.core.params import Params, params_for
 from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, World
 
-__all__ = ["ARRAY_FIELDS", "BATCHED_PASS_MIN", "SCALAR_FIELDS", "Batch", "new_batch", "pack",
-           "reset_lanes", "rules_for", "step_batch", "take_lanes"]
+__all__ = ["ARRAY_FIELDS", "BATCHED_PASS_MIN", "SCALAR_FIELDS", "SEED_RANGE", "Batch",
+           "check_seeds", "new_batch", "pack", "reset_lanes", "rules_for", "step_batch",
+           "take_lanes"]
 
 ARRAY_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if n.startswith(("ast_", "shot_")))
 """World fields that hold rows (packed game after game in a Batch)."""
@@ -57,6 +58,14 @@ _set_field = object.__setattr__
 _SCALAR_DTYPES = tuple((name, np.dtype(_DTYPES[name])) for name in SCALAR_FIELDS)
 """Each per-game field with its dtype (numpy's builtin dtypes are singletons: ``is``)."""
 
+SEED_RANGE = range(-(2**63), 2**64)
+"""The seeds a batch takes: the replay format's range (``asteroids.replay.format``), which
+``asteroids record --seed`` and ``asteroids balance --seed`` take too. A seed outside it
+would play the game of its low 64 bits (``rng.seed_state``), so it is refused, not wrapped."""
+_SEED_TEXT = "[-2**63, 2**64)"
+_SHOWN = 60
+"""The longest repr a batch's message quotes (``asteroids.messages.QUOTED``)."""
+
 
 class Batch:
     """B games of one ruleset, read-only: every ``World`` field by name (a ``(B,)`` array for
@@ -71,8 +80,8 @@ class Batch:
     shot_rows: np.ndarray
     """(B + 1,) int64: game g's shots are rows ``shot_rows[g]:shot_rows[g + 1]``."""
     seeds: tuple[int, ...]
-    """The seed each lane's current game began with (any integers, as ``new_world`` takes;
-    lane resets change them)."""
+    """The seed each lane's current game began with (Python ints in ``SEED_RANGE``; lane
+    resets change them)."""
 
     def __init__(self, columns: dict[str, np.ndarray], seeds: tuple[int, ...], params: Params,
                  worlds: Sequence[World] | None = None) -> None:
@@ -214,25 +223,87 @@ _PACKERS: Mapping[str, Callable[[Sequence[World]], np.ndarray]] = MappingProxyTy
 """How each column is packed from the Worlds of a batch, when first read."""
 
 
-def new_batch(config: Config | Params, seeds: Iterable[int]) -> Batch:
+def new_batch(config: Config | Params, seeds: Iterable[int] | np.ndarray) -> Batch:
     """B new games of one ruleset, lane i from ``seeds[i]``: each equal to ``new_world``'s.
 
+    Args:
+        config: the ruleset (its Config or compiled Params).
+        seeds: one seed per game: Python ints (not bools) or numpy integers in
+            ``SEED_RANGE``, or a 1-D numpy integer array.
+
     Raises:
-        ValueError: for no seeds.
+        ValueError: for no seeds, or a seed that is not an integer in ``SEED_RANGE`` (a
+            float, a bool, a string, ``2**64``).
     """
     p = params_for(config)
-    seeds = [int(s) for s in seeds]
+    seeds = check_seeds(seeds)
     return pack([new_world(p, s) for s in seeds], p, seeds)
 
 
+def _shown(value: object) -> str:
+    """``value`` for a message: its repr, cut at ``_SHOWN`` characters (an int too long for
+    Python's repr is given by its size, a repr that fails by the type)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"(an integer of {value.bit_length()} bits)"
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__: the message must still come out
+        return f"(a {type(value).__name__})"
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _check_seed(seed: object, lane: int) -> int:
+    """``seed`` as a Python int, or ValueError: a bool or a float is not a seed (``True``
+    and ``1.5`` would play seed 1), and one outside ``SEED_RANGE`` would wrap."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed {_shown(seed)} of game {lane} is a {type(seed).__name__}, "
+                         f"not an integer in {_SEED_TEXT}")
+    value = int(seed)
+    if value not in SEED_RANGE:
+        raise ValueError(f"seed {_shown(value)} of game {lane} is outside {_SEED_TEXT}")
+    return value
+
+
+def check_seeds(seeds: Iterable[int] | np.ndarray) -> list[int]:
+    """``seeds`` as Python ints, each checked (``new_batch``, ``reset_lanes``).
+
+    A 1-D numpy integer array is taken whole (any integer dtype lies in ``SEED_RANGE``);
+    any other iterable is read item by item.
+
+    Raises:
+        ValueError: for an array of another dtype or shape, a value that is not iterable, or
+            an item that is not an integer in ``SEED_RANGE``.
+    """
+    if isinstance(seeds, np.ndarray):
+        if seeds.ndim != 1 or seeds.dtype.kind not in "iu":
+            raise ValueError(f"seeds must be a 1-D array of integers; got shape {seeds.shape} "
+                             f"of {seeds.dtype}")
+        return seeds.tolist()
+    if isinstance(seeds, (str, bytes)):
+        raise ValueError(f"seeds must be integers, not a {type(seeds).__name__} "
+                         f"{_shown(seeds)}")
+    try:
+        values = list(seeds)
+    except TypeError:
+        raise ValueError(f"seeds must be an iterable of integers; got {_shown(seeds)}"
+                         ) from None
+    return [_check_seed(s, i) for i, s in enumerate(values)]
+
+
 def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
-    m = np.asarray(masks)
+    """``masks`` as an int64 array, or ValueError. The check is two reductions over the B
+    masks: ``ALL_BUTTONS`` is the low bits (0x3f), so a mask has no other bit exactly when
+    it lies in [0, ALL_BUTTONS] (tests/core/test_batch_values.py holds that)."""
+    try:
+        m = masks if isinstance(masks, np.ndarray) else np.asarray(masks)
+    except (ValueError, TypeError, OverflowError):  # ragged, or not numbers at all
+        raise ValueError(f"masks must be {size} integers (one per game); got "
+                         f"{_shown(masks)}") from None
     if m.shape != (size,) or m.dtype.kind not in "iu":
         raise ValueError(f"masks must be {size} integers (one per game); got shape {m.shape} "
                          f"of {m.dtype}")
-    bad = (m < 0) | ((m & ~ALL_BUTTONS) != 0)
-    if bad.any():
-        lane = int(bad.nonzero()[0][0])
+    if m.max() > ALL_BUTTONS or (m.dtype.kind == "i" and m.min() < 0):
+        lane = int(((m < 0) | (m > ALL_BUTTONS)).nonzero()[0][0])
         raise ValueError(f"input mask {int(m[lane]):#x} of game {lane} has bits outside "
                          f"{ALL_BUTTONS:#x}")
     return m.astype(np.int64, copy=False)
@@ -247,31 +318,37 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
 
     Args:
         batch: the games (never modified).
-        masks: (B,) input bit masks, one per game (as ``step`` takes).
+        masks: (B,) input bit masks, one per game (as ``step`` takes): a numpy array of
+            any integer dtype, or a sequence of ints, each in [0, ALL_BUTTONS].
         config: the batch's ruleset (its Config or Params); None: the batch's own.
-        active: (B,) bools: only these games advance; the others hold still (no tick, no
-            events), e.g. an environment's games that already ended inside a frame skip.
-            None: every game.
+        active: (B,) bools (a bool array or a sequence of bools; not 0/1 integers): only
+            these games advance; the others hold still (no tick, no events), e.g. an
+            environment's games that already ended inside a frame skip. None: every game.
         auto_reset: seeds for new games: a game that ends this tick (game over) starts
             again at once in its lane from the next seed (its last events, ``GameOver``
             with the score among them, are in this step's events); when the seeds run out,
-            ended games stay as they are. None: games stay over.
+            ended games stay as they are. Each seed is checked as ``new_batch`` checks
+            them. None: games stay over.
 
     Returns:
         The next batch, and the tick's events as columns (``EventColumns.of(i)`` is game i's
         events, equal to ``step``'s).
 
     Raises:
-        ValueError: for masks of the wrong shape or with unknown bits.
+        ValueError: for masks of the wrong shape or dtype (a float, a bool, an object) or
+            with a bit outside ``ALL_BUTTONS`` (negative, or 64 and up: a uint8 mask of 255
+            too), ``active`` of the wrong shape or not bools, or an ``auto_reset`` seed that
+            ``new_batch`` refuses.
     """
     p = rules_for(batch, config)
     m = _check_masks(masks, batch.size)
     lanes = batch.size
     held = np.zeros(lanes, dtype=bool)
     if active is not None:
-        moving = np.asarray(active, dtype=bool)
-        if moving.shape != (lanes,):
-            raise ValueError(f"active must be {lanes} bools; got shape {moving.shape}")
+        moving = np.asarray(active)
+        if moving.shape != (lanes,) or moving.dtype.kind != "b":
+            raise ValueError(f"active must be {lanes} bools; got shape {moving.shape} of "
+                             f"{moving.dtype}")
         held = ~moving
     if lanes < BATCHED_PASS_MIN:
         return _step_each(batch, m.tolist(), p, held, auto_reset)
@@ -336,7 +413,7 @@ def _restart(ended: list[int], auto_reset: Iterator[int],
         if seed is None:
             break
         restarted.append(i)
-        lane_seeds[i] = int(seed)
+        lane_seeds[i] = _check_seed(seed, i)
     return restarted, tuple(lane_seeds)
 
 
@@ -352,9 +429,15 @@ def rules_for(batch: Batch, config: Config | Params | None) -> Params:
 def reset_lanes(batch: Batch, lanes: Sequence[int] | np.ndarray,
                 seeds: Sequence[int] | np.ndarray) -> Batch:
     """``batch`` with each of ``lanes`` holding a new game from the matching seed (auto-reset:
-    a lab or an RL loop restarts the games that ended and keeps the others)."""
+    a lab or an RL loop restarts the games that ended and keeps the others).
+
+    Raises:
+        ValueError: for a different number of seeds and lanes, or a seed ``new_batch``
+            refuses.
+        IndexError: for a lane outside the batch.
+    """
     lanes = [int(i) for i in np.asarray(lanes).reshape(-1)]
-    seeds = [int(s) for s in np.asarray(seeds).reshape(-1)]
+    seeds = check_seeds(seeds)
     if len(lanes) != len(seeds):
         raise ValueError(f"{len(lanes)} lanes but {len(seeds)} seeds")
     outside = [i for i in lanes if not 0 <= i < batch.size]

@@ -125,10 +125,13 @@ def test_take_lanes_keeps_the_games_asked_for_in_that_order(classic):
     assert state_hash(two.world(1)) == state_hash(batch.world(0))
 
 
-def test_any_integer_seeds_a_lane_as_new_world_takes_it(classic):
-    batch = new_batch(classic, [2**70, -5])
-    assert batch.seeds == (2**70, -5)
-    assert state_hash(batch.world(0)) == state_hash(new_world(classic, 2**70))
+def test_every_seed_of_the_range_seeds_a_lane_as_new_world_takes_it(classic):
+    """Both ends of SEED_RANGE (the replay format's) and a negative seed; past the ends is
+    refused (tests/core/test_batch_values.py)."""
+    batch = new_batch(classic, [2**64 - 1, -(2**63), -5])
+    assert batch.seeds == (2**64 - 1, -(2**63), -5)
+    assert state_hash(batch.world(0)) == state_hash(new_world(classic, 2**64 - 1))
+    assert state_hash(batch.world(1)) == state_hash(new_world(classic, -(2**63)))
 
 
 def test_memory_per_classic_game_stays_far_under_20_kB(classic):
