@@ -444,7 +444,14 @@ def _cmd_record(args: argparse.Namespace) -> int:
         score = "scores " + " / ".join(str(s) for s in replay.final_scores)
     else:
         score = f"score {replay.final_score}"
-    path = save_replay(replay, args.out)
+    try:
+        path = save_replay(replay, args.out)
+    except OSError as exc:  # a full disk, a read-only folder, a pipe or folder at --out
+        from asteroids.storage import describe_os_error
+
+        return _error(f"record: --out {args.out}: the replay was not written "
+                      f"({describe_os_error(exc)}); no file was left there, and an earlier "
+                      "file of that name is unchanged")
     why = "game over" if replay.ticks < args.ticks else "tick limit"
     print(f"asteroids: wrote {path}: {replay.ticks} ticks ({why}), {score}, "
           f"wave {replay.final_wave}, final hash {replay.final_hash}")

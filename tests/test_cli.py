@@ -237,3 +237,26 @@ def test_bench_is_offered_only_where_the_benchmarks_are(monkeypatch, capsys):
     assert cli.main(["bench", "step"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "source checkout" in err and "Traceback" not in err
+
+
+def test_record_on_a_full_disk_says_which_file_and_that_nothing_was_left(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    from asteroids import storage
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    out = tmp_path / "game.replay"
+    out.write_bytes(b"an earlier game")
+    monkeypatch.setattr(storage.os, "fsync", full)   # the disk fills during the write
+    assert cli.main(["record", "--bot", "idle", "--seed", "1", "--ticks", "5",
+                     "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"asteroids: record: --out {out}: the replay was not written (No space "
+                   "left on device); no file was left there, and an earlier file of that "
+                   "name is unchanged\n")
+    assert out.read_bytes() == b"an earlier game"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.replay"]
