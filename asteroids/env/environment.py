@@ -4,7 +4,9 @@ Each ``step`` is one tick of the game (or ``frame_skip`` ticks with the same but
 reward is the score the tick(s) earned; ``terminated`` is game over; ``truncated`` comes
 after ``max_ticks`` ticks. ``reset(seed=S)`` starts the game of a seed drawn from S, so the
 same seed gives the same episode; the game's seed is in ``info["game_seed"]``. Observation
-and actions: ``asteroids.env.observation``.
+and actions: ``asteroids.env.observation``. ``step`` takes exactly what ``action_space``
+contains, bools aside, and ``reset`` only the option ``game_seed``; anything else raises
+``TypeError`` or ``ValueError`` before a tick is played (``asteroids.env.checks``).
 
 Every episode can be kept as a replay that ``asteroids watch`` plays and ``asteroids
 verify`` checks: ``record=True`` keeps the current one (``save_replay(path)``), and
@@ -23,6 +25,7 @@ from gymnasium import spaces
 
 from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
+from asteroids.env.checks import action_index, game_seed_option
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 
 __all__ = ["DEFAULT_MAX_MINUTES", "AsteroidsEnv", "config_for", "episode_end", "game_seed_from",
@@ -124,12 +127,15 @@ class AsteroidsEnv(gym.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game; its seed is drawn from ``seed`` (``info["game_seed"]``), or
-        given outright as ``options={"game_seed": S}``."""
+        given outright as ``options={"game_seed": G}``, G an int in [0, 2**63).
+
+        Raises:
+            TypeError: for options that are not a dict, or a game seed that is not an int.
+            ValueError: for an option other than ``game_seed``, or a game seed out of range.
+        """
+        chosen = game_seed_option(options)
         super().reset(seed=seed)
-        if options and "game_seed" in options:
-            self.game_seed = int(options["game_seed"])
-        else:
-            self.game_seed = game_seed_from(self.np_random)
+        self.game_seed = game_seed_from(self.np_random) if chosen is None else chosen
         self.world = self.prev = new_world(self.config, self.game_seed)
         self.episodes += 1
         if self.record:
@@ -145,11 +151,18 @@ class AsteroidsEnv(gym.Env):
                 "lives": w.lives, "wave": w.wave}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Press the buttons of ``action`` for ``frame_skip`` ticks (fewer at game over)."""
+        """Press the buttons of ``action`` for ``frame_skip`` ticks (fewer at game over).
+
+        Raises:
+            TypeError: for an action of the wrong type (a bool, a float, a string).
+            ValueError: for an integer outside ``action_space`` or an array of a shape
+                other than ``()``.
+        """
+        index = action_index(self.action_space, action)
         if self.world is None:
             raise RuntimeError("call reset() before step()")
         start = self.world.score
-        self.world, prev = play_ticks(self.world, ACTIONS[int(action)], self.config,
+        self.world, prev = play_ticks(self.world, ACTIONS[index], self.config,
                                       self.frame_skip, self.max_ticks, self._recorder)
         self.prev = prev if prev is not None else self.prev
         terminated, truncated = episode_end(self.world, self.max_ticks)

@@ -26,6 +26,7 @@ from gymnasium.vector.utils import batch_space
 from asteroids.config import Config
 from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch
 from asteroids.core.params import params_for
+from asteroids.env.checks import action_indices, game_seed_option
 from asteroids.env.environment import config_for, game_seed_from, max_ticks_for
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 
@@ -71,13 +72,12 @@ class AsteroidsVectorEnv(VectorEnv):
         self._ended = np.zeros(num_envs, dtype=bool)
         self._masks = np.array(ACTIONS, dtype=np.int64)
 
-    def _game_seed(self, i: int, seed: int | None, options: dict[str, Any] | None) -> int:
+    def _game_seed(self, i: int, seed: int | None, chosen: int | None) -> int:
         if seed is not None or self._rngs[i] is None:
             self._rngs[i], _ = seeding.np_random(seed)
         rng = self._rngs[i]
         assert rng is not None
-        game_seed = (int(options["game_seed"]) if options and "game_seed" in options
-                     else game_seed_from(rng))
+        game_seed = game_seed_from(rng) if chosen is None else chosen
         self.game_seeds[i] = game_seed
         return game_seed
 
@@ -94,13 +94,19 @@ class AsteroidsVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every game: game i's generator is seeded with ``seed + i`` (or ``seed[i]``;
-        None keeps it, or seeds it at random the first time)."""
+        None keeps it, or seeds it at random the first time). ``options={"game_seed": G}``
+        plays game G in every lane, as ``SyncVectorEnv`` passes the options to each env.
+
+        Raises:
+            TypeError, ValueError: for options ``AsteroidsEnv.reset`` refuses.
+        """
+        chosen = game_seed_option(options)
         seeds = ([None] * self.num_envs if seed is None else
                  [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else
                  list(seed))
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
-        game_seeds = [self._game_seed(i, s, options) for i, s in enumerate(seeds)]
+        game_seeds = [self._game_seed(i, s, chosen) for i, s in enumerate(seeds)]
         self.batch = new_batch(self.params, game_seeds)
         self._ended[:] = False
         return self._observe(self.batch), self._info()
@@ -108,12 +114,17 @@ class AsteroidsVectorEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Press each game's buttons for ``frame_skip`` ticks; a game that ended at the last
-        step starts again instead (reward 0, not ended)."""
+        step starts again instead (reward 0, not ended).
+
+        Raises:
+            TypeError: for actions of the wrong type or dtype (bools, floats).
+            ValueError: for actions of a shape other than ``(num_envs,)`` or out of range.
+        """
+        indices = action_indices(self.action_space, actions)
         batch = self.batch
         if batch is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions).reshape(self.num_envs)
-        masks = self._masks[actions.astype(np.int64)]
+        masks = self._masks[indices]
         restart = np.flatnonzero(self._ended)
         if restart.size:
             batch = reset_lanes(batch, restart,
