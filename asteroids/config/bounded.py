@@ -16,6 +16,8 @@ import re
 import tomllib
 from typing import Any
 
+from asteroids.config.toml_scan import tokens
+
 __all__ = ["MAX_DEPTH", "MAX_NUMBER_CHARS", "TomlLimitError", "loads"]
 
 MAX_NUMBER_CHARS = 1000
@@ -25,22 +27,6 @@ decimal ones), so every integer read can be printed. It may still exceed the flo
 compare with a bound before converting."""
 MAX_DEPTH = 32
 """Deepest nesting of arrays and tables read (an obstacle's points are 4 levels deep)."""
-
-_TOKEN = re.compile(
-    r'(?P<str>"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""(?:"{0,2})'
-    r"|'''[^']*(?:'(?!'')[^']*)*'''(?:'{0,2})"
-    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-    r"|'[^'\n]*')"
-    r"|(?P<comment>#[^\n]*)"
-    r"|(?P<open>[\[{])"
-    r"|(?P<close>[\]}])"
-    r"|(?P<number>[+-]?[0-9][^\s\[\]{}=,#\"']*)"
-    r"|(?P<word>[^\s\[\]{}=,#\"'0-9+-][^\s\[\]{}=,#\"']*)"
-    r"|\s+"
-    r"|.",
-    re.DOTALL,
-)
-
 
 class TomlLimitError(ValueError):
     """TOML over a bound (a number too long, values nested too deeply).
@@ -65,24 +51,74 @@ def _position(text: str, index: int) -> tuple[int, int]:
 
 
 def _check_text(text: str) -> None:
-    """Refuse over-long numbers and over-deep brackets, by position, without converting."""
-    depth = 0
-    for m in _TOKEN.finditer(text):
+    """Refuse over-long numbers, over-deep brackets and over-deep dotted keys, by position,
+    without converting anything: one pass over the tokens (``toml_scan``), linear in the
+    text however it is built."""
+    brackets: list[str] = []  # the open brackets, innermost last (at most MAX_DEPTH)
+    in_key = True  # a key may start here: a line's start outside brackets, a header, a
+    # table's ``{`` or ``,``; tomllib reads dotted keys in time quadratic in their parts
+    key_start = -1  # where the key being read starts (-1: none yet)
+    dots = 0  # the dots of that key outside quotes: one per part after the first
+    for m in tokens(text):
         kind = m.lastgroup
-        if kind == "open":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise TomlLimitError(f"arrays or tables are nested more than {MAX_DEPTH} deep",
-                                     *_position(text, m.start()))
-        elif kind == "close":
-            depth = max(depth - 1, 0)
-        elif kind == "word" and m.group().count(".") >= MAX_DEPTH:
-            raise TomlLimitError(f"keys are nested more than {MAX_DEPTH} deep",
-                                 *_position(text, m.start()))
-        elif kind == "number" and m.end() - m.start() > MAX_NUMBER_CHARS:
+        if kind == "bare":
+            _check_bare(text, m, in_key)
+            if in_key:
+                if key_start < 0:
+                    key_start = m.start()
+                dots += text.count(".", m.start(), m.end())
+                if dots >= MAX_DEPTH:
+                    raise TomlLimitError(f"keys are nested more than {MAX_DEPTH} deep",
+                                         *_position(text, key_start))
+        elif kind == "str" or kind == "ml_str":
+            if in_key and key_start < 0:
+                key_start = m.start()
+        elif kind == "nl":
+            in_key, key_start, dots = not brackets, -1, 0
+        elif kind == "punct":
+            char = text[m.start()]
+            if char == "[" or char == "{":
+                if len(brackets) >= MAX_DEPTH:
+                    raise TomlLimitError(
+                        f"arrays or tables are nested more than {MAX_DEPTH} deep",
+                        *_position(text, m.start()))
+                brackets.append(char)
+                # ``[`` where a key may start opens a table header (``[[`` too).
+                in_key = char == "{" or in_key
+            elif char == "]" or char == "}":
+                if brackets:
+                    brackets.pop()
+                in_key = False
+            elif char == ",":
+                in_key = bool(brackets) and brackets[-1] == "{"
+            else:  # "="
+                in_key = False
+            key_start, dots = -1, 0
+
+
+def _check_bare(text: str, m: re.Match[str], in_key: bool) -> None:
+    """Refuse a number longer than ``MAX_NUMBER_CHARS`` in a run of bare characters, and
+    outside a key a word with ``MAX_DEPTH`` dots: a number is the run from its first digit
+    (with the sign just before it), a word the run from its first character that is neither
+    a digit nor a sign."""
+    run = m.group()
+    signs = len(run) - len(run.lstrip("+-"))
+    if signs == len(run):
+        return
+    if run[signs] in _DIGITS:
+        first = signs - 1 if signs else 0
+        length = len(run) - first
+        if length > MAX_NUMBER_CHARS:
             raise TomlLimitError(
-                f"a number is written with {m.end() - m.start()} characters; numbers longer "
-                f"than {MAX_NUMBER_CHARS} characters are refused", *_position(text, m.start()))
+                f"a number is written with {length} characters; numbers longer "
+                f"than {MAX_NUMBER_CHARS} characters are refused",
+                *_position(text, m.start() + first))
+    elif not in_key and run.count(".", signs) >= MAX_DEPTH:
+        raise TomlLimitError(f"keys are nested more than {MAX_DEPTH} deep",
+                             *_position(text, m.start() + signs))
+
+
+_DIGITS = frozenset("0123456789")
 
 
 def _check_depth(doc: dict[str, Any]) -> None:

@@ -8,25 +8,24 @@ keys, inline tables, arrays of tables and multi-line arrays and strings are hand
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
+
+from asteroids.config.bounded import MAX_DEPTH
+from asteroids.config.toml_scan import tokens
 
 __all__ = ["Path", "Positions", "find", "key_positions"]
 
 Path = tuple[str | int, ...]
 Positions = dict[Path, tuple[int, int]]
 
-_TOKEN = re.compile(
-    r'''(?P<ml_str>"""(?:[^\\]|\\.)*?"""+|\'\'\'.*?\'\'\'+)'''
-    r'''|(?P<str>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')'''
-    r"|(?P<comment>#[^\n]*)"
-    r"|(?P<nl>\r?\n)"
-    r"|(?P<ws>[ \t]+)"
-    r"|(?P<punct>[\[\]{}=,])"
-    r"|(?P<bare>[^\s\[\]{}=,#\"']+)"
-    r"|(?P<other>.)",
-    re.DOTALL,
-)
+_MAX_PATH = 4 * MAX_DEPTH
+"""A key path longer than this ends the scan (what was found so far is kept): text that
+``bounded`` let through is nested at most ``MAX_DEPTH`` deep, and a longer path would make
+recording its prefixes cost the square of its length."""
+
+
+class _TooDeep(Exception):
+    """A key path longer than ``_MAX_PATH``: stop scanning."""
 
 
 class _Tok:
@@ -37,16 +36,24 @@ class _Tok:
 
 
 def _tokens(text: str) -> Iterator[_Tok]:
+    """The tokens of ``text`` but white space and comments, each with its line and column
+    (a punctuation token's kind is its character)."""
     line, line_start = 1, 0
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup or "other"
+    for m in tokens(text):
+        kind = m.lastgroup or "bare"
+        if kind == "nl":
+            yield _Tok(kind, "\n", line, m.start() - line_start + 1)
+            line, line_start = line + 1, m.end()
+            continue
+        if kind == "ws" or kind == "comment":
+            continue
         tok = m.group()
-        kind = tok if kind == "punct" else kind
-        yield _Tok(kind, tok, line, m.start() - line_start + 1)
-        newlines = tok.count("\n")
-        if newlines:
-            line += newlines
-            line_start = m.start() + tok.rindex("\n") + 1
+        yield _Tok(tok if kind == "punct" else kind, tok, line, m.start() - line_start + 1)
+        if kind == "ml_str" or kind == "str":
+            newlines = tok.count("\n")
+            if newlines:
+                line += newlines
+                line_start = m.start() + tok.rindex("\n") + 1
 
 
 def _key_part(tok: _Tok) -> list[str]:
@@ -57,7 +64,7 @@ def _key_part(tok: _Tok) -> list[str]:
 
 class _Scanner:
     def __init__(self, text: str) -> None:
-        self.toks = [t for t in _tokens(text) if t.kind not in ("ws", "comment")]
+        self.toks = list(_tokens(text))
         self.i = 0
         self.pos: Positions = {}
         self.array_counts: dict[Path, int] = {}
@@ -70,6 +77,8 @@ class _Scanner:
             self.i += 1
 
     def record(self, path: Path, tok: _Tok) -> None:
+        if len(path) > _MAX_PATH:
+            raise _TooDeep
         self.pos.setdefault(path, (tok.line, tok.col))
 
     def read_key(self, stop: str) -> tuple[list[str], _Tok | None]:
@@ -79,6 +88,8 @@ class _Scanner:
         while (t := self.peek()) is not None and t.kind not in (stop, "nl"):
             first = first or t
             parts.extend(_key_part(t))
+            if len(parts) > _MAX_PATH:
+                raise _TooDeep
             self.i += 1
         return parts, first
 
@@ -179,7 +190,7 @@ def key_positions(text: str) -> Positions:
     scanner = _Scanner(text)
     try:
         return scanner.run()
-    except (IndexError, RecursionError):
+    except (IndexError, RecursionError, _TooDeep):
         return scanner.pos
 
 

@@ -91,30 +91,51 @@ def syntax_issue(src: Source, text: str, exc: Exception) -> ConfigIssue:
                        got="", order=src.order)
 
 
-_HEADER_LINE = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]")
-_KEY_LINE = re.compile(r"(\s*)([A-Za-z0-9_.\-\"' ]+?)\s*=")
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\"' ")
+"""What the key of a ``key = value`` line may be written with (quotes and spaces are dropped
+from the name shown)."""
+
+
+def _header(line: str) -> tuple[str, int] | None:
+    """``[name]`` or ``[[name]]`` at the start of ``line`` (after white space): the name
+    without spaces and the column of its ``[``; None for any other line. One pass."""
+    body = line.lstrip()
+    if not body.startswith("["):
+        return None
+    inner = body[2:] if body.startswith("[[") else body[1:]
+    close = inner.find("]")
+    if close == 0 and body.startswith("[["):  # ``[[]``: the second ``[`` is the name
+        inner = body[1:]
+        close = inner.find("]")
+    if close <= 0:
+        return None
+    name = inner[:close].strip() or inner[:close]
+    return name.replace(" ", ""), len(line) - len(body) + 1
 
 
 def _duplicate_at(text: str, line: int) -> tuple[str, int | None, bool]:
-    """The dotted key (or table) declared twice on ``line``, its column, whether a table."""
+    """The dotted key (or table) declared twice on ``line``, its column, whether a table.
+    Linear in the text, whatever its lines hold."""
     lines = text.split("\n")
     if not 1 <= line <= len(lines):
         return "", None, False
     here = lines[line - 1]
-    m = _HEADER_LINE.match(here)
-    if m:
-        return m.group(1).replace(" ", ""), here.index("[") + 1, True
-    m = _KEY_LINE.match(here)
-    if not m:
+    header = _header(here)
+    if header is not None:
+        return header[0], header[1], True
+    body = here.lstrip()
+    equals = body.find("=")
+    key = body[:equals].rstrip() if equals > 0 else ""
+    if not key or not _KEY_CHARS.issuperset(key):
         return "", None, False
     table = ""
     for previous in reversed(lines[: line - 1]):
-        h = _HEADER_LINE.match(previous)
-        if h:
-            table = h.group(1).replace(" ", "") + "."
+        found = _header(previous)
+        if found is not None:
+            table = found[0] + "."
             break
-    name = m.group(2).replace(" ", "").replace('"', "").replace("'", "")
-    return table + name, len(m.group(1)) + 1, False
+    name = key.replace(" ", "").replace('"', "").replace("'", "")
+    return table + name, len(here) - len(body) + 1, False
 
 
 @dataclass(frozen=True)
