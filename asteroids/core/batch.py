@@ -58,10 +58,11 @@ _set_field = object.__setattr__
 _SCALAR_DTYPES = tuple((name, np.dtype(_DTYPES[name])) for name in SCALAR_FIELDS)
 """Each per-game field with its dtype (numpy's builtin dtypes are singletons: ``is``)."""
 
-SEED_RANGE = range(-(2**63), 2**64)
-"""The seeds a batch takes: the replay format's range (``asteroids.replay.format``), which
-``asteroids record --seed`` and ``asteroids balance --seed`` take too. A seed outside it
-would play the game of its low 64 bits (``rng.seed_state``), so it is refused, not wrapped."""
+SEED_RANGE = range(-(1 << 63), 1 << 64)
+"""The seeds a batch takes, [-2**63, 2**64): the replay format's range
+(``asteroids.replay.format``), which ``asteroids record --seed`` and ``asteroids balance
+--seed`` take too. A seed outside it would play the game of its low 64 bits
+(``rng.seed_state``), so it is refused, not wrapped."""
 _SEED_TEXT = "[-2**63, 2**64)"
 _SHOWN = 60
 """The longest repr a batch's message quotes (``asteroids.messages.QUOTED``)."""
