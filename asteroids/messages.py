@@ -43,8 +43,8 @@ def quote(text: object, limit: int = QUOTED) -> str:
             lo = mid
         else:
             hi = mid - 1
-    head = repr(text[:lo])[:-1]
-    return f"{head}...{shown[0]} ({count(len(text))} characters)"
+    head = repr(text[:lo])[:-1]  # it closes with its own quote, which may not be shown[0]
+    return f"{head}...{head[0]} ({count(len(text))} characters)"
 
 
 def listing(items: Sequence[object], *, shown: int = 3, limit: int = QUOTED,
@@ -62,9 +62,11 @@ def listing(items: Sequence[object], *, shown: int = 3, limit: int = QUOTED,
 
 
 def one_line(text: str, limit: int = MAX_LINE) -> str:
-    """``text`` as one line of at most ``limit`` characters: line breaks become spaces and a
-    longer text is cut with `` ...``."""
-    flat = " ".join(text.split("\n")) if "\n" in text else text
+    """``text`` as one line of at most ``limit`` characters: line breaks (any that
+    ``str.splitlines`` splits at, ``\r`` too) become spaces and a longer text is cut with
+    `` ...``."""
+    parts = text.splitlines()
+    flat = " ".join(parts) if len(parts) > 1 else (parts[0] if parts else "")
     if len(flat) <= limit:
         return flat
     return flat[: limit - 4] + " ..."

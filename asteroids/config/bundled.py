@@ -67,5 +67,8 @@ def preset_description(name: str) -> str:
 
 def suggest_preset(text: str) -> str:
     """A did-you-mean hint ("; did you mean 'classic'?") or "" when nothing is close."""
-    close = difflib.get_close_matches(text.lower(), preset_names(), n=1, cutoff=0.6)
+    names = preset_names()
+    if len(text) * 0.6 > 2 * max(map(len, names), default=0):
+        return ""  # too long to be that close (and difflib's time grows with the square)
+    close = difflib.get_close_matches(text.lower(), names, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ERROR_CODES", "ConfigError", "ConfigIssue", "OVERRIDE_SOURCE"]
+from asteroids.messages import count, one_line
+
+__all__ = ["ERROR_CODES", "MAX_SHOWN", "ConfigError", "ConfigIssue", "OVERRIDE_SOURCE"]
 
 ERROR_CODES = (
     "syntax",
@@ -27,6 +30,12 @@ OVERRIDE_SOURCE = "--set"
 
 _OVERRIDE_SHOWN = 80
 """A ``--set`` text longer than this is shortened in messages (it is still one line)."""
+
+_SOURCE_SHOWN = 200
+"""A file name longer than this is shortened in the middle in messages."""
+
+MAX_SHOWN = 50
+"""The most problems ``str(ConfigError)`` lists one per line; the rest are counted by code."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,11 @@ class ConfigIssue:
             if len(text) > _OVERRIDE_SHOWN:
                 text = text[: _OVERRIDE_SHOWN - 3] + "..."
             return f"{OVERRIDE_SOURCE} #{self.line} ({text})"
-        parts = [self.source]
+        source = self.source
+        if len(source) > _SOURCE_SHOWN:
+            half = (_SOURCE_SHOWN - 3) // 2
+            source = f"{source[:half]}...{source[-half:]}"
+        parts = [source]
         if self.line is not None:
             parts.append(str(self.line))
             if self.col is not None:
@@ -78,13 +91,16 @@ class ConfigIssue:
         return (self.order, self.line or 0, self.col or 0)
 
     def __str__(self) -> str:
-        return f"{self.location}: error[{self.code}]: {self.message}"
+        """One line of at most ``asteroids.messages.MAX_LINE`` characters."""
+        return one_line(f"{self.location}: error[{self.code}]: {self.message}")
 
 
 class ConfigError(Exception):
     """The config is broken; ``errors`` lists every problem found, in source and line order.
 
-    ``str()`` gives one line per problem and a final summary line, ready for a terminal.
+    ``str()`` gives one line per problem (the first ``MAX_SHOWN``; the others counted by
+    code) and a final summary line, ready for a terminal; no line is over
+    ``asteroids.messages.MAX_LINE`` characters.
     """
 
     def __init__(self, errors: Iterable[ConfigIssue]) -> None:
@@ -96,7 +112,14 @@ class ConfigError(Exception):
     def summary(self) -> str:
         """The closing line: how many errors, and that the game will not start."""
         n = len(self.errors)
-        return f"{n} error{'' if n == 1 else 's'}. The game will not start with a broken config."
+        return (f"{count(n)} error{'' if n == 1 else 's'}. The game will not start with a "
+                "broken config.")
 
     def __str__(self) -> str:
-        return "\n".join([*(str(e) for e in self.errors), self.summary])
+        lines = [str(e) for e in self.errors[:MAX_SHOWN]]
+        rest = self.errors[MAX_SHOWN:]
+        if rest:
+            codes = Counter(e.code for e in rest)
+            by_code = ", ".join(f"{count(n)} {code}" for code, n in codes.most_common())
+            lines.append(f"... and {count(len(rest))} more, not shown ({by_code})")
+        return "\n".join([*lines, self.summary])

@@ -14,7 +14,8 @@ from typing import Any
 
 from asteroids.config import bounded
 from asteroids.config.bounded import MAX_DEPTH
-from asteroids.config.reading import TOML_POSITION
+from asteroids.config.reading import toml_position
+from asteroids.messages import quote
 
 __all__ = ["parse_override"]
 
@@ -46,12 +47,8 @@ def parse_override(text: str) -> tuple[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         if _BARE_WORD.fullmatch(raw):
             return key, raw
-        reason = TOML_POSITION.sub(r"\1", str(exc))
-        raise ValueError(f"cannot read the value {_short(raw)} as TOML: {reason}") from None
+        found = toml_position(str(exc))
+        reason = found[0] if found is not None else str(exc)
+        raise ValueError(f"cannot read the value {quote(raw)} as TOML: {reason}") from None
     return key, parsed["v"]
 
-
-def _short(raw: str, limit: int = 60) -> str:
-    """``raw`` quoted for a message, cut to ``limit`` characters."""
-    text = repr(raw)
-    return text if len(text) <= limit else text[: limit - 4] + "...'"

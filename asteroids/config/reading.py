@@ -20,16 +20,38 @@ from asteroids.config import bounded
 from asteroids.config.bundled import is_preset_name, preset_bytes, preset_names, suggest_preset
 from asteroids.config.errors import OVERRIDE_SOURCE, ConfigIssue
 from asteroids.config.locate import Path, Positions, find, key_positions
+from asteroids.messages import QUOTED, count, quote
 from asteroids.userfile import FileTooLarge, read_user_file
 
-__all__ = ["MAX_FILE_BYTES", "TOML_POSITION", "Source", "TextFile", "dotted", "read_source",
-           "syntax_issue"]
+__all__ = ["MAX_FILE_BYTES", "Source", "TextFile", "dotted", "read_source", "syntax_issue",
+           "toml_position"]
 
 MAX_FILE_BYTES = 64 * 1024
 """Largest settings file read; a real one is a few KiB, and huge TOML can eat CPU/memory."""
 
-TOML_POSITION = re.compile(r"^(.*?)\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
-"""Splits tomllib's message into its reason and the line and column it names."""
+_LINE_COLUMN = re.compile(r"line (\d+), column (\d+)")
+_REASON_SHOWN = 200
+"""A reason of tomllib's longer than this (it may quote a 64 KiB key) is shortened."""
+
+
+def toml_position(message: str) -> tuple[str, int | None, int | None] | None:
+    """tomllib's message split into its reason and the line and column it ends with
+    (``... (at line 3, column 7)``; both None for ``(at end of document)``); None when it
+    names no place. The reason is shortened past ``_REASON_SHOWN`` characters. One pass."""
+    at = message.rfind("(at ")
+    if at < 0 or not message.endswith(")"):
+        return None
+    where = message[at + 4:-1]
+    if where == "end of document":
+        line = col = None
+    elif (m := _LINE_COLUMN.fullmatch(where)) is not None:
+        line, col = int(m.group(1)), int(m.group(2))
+    else:
+        return None
+    reason = message[:at].rstrip()
+    if len(reason) > _REASON_SHOWN:
+        reason = f"{reason[:_REASON_SHOWN - 3]}... ({count(len(reason))} characters)"
+    return reason, line, col
 
 
 @dataclass
@@ -64,24 +86,24 @@ def dotted(path: Path) -> str:
 
 
 def syntax_issue(src: Source, text: str, exc: Exception) -> ConfigIssue:
+    """The issue of a text tomllib refused, placed at the line and column it names."""
     message = str(exc)
     line: int | None = None
     col: int | None = None
-    m = TOML_POSITION.match(message)
-    if m:
-        message = m.group(1)
-        if m.group(2):
-            line, col = int(m.group(2)), int(m.group(3))
-        else:
-            lines = text.split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
+    found = toml_position(message)
+    if found is not None:
+        message, line, col = found
+        if line is None:  # the end of the document
+            line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
     key = ""
     if line is not None and message.startswith(("Cannot overwrite", "Cannot declare")):
         # tomllib points past the value and does not name the key: find it on the line.
         key, key_col, is_table = _duplicate_at(text, line)
         if key:
             col = key_col
-            message = f"table [{key}] is declared twice" if is_table else f"{key} is set twice"
+            shown = key if len(key) <= QUOTED else quote(key)
+            message = (f"table [{shown}] is declared twice" if is_table
+                       else f"{shown} is set twice")
         else:
             message += " (a key or table is set twice)"
     elif message == "Illegal character '\\n'":
@@ -175,7 +197,7 @@ def read_source(src: Source, path: str | os.PathLike[str],
             try:
                 data = preset_bytes(text_path)
             except KeyError:
-                fail("unknown-preset", f"there is no file and no preset named {text_path!r}; "
+                fail("unknown-preset", f"there is no file and no preset named {quote(text_path)}; "
                      f"the presets are {', '.join(preset_names())}{suggest_preset(text_path)}")
                 return None
         else:

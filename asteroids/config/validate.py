@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import json
 import math
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,11 +26,13 @@ from asteroids.config.locate import Path
 from asteroids.config.reading import Source, dotted
 from asteroids.config.rule_tables import Obstacle
 from asteroids.config.schema import Config
+from asteroids.messages import QUOTED, quote
 
-__all__ = ["LEAF_PATHS", "Validator", "leaf"]
+__all__ = ["LEAF_PATHS", "MAX_HINTS", "Validator", "leaf"]
 
 _KEY_NAME_SET = frozenset(KEY_NAMES)
-_UNIT_SUFFIX = re.compile(r"(_(px|deg|s|s2|hz|per))+$")
+_UNITS = ("_px", "_deg", "_s", "_s2", "_hz", "_per")
+"""Unit suffixes a name is also matched without (``speed_max_px_per_s`` as ``speed_max``)."""
 
 
 class _Bad:
@@ -81,6 +83,20 @@ def _norm(name: str) -> str:
     return name.lower().replace("-", "_")
 
 
+def _without_units(name: str) -> str:
+    """``name`` without its trailing unit suffixes (``_px_per_s``), or ``name`` when that
+    leaves nothing; one pass from the end, however many suffixes it has."""
+    end = len(name)
+    while True:
+        for unit in _UNITS:
+            if name.endswith(unit, 0, end):
+                end -= len(unit)
+                break
+        else:
+            break
+    return name[:end] or name
+
+
 def _forms(name: str) -> list[str]:
     """Ways to spell a name for matching: as is, without its unit suffix, words sorted.
 
@@ -88,23 +104,50 @@ def _forms(name: str) -> list[str]:
     finds it although the unit suffix makes the full names far apart.
     """
     base = _norm(name)
-    bare = _UNIT_SUFFIX.sub("", base) or base
+    bare = _without_units(base)
     return list(dict.fromkeys([base, bare, "_".join(sorted(bare.split("_")))]))
 
 
-def _suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """The closest candidate after ignoring case, ``-``/``_`` and unit suffixes, or None."""
+@functools.lru_cache(maxsize=64)
+def _candidate_forms(candidates: tuple[str, ...]) -> tuple[dict[str, str], int]:
+    """Each spelling (``_forms``) of the candidates mapped to its candidate, and the length
+    of the longest spelling."""
     by_form: dict[str, str] = {}
     for c in candidates:
         for form in _forms(c):
             by_form.setdefault(form, c)
+    return by_form, max(map(len, by_form), default=0)
+
+
+_CLOSE = 0.6
+"""How alike a name and a candidate must be (``difflib``'s ratio) to be suggested."""
+
+
+def _suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate after ignoring case, ``-``/``_`` and unit suffixes, or None.
+
+    A name (without its unit suffixes) more than ``2 / _CLOSE`` times as long as the longest
+    candidate cannot be that alike (the ratio is at most twice the shorter length over both
+    lengths), so it is not compared: ``difflib`` can take time quadratic in the lengths, and
+    a name may be 64 KiB long.
+    """
+    by_form, longest = _candidate_forms(tuple(candidates))
+    if len(_without_units(_norm(name))) * _CLOSE > 2 * longest:
+        return None
     best: tuple[float, str] | None = None
     for query in _forms(name):
-        for hit in difflib.get_close_matches(query, list(by_form), n=1, cutoff=0.6):
+        for hit in difflib.get_close_matches(query, list(by_form), n=1, cutoff=_CLOSE):
             score = difflib.SequenceMatcher(None, query, hit).ratio()
             if best is None or score > best[0]:
                 best = (score, by_form[hit])
     return best[1] if best else None
+
+
+def _key_text(path: Path) -> str:
+    """A dotted key for a message: as it is, or quoted and shortened when it is long (a key
+    from outside may be 64 KiB)."""
+    text = dotted(path)
+    return text if len(text) <= QUOTED else quote(text)
 
 
 def _all_paths(cls: type, prefix: Path = ()) -> Iterable[Path]:
@@ -118,6 +161,10 @@ def _all_paths(cls: type, prefix: Path = ()) -> Iterable[Path]:
 LEAF_PATHS = tuple(_all_paths(Config))
 """Every setting's path (lists and the obstacles list as one), in schema order."""
 
+MAX_HINTS = 100
+"""Did-you-mean hints looked for in one source; later problems come without one (a message
+shows the first problems only, and 10 000 bad names would take seconds to match)."""
+
 
 class Validator:
     """Checks one source's raw TOML data against the schema, collecting issues."""
@@ -129,6 +176,15 @@ class Validator:
         """Leaf paths with an error, so cross-field checks on them are skipped."""
         self.set_paths: list[Path] = []
         """Leaf paths this source set to a valid value."""
+        self.hints = 0
+        """Did-you-mean hints looked for so far (at most ``MAX_HINTS``)."""
+
+    def suggest(self, name: str, candidates: Iterable[str]) -> str | None:
+        """``_suggest``, for the first ``MAX_HINTS`` problems of this source; None after."""
+        if self.hints >= MAX_HINTS:
+            return None
+        self.hints += 1
+        return _suggest(name, candidates)
 
     def report(self, path: Path, code: str, message: str, expected: str = "",
                got: str = "") -> _Bad:
@@ -162,13 +218,14 @@ class Validator:
     def unknown(self, name: str, value: Any, by_name: dict[str, Knob], path: Path) -> None:
         sub = (*path, name)
         what = "table" if isinstance(value, dict) else "key"
-        hint = _suggest(name, by_name)
+        hint = self.suggest(name, by_name)
         if hint is None:
             # Maybe the right key in the wrong table: [ship] tick_hz -> world.tick_hz.
-            elsewhere = [p for p in LEAF_PATHS if _norm(str(p[-1])) == _norm(name)]
+            norm = _norm(name)
+            elsewhere = [p for p in LEAF_PATHS if _norm(str(p[-1])) == norm]
             if len(elsewhere) == 1 and elsewhere[0] != sub:
                 hint = dotted(elsewhere[0])
-        message = f"{dotted(sub)} is not a known {what}"
+        message = f"{_key_text(sub)} is not a known {what}"
         if hint is not None:
             message += f"; did you mean '{hint}'?"
         where = f"[{dotted(path)}]" if path else "the top level"
@@ -227,7 +284,7 @@ class Validator:
         if choices and value not in choices:
             expected = describe(knob)
             message = f"{dotted(path)} must be {expected}; got {_got(value)}"
-            hint = _suggest(value, choices)
+            hint = self.suggest(value, choices)
             if hint is not None:
                 message += f"; did you mean '{hint}'?"
             return self.report(path, "choice", message, expected, _got(value))
@@ -268,7 +325,7 @@ class Validator:
             elif name not in _KEY_NAME_SET:
                 message = f"{dotted(sub)} must be {expected}; got {got}"
                 digit = len(name) == 1 and name.isdigit()
-                hint = f"KEY_{name}" if digit else _suggest(name, KEY_NAMES)
+                hint = f"KEY_{name}" if digit else self.suggest(name, KEY_NAMES)
                 if hint is not None:
                     message += f"; did you mean '{hint}'?"
                 out.append(self.report(sub, "choice", message, expected, got))

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from asteroids.config.bundled import preset_names
+from asteroids.messages import listing, quote
 from asteroids.paths import replays_dir
 from asteroids.profile.rulesets import ASSISTED_SUFFIX, is_ruleset_key, ruleset_label
 from asteroids.profile.scores import (
@@ -80,20 +81,26 @@ def _resolve(book: ScoreBook, name: str) -> str | None:
 
 
 def _unknown_ruleset(book: ScoreBook, name: str) -> int:
-    """One paragraph: no such rules, the ones there are, the closest, exit 2."""
+    """One paragraph: no such rules, the ones there are, the closest, exit 2. One line of at
+    most ``MAX_LINE`` characters however long ``name`` is and however many tables there are."""
     presets = preset_names()
     tables = list(book.keys())
     candidates = [*presets, *tables, *(ruleset_label(k) for k in tables)]
-    close = difflib.get_close_matches(name.strip().lower(),
-                                      [c.lower() for c in candidates], n=1, cutoff=0.5)
     hint = ""
-    if close:
-        match = next(c for c in candidates if c.lower() == close[0])
-        hint = f" Did you mean {match!r}?"
-    return _fail(f"--ruleset {name!r} is not a ruleset. The known ones are the bundled "
+    query = name.strip().lower()
+    # A name over 4 times the longest candidate cannot reach the 0.5 cutoff (difflib's time
+    # grows with the square of the lengths): it is not compared.
+    if len(query) <= 4 * max(map(len, candidates), default=0):
+        close = difflib.get_close_matches(query, [c.lower() for c in candidates], n=1,
+                                          cutoff=0.5)
+        if close:
+            match = next(c for c in candidates if c.lower() == close[0])
+            hint = f" Did you mean {match!r}?"
+    with_entries = listing(tables, shown=5, noun=("table", "tables")) if tables else "none yet"
+    return _fail(f"--ruleset {quote(name)} is not a ruleset. The known ones are the bundled "
                  f"presets ({', '.join(presets)}) and custom-XXXXXXXX for your own settings, "
                  f"each also as PRESET{ASSISTED_SUFFIX}; tables with entries: "
-                 f"{', '.join(tables) or 'none yet'}.{hint}")
+                 f"{with_entries}.{hint}")
 
 
 def _duration(seconds: float) -> str:
