@@ -22,6 +22,7 @@ from asteroids.config import ConfigError, ConfigIssue, load_config, render_defau
 from asteroids.config.bundled import preset_description, preset_names
 from asteroids.config.overrides import parse_override
 from asteroids.config.rulesets import PLAYER_SECTIONS, RulesetChoices, ruleset_choices
+from asteroids.messages import one_line
 from asteroids.userfile import STDIN, display_name
 
 if TYPE_CHECKING:
@@ -258,7 +259,8 @@ def _benchmarks_here() -> bool:
 
 
 def _error(message: str) -> int:
-    print(f"asteroids: {message}", file=sys.stderr)
+    """Print ``message`` as one line on stderr (at most ``MAX_LINE`` characters); exit 2."""
+    print(one_line(f"asteroids: {message}"), file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -268,7 +270,7 @@ def _choices(args: argparse.Namespace) -> RulesetChoices:
     overrides break is left out with one line on stderr."""
     choices = ruleset_choices(args.config, args.overrides)
     for line in choices.skipped:
-        print(f"asteroids: note: {line}", file=sys.stderr)
+        print(one_line(f"asteroids: note: {line}"), file=sys.stderr)
     return choices
 
 
@@ -349,10 +351,14 @@ def _cmd_config_show(args: argparse.Namespace) -> int:
         sys.stdout.write(render_default_toml())
         return 0
     header = ["asteroids: resolved settings, from the built-in defaults"]
-    header += [f"  then {path}" for path in args.config]
-    header += [f"  then --set {text}" for text in args.overrides]
+    header += [one_line(f"  then {path}", _HEADER_LINE) for path in args.config]
+    header += [one_line(f"  then --set {text}", _HEADER_LINE) for text in args.overrides]
     sys.stdout.write(render_toml(config, with_comments=not args.no_comments, header=header))
     return 0
+
+
+_HEADER_LINE = 200
+"""``config show`` names each --config and --set in its header, cut to this many characters."""
 
 
 def _cmd_config_check(args: argparse.Namespace) -> int:
@@ -364,7 +370,7 @@ def _cmd_config_check(args: argparse.Namespace) -> int:
             # Each file is checked on its own; list them in the order given.
             problems.extend(dataclasses.replace(e, order=index) for e in exc.errors)
         else:
-            print(f"{display_name(path)}: ok")
+            print(one_line(f"{display_name(path)}: ok"))
     if problems:
         print(ConfigError(problems), file=sys.stderr)
         return EXIT_BAD_INPUT
