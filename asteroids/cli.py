@@ -79,6 +79,19 @@ def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
     return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
 
 
+def _add_work_options(parser: argparse.ArgumentParser, work: str) -> None:
+    """``--time-limit`` and ``--max-ticks`` of ``verify`` and ``watch`` (the bound on a
+    replay's work: docs/replay-format.md)."""
+    from asteroids.replay.format import DEFAULT_MAX_TICKS
+
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help=f"stop {work} S seconds after the command started (exit code 2, "
+                        "saying where it stopped); default: no limit")
+    parser.add_argument("--max-ticks", type=int, default=DEFAULT_MAX_TICKS, metavar="N",
+                        help=f"refuse a game longer than N ticks (default {DEFAULT_MAX_TICKS}, "
+                        "4 h 37 min at 60 Hz: it bounds the work; raise it for a marathon)")
+
+
 def _version_text() -> str:
     """``asteroids 0.2.0 (rules version 1, replay format 3)``: the game's release, the newest
     rules version it plays (older ones too) and the replay format it writes."""
@@ -126,6 +139,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_config_options(watch)
     _add_live_option(watch, "apply edits of the --config files' display, sound and keys "
                      "while the replay plays")
+    _add_work_options(watch, "watching (the window closes)")
 
     config = sub.add_parser("config", help="show or check settings",
                             description="Show the resolved settings or check TOML files.")
@@ -186,9 +200,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "every recorded state hash. One line per file, then a total. Exit code 0 when all "
         "match, 1 when a replay plays differently (its first divergent tick and the fields "
         "that differ are named), 2 when a file is not a usable replay (missing, not a "
-        "regular file, damaged, edited, truncated, another format version, too large, or "
-        "its check failed); 2 wins over 1. Each file is checked on its own: one unusable "
-        "file is its own line and never stops the others.",
+        "regular file, damaged, edited, truncated, another format version, too large, longer "
+        "than --max-ticks, or its check failed) or --time-limit stopped its check; 2 wins "
+        "over 1. Each file is checked on its own: one unusable file is its own line and "
+        "never stops the others. A check that will take more than a few seconds says so "
+        "first, on stderr.",
     )
     verify.add_argument("files", nargs="+", metavar="FILE",
                         help="replay files (- reads one from standard input)")
@@ -201,6 +217,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "file, for big collections (the [cluster] extra)")
     verify.add_argument("--address", metavar="ADDR", default=None,
                         help="with --engine ray: the Ray cluster (default: a local Ray)")
+    _add_work_options(verify, "every check still running (each such file is 'stopped')")
 
     record = sub.add_parser(
         "record", help="record a headless bot game to a replay file",
@@ -322,27 +339,54 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
-    """Load the replay (a bad file is exit 2 with the replay module's message), then open
-    the window (no display is ``run_game``'s one-line error)."""
-    from asteroids.replay import ReplayError, load_replay
+    """Load the replay (a bad file or one longer than ``--max-ticks`` is exit 2 with the
+    replay module's message), state the work of a long one, then open the window (no
+    display is ``run_game``'s one-line error); past ``--time-limit`` the window closes and
+    the exit code is 2."""
+    from asteroids.messages import one_line
+    from asteroids.replay import ReplayError
+    from asteroids.replay.batch import check_work_options
+    from asteroids.replay.files import read_replay_bytes
+    from asteroids.replay.format import decode_replay
+    from asteroids.replay.work import Deadline, watch_notice
 
+    deadline = Deadline.after(args.time_limit)
     if args.replay == STDIN and STDIN in args.config:
         return _error("watch: standard input (-) can give the replay or the settings, not both")
+    problem = check_work_options(args, "watch")
+    if problem is not None:
+        return _error(problem)
     config = load_config(*args.config, overrides=args.overrides)
     try:
         live = _live_spec(args, rules=False)
     except ValueError as exc:
         return _error(f"watch: {exc}")
+    name = display_name(args.replay)
     try:
-        replay = load_replay(args.replay)
+        replay = decode_replay(read_replay_bytes(args.replay), name, max_ticks=args.max_ticks)
     except ReplayError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from asteroids.app.main import watch_replay
+    notice = watch_notice(replay, deadline)
+    if notice:
+        print(one_line(f"asteroids: {name}: {notice}"), file=sys.stderr, flush=True)
+    code = 0
+    if deadline.passed():
+        deadline.stopped_at = 0
+    else:
+        from asteroids.app.main import watch_replay
 
-    extra = {"live": live} if live is not None else {}
-    return int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
-                            **extra) or 0)
+        extra: dict[str, object] = {"live": live} if live is not None else {}
+        if deadline.at is not None:
+            extra["deadline"] = deadline
+        code = int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
+                                **extra) or 0)  # type: ignore[arg-type]
+    if deadline.stopped_at is None:
+        return code
+    where = (f"at tick {deadline.stopped_at} of {replay.ticks}" if deadline.stopped_at else
+             "before the window opened")
+    return _error(f"watch: {name}: stopped at the time limit (--time-limit "
+                  f"{args.time_limit:g} s) {where}")
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:

@@ -76,7 +76,8 @@ def test_verify_mismatch_exits_1_and_names_the_tick(recorded: Path, tmp_path: Pa
     assert [f["status"] for f in doc["files"]] == ["ok", "mismatch"]
     assert doc["files"][1]["first_bad_checkpoint"] == 600
     assert 300 < doc["files"][1]["first_bad_tick"] <= 600
-    assert doc["total"] == {"ok": 1, "mismatch": 1, "bad-input": 0} and doc["exit_code"] == 1
+    assert doc["total"] == {"ok": 1, "mismatch": 1, "bad-input": 0,
+                            "stopped": 0} and doc["exit_code"] == 1
 
 
 def _bad_files(recorded: Path, tmp: Path) -> dict[str, tuple[Path, str]]:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from asteroids.app.live import LiveSpec
     from asteroids.config.rulesets import Ruleset
     from asteroids.replay import Replay
+    from asteroids.replay.work import Deadline
 
 __all__ = ["EXIT_NO_DISPLAY", "run_game", "watch_replay"]
 
@@ -95,7 +96,8 @@ def run_game(config: Config, seed: int | None = None, *,
 
 
 def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *,
-                 live: LiveSpec | None = None, pinned: Collection[str] = ()) -> int:
+                 live: LiveSpec | None = None, pinned: Collection[str] = (),
+                 deadline: Deadline | None = None) -> int:
     """Open the game window and play ``replay`` in it until the window is closed, with the
     player's remembered look (palette, monitor look, HUD scale, sound; never saved).
 
@@ -108,6 +110,8 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
             apply while the replay plays (``config`` is what they gave at start).
         pinned: what the command line set (dotted ``--set`` keys): the remembered look does
             not replace these.
+        deadline: ``watch --time-limit``: the viewer closes the window when it passes and
+            sets ``deadline.stopped_at`` to the tick it showed.
 
     Returns:
         The process exit code, as for ``run_game``.
@@ -122,7 +126,14 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
     def make() -> Any:
         from asteroids.app.window import GameWindow
 
-        return GameWindow(view_config, replay=replay, speed=speed, live=live, player=config,
-                          pinned=pinned)
+        window = GameWindow(view_config, replay=replay, speed=speed, live=live,
+                            player=config, pinned=pinned)
+        if deadline is not None:
+            from asteroids.app.replay_view import ReplayView
+
+            view = window.current_view
+            if isinstance(view, ReplayView):
+                view.deadline = deadline
+        return window
 
     return _run_window(make)

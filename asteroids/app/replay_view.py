@@ -5,7 +5,9 @@ stepper, effects, sound). Seeking re-simulates from the nearest earlier World ke
 every ``CHECKPOINT_EVERY`` ticks the view keeps the World it passes (Worlds are immutable, so
 keeping one is keeping a reference), so a jump back costs at most that many ticks plus the
 jump, never a replay from tick 0. Passing a recorded checkpoint also checks its state hash, so
-a replay that no longer matches the rules says so on screen. No game rule lives here.
+a replay that no longer matches the rules says so on screen. With a ``Deadline``
+(``watch --time-limit``) the viewer stops at it, within a seek too, and closes the window.
+No game rule lives here.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
+from asteroids.replay.work import Deadline
 
 __all__ = ["SEEK_S", "SPEEDS", "ReplayView", "clock_text"]
 
@@ -70,6 +73,10 @@ class ReplayView(WorldView):
     """
 
     SHOWS_LIVES = True
+
+    deadline: Deadline | None = None
+    """``watch --time-limit``: past it the viewer records the tick it reached
+    (``deadline.stopped_at``) and closes the window (None: no limit)."""
 
     def __init__(self, game: Game, replay: Replay, speed: int = 1,
                  back: Callable[[], None] | None = None) -> None:
@@ -172,16 +179,40 @@ class ReplayView(WorldView):
         self.prev = self.world  # show the new tick itself, not a blend
         self.update_hud()
 
+    def out_of_time(self) -> bool:
+        """Whether the deadline has passed; the first time, it records the tick shown and
+        closes the window."""
+        deadline = self.deadline
+        if deadline is None or not deadline.passed():
+            return False
+        if deadline.stopped_at is None:
+            deadline.stopped_at = self.tick
+            self.game.quit()
+        return True
+
+    def on_update(self, delta_time: float) -> None:
+        """One frame, none past the deadline."""
+        if self.out_of_time():
+            return
+        super().on_update(delta_time)
+
     def seek(self, target: int) -> None:
         """Show the state after ``target`` ticks (clamped to the replay).
 
         Re-simulates silently from the nearest earlier kept World, or from the current one
-        when that is nearer; effects and sounds in flight are dropped.
+        when that is nearer; effects and sounds in flight are dropped. With a deadline, a
+        long seek goes ``keep_every`` ticks at a time and stops where the deadline finds it.
         """
         target = max(0, min(int(target), self.replay.ticks))
         if target == self.tick:
             return
-        start = self.resimulate(target)
+        if self.deadline is None:
+            start = self.resimulate(target)
+        else:
+            start, target = self._seek_in_steps(target)
+            if self.deadline.stopped_at is not None:  # the window is closed
+                self.seeks += target - start
+                return
         self.seeks += target - start
         self.tick = target
         self.masks = list(self.replay.masks[:target])
@@ -190,6 +221,21 @@ class ReplayView(WorldView):
         self.stepper.reset()
         self.game.audio.stop_all()
         self.update_hud()
+
+    def _seek_in_steps(self, target: int) -> tuple[int, int]:
+        """``resimulate`` towards ``target`` at most ``keep_every`` ticks at a time, until it
+        is reached or the deadline passes; (the tick it started from, the tick reached)."""
+        start: int | None = None
+        kept = getattr(self, "kept_matches", self.kept)  # a two-player viewer keeps Matches
+        while True:
+            base = max(t for t in kept if t <= target)
+            origin = self.tick if base <= self.tick <= target else base
+            stop = min(target, origin + self.keep_every)
+            first = self.resimulate(stop)
+            start = first if start is None else start
+            reached = self.tick = stop
+            if stop == target or self.out_of_time():
+                return start, reached
 
     def resimulate(self, target: int) -> int:
         """Step silently to the state after ``target`` ticks and show it (``self.world``,

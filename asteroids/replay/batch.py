@@ -7,12 +7,19 @@ pool of worker processes; a worker that dies (killed, out of memory) breaks the 
 files that were in flight are each checked again alone, in a fresh process, to find the one
 that kills its checker (reported as unusable), and the rest go back into a new pool.
 Results are printed in the order the files were given, as they arrive.
+
+The work is bounded before it is done (``asteroids.replay.work``): a game longer than
+``--max-ticks`` (default ``DEFAULT_MAX_TICKS``) is refused unread, a verification that will
+take more than a few seconds says so in one line on stderr first, and ``--time-limit S``
+stops every file still running S seconds after the command started (``stopped``, exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import math
 import multiprocessing
 import os
 import sys
@@ -21,15 +28,23 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from asteroids import __version__
+from asteroids.messages import one_line
 from asteroids.replay.files import read_replay_bytes
-from asteroids.replay.format import ReplayError, decode_replay
+from asteroids.replay.format import MAX_TICKS, ReplayError, decode_replay
+from asteroids.replay.work import (
+    DEFAULT_MAX_TICKS,
+    Deadline,
+    time_limit_problem,
+    work_line,
+)
 from asteroids.userfile import STDIN, display_name
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "Item", "Result", "pooled", "run_verify",
-           "verify_file", "verify_files"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_MISMATCH", "Item", "Result", "check_work_options",
+           "pooled", "run_verify", "verify_file", "verify_files"]
 
 EXIT_BAD_INPUT = 2
-"""A file is not a usable replay (wins over a mismatch)."""
+"""A file is not a usable replay, or the time limit stopped its check (wins over a
+mismatch)."""
 EXIT_MISMATCH = 1
 """A well-formed replay re-simulated differently from how it was recorded."""
 
@@ -43,16 +58,41 @@ def _unusable(name: str, error: str) -> Result:
     return {"file": name, "status": "bad-input", "error": error}
 
 
-def verify_file(path: str, data: bytes | None = None) -> Result:
+def _say(line: str) -> None:
+    """One line on stderr, now (a worker process's too: they share the parent's stderr)."""
+    print(one_line(f"asteroids: {line}"), file=sys.stderr, flush=True)
+
+
+def verify_file(path: str, data: bytes | None = None, *, max_ticks: int = DEFAULT_MAX_TICKS,
+                deadline: Deadline | None = None, notice: bool = True) -> Result:
     """Load and verify one replay (from ``data`` when given); a plain dict, so it crosses
-    process boundaries. Never raises: any failure is the file's ``bad-input`` result."""
-    from asteroids.replay.files import load_replay
+    process boundaries. Never raises: any failure is the file's ``bad-input`` result.
+
+    Args:
+        max_ticks: the longest game accepted (``--max-ticks``).
+        deadline: stop at it (``--time-limit``): the result is then ``stopped``.
+        notice: state the work on stderr first when it will take more than ``NOTICE_S``.
+    """
     from asteroids.replay.verify import verify_replay
 
     name = display_name(path)
+    deadline = deadline if deadline is not None else Deadline()
+    if deadline.passed():
+        return _stopped_before(name, deadline)
+
+    def on_rate(rate: float) -> None:
+        left = deadline.left()
+        limit = ("--time-limit S stops it sooner" if left is None else
+                 f"the time limit may stop it in {left:.0f} s" if left < ticks / rate else
+                 "within the time limit")
+        _say(f"{name}: {work_line('verifying', ticks, rate)} ({limit})")
+
     try:
-        replay = load_replay(path) if data is None else decode_replay(data, name)
-        result = verify_replay(replay)
+        if data is None:
+            data = read_replay_bytes(path)
+        replay = decode_replay(data, name, max_ticks=max_ticks)
+        ticks = replay.ticks
+        result = verify_replay(replay, deadline=deadline, on_rate=on_rate if notice else None)
     except ReplayError as exc:
         return _unusable(name, str(exc))
     except MemoryError:
@@ -61,6 +101,10 @@ def verify_file(path: str, data: bytes | None = None) -> Result:
     except Exception as exc:  # one file's failure is that file's line
         return _unusable(name, f"{name}: the replay could not be checked: {_what(exc)} (this "
                          "is a bug in asteroids: please report it with the file).")
+    if result.stopped:
+        return {"file": name, "status": "stopped", "ticks": result.ticks,
+                "stopped_at": result.stopped_at, "game_version": replay.game_version,
+                "problem": result.problem}
     out: Result = {
         "file": name, "status": "ok" if result.ok else "mismatch", "ticks": result.ticks,
         "final_score": result.final_score, "final_wave": result.final_wave,
@@ -75,6 +119,12 @@ def verify_file(path: str, data: bytes | None = None) -> Result:
     return out
 
 
+def _stopped_before(name: str, deadline: Deadline) -> Result:
+    """The result of a file whose turn came after the time limit."""
+    return {"file": name, "status": "stopped", "stopped_at": 0,
+            "problem": time_limit_problem(deadline.limit_s, 0, 0)}
+
+
 def _what(exc: BaseException) -> str:
     text = str(exc).replace("\n", " ")
     if len(text) > 200:
@@ -82,11 +132,12 @@ def _what(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _verify_item(item: Item) -> Result:
+def _verify_item(item: Item, max_ticks: int = DEFAULT_MAX_TICKS,
+                 deadline: Deadline | None = None) -> Result:
     path, data = item
     if isinstance(data, str):
         return _unusable(display_name(path), data)
-    return verify_file(path, data)
+    return verify_file(path, data, max_ticks=max_ticks, deadline=deadline)
 
 
 def _died(item: Item, exc: BaseException) -> Result:
@@ -149,11 +200,14 @@ def pooled(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> It
 
 
 def verify_files(paths: Sequence[str], *, jobs: int | None = None, engine: str = "pool",
-                 address: str | None = None) -> Iterator[Result]:
+                 address: str | None = None, max_ticks: int = DEFAULT_MAX_TICKS,
+                 deadline: Deadline | None = None) -> Iterator[Result]:
     """Verify each file, results in the order given (see the module docstring).
 
     ``jobs``: worker processes (None: every core; 1: this process), or for ``engine="ray"``
     the CPUs of a local Ray. ``-`` is standard input, read here once (workers have none).
+    ``max_ticks``: the longest game accepted; ``deadline``: when every check still running
+    stops (one for all the files, shared with the workers).
 
     Raises:
         EngineUnavailable: for ``engine="ray"`` without Ray.
@@ -167,14 +221,15 @@ def verify_files(paths: Sequence[str], *, jobs: int | None = None, engine: str =
             except ReplayError as exc:
                 stdin = str(exc)
         items.append((path, stdin if path == STDIN else None))
+    check = functools.partial(_verify_item, max_ticks=max_ticks, deadline=deadline)
     if engine == "ray":
         from asteroids.lab.engines import ordered_map
 
-        return ordered_map(_verify_item, items, engine="ray", address=address, jobs=jobs)
+        return ordered_map(check, items, engine="ray", address=address, jobs=jobs)
     workers = min(jobs or os.cpu_count() or 1, len(items))
     if workers <= 1:
-        return map(_verify_item, items)
-    return pooled(_verify_item, items, workers)
+        return map(check, items)
+    return pooled(check, items, workers)
 
 
 def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
@@ -188,17 +243,32 @@ def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
             score = (f"score {r['final_score']}" if "players" not in r else
                      f"{r['players']} players, scores "
                      + " / ".join(str(s) for s in r["final_scores"]))  # type: ignore[attr-defined]
-            print(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
-                  f"wave {r['final_wave']}, final hash {r['final_hash']}", flush=True)
+            print(one_line(f"{r['file']}: ok: {r['ticks']} ticks, {score}, "
+                           f"wave {r['final_wave']}, final hash {r['final_hash']}"), flush=True)
         elif r["status"] == "mismatch":
             recorded_by = r["game_version"]
             note = ("" if recorded_by == __version__ else
                     f" (recorded by asteroids {recorded_by}; this is {__version__})")
-            print(f"{r['file']}: MISMATCH: {r['problem']}{note}", flush=True)
+            print(one_line(f"{r['file']}: MISMATCH: {r['problem']}{note}"), flush=True)
+        elif r["status"] == "stopped":
+            print(one_line(f"{r['file']}: stopped (see the note above)"), flush=True)
+            _say(f"{r['file']}: {r['problem']}")
         else:
-            print(f"{r['file']}: unusable (see the error above)", flush=True)
-            print(f"asteroids: {r['error']}", file=sys.stderr, flush=True)
+            print(one_line(f"{r['file']}: unusable (see the error above)"), flush=True)
+            print(one_line(f"asteroids: {r['error']}"), file=sys.stderr, flush=True)
     return done
+
+
+def check_work_options(args: argparse.Namespace, command: str) -> str | None:
+    """The problem with ``--time-limit`` and ``--max-ticks`` (None when they are fine)."""
+    limit = getattr(args, "time_limit", None)
+    if limit is not None and not (math.isfinite(limit) and limit > 0):
+        return f"{command}: --time-limit must be a number of seconds above 0; got {limit!r}"
+    most = getattr(args, "max_ticks", DEFAULT_MAX_TICKS)
+    if not 0 <= most <= MAX_TICKS:
+        return (f"{command}: --max-ticks must be in [0, {MAX_TICKS}] (the most a replay "
+                f"holds); got {most}")
+    return None
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -212,19 +282,28 @@ def run_verify(args: argparse.Namespace) -> int:
         print("asteroids: verify: --address names a Ray cluster; it needs --engine ray",
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    problem = check_work_options(args, "verify")
+    if problem is not None:
+        print(f"asteroids: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    deadline = Deadline.after(getattr(args, "time_limit", None))
     try:
-        results = _report(verify_files(args.files, jobs=args.jobs, engine=args.engine,
-                                       address=args.address), args.json)
+        results = _report(verify_files(
+            args.files, jobs=args.jobs, engine=args.engine, address=args.address,
+            max_ticks=getattr(args, "max_ticks", DEFAULT_MAX_TICKS), deadline=deadline),
+            args.json)
     except EngineUnavailable as exc:
         print(f"asteroids: verify: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    counts = {k: sum(r["status"] == k for r in results) for k in ("ok", "mismatch", "bad-input")}
-    code = (EXIT_BAD_INPUT if counts["bad-input"] else
+    counts = {k: sum(r["status"] == k for r in results)
+              for k in ("ok", "mismatch", "bad-input", "stopped")}
+    code = (EXIT_BAD_INPUT if counts["bad-input"] or counts["stopped"] else
             EXIT_MISMATCH if counts["mismatch"] else 0)
     if args.json:
         print(json.dumps({"files": results, "total": counts, "exit_code": code}, indent=2))
     else:
         n = len(results)
+        stopped = f", {counts['stopped']} stopped" if counts["stopped"] else ""
         print(f"{n} file{'s' if n != 1 else ''}: {counts['ok']} ok, {counts['mismatch']} "
-              f"mismatch, {counts['bad-input']} unusable")
+              f"mismatch, {counts['bad-input']} unusable{stopped}")
     return code

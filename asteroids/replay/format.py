@@ -48,14 +48,18 @@ from asteroids.config.declare import version_key
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
 from asteroids.core.hashing import field_digests
 from asteroids.core.world import FIELD_NAMES
+from asteroids.messages import count, quote
 from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "DEFAULT_MAX_TICKS",
     "FORMAT_CHANGES",
     "FORMAT_PLAIN",
     "FORMAT_VERSION",
     "MAGIC",
+    "MAX_CHECKPOINT_EVERY",
+    "MAX_HASH_GAP",
     "MAX_REPLAY_BYTES",
     "MAX_TICKS",
     "NON_RULE_TABLES",
@@ -85,11 +89,24 @@ MAX_REPLAY_BYTES = 4 * 1024 * 1024
 """Largest replay file read (4 MiB). A 10-minute bot game is about 72 KB; an hour of play
 stays far below this, and the cap keeps a hostile file from eating memory."""
 MAX_TICKS = 17_280_000
-"""Longest game a replay may hold: 10 hours at the highest tick rate (480 Hz)."""
+"""Longest game the format holds: 10 hours at the highest tick rate (480 Hz). ``verify``
+and ``watch`` replay at most ``DEFAULT_MAX_TICKS`` unless told more (``--max-ticks``)."""
+DEFAULT_MAX_TICKS = 1_000_000
+"""Longest game ``verify`` and ``watch`` replay unless ``--max-ticks`` raises it: 4 h 37 min
+of play at 60 Hz (4 h 26 min at the classic 62.5 Hz), about 80 s of ``verify`` for a game of
+the presets on the reference machine (docs/replay-format.md, *The work of a replay*). It
+bounds the total work of a replay as the budget of docs/limits.md bounds a tick's."""
 CHECKPOINT_EVERY = 600
 """Ticks between state-hash checkpoints (10 s at 60 Hz). Verification re-simulates at most
 this many ticks again to find the first divergent tick."""
 MAX_CHECKPOINT_EVERY = 1_000_000
+"""Sparsest checkpoints a file may have. Every version of asteroids writes
+``CHECKPOINT_EVERY``; sparser ones (the library's ``Recorder(every=...)``) are verified
+against every tick's hash byte instead (``MAX_HASH_GAP``)."""
+MAX_HASH_GAP = CHECKPOINT_EVERY
+"""Most ticks a verification re-simulates without comparing a recorded hash: checkpoints
+when they are at most this far apart, else every tick's hash byte. So a replay that does not
+match (a forgery) fails within this many ticks, however long it says it is."""
 
 _CHECKSUM_PREFIX = "checksum blake2b-128 "
 _HEX32 = re.compile(r"[0-9a-f]{32}")
@@ -319,12 +336,15 @@ def encode_replay(replay: Replay) -> bytes:
 # ---------------------------------------------------------------- reading
 
 
-def decode_replay(data: bytes, path: str) -> Replay:
+def decode_replay(data: bytes, path: str, *, max_ticks: int = MAX_TICKS) -> Replay:
     """Parse and check a replay file's bytes; every problem is a ``ReplayError``.
 
     Args:
         data: the whole file (the caller has already refused oversized files).
         path: the file's name, for messages.
+        max_ticks: the longest game accepted (``verify`` and ``watch`` give
+            ``DEFAULT_MAX_TICKS`` or ``--max-ticks``); a longer one is refused before its
+            inputs are decoded.
     """
     def bad(problem: str) -> ReplayError:
         return ReplayError(path, problem)
@@ -368,7 +388,7 @@ def decode_replay(data: bytes, path: str) -> Replay:
         raise bad(f"the header cannot be read: {exc.reason}{line}.") from None
     except tomllib.TOMLDecodeError as exc:
         raise bad(f"the header is not valid TOML ({exc}).") from None
-    return _from_doc(doc, bad, int(version))
+    return _from_doc(doc, bad, int(version), min(max_ticks, MAX_TICKS))
 
 
 def _peek_version(data: bytes) -> str:
@@ -387,7 +407,7 @@ def _split_checksum(text: str) -> tuple[str, str | None]:
     return head + "\n", last[len(_CHECKSUM_PREFIX):]
 
 
-def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
+def _from_doc(doc: dict[str, Any], bad: Any, version: int, max_ticks: int) -> Replay:
     plain = version == FORMAT_PLAIN
     keys = _HEADER_KEYS if plain else _HEADER_KEYS | {_CHANGES_KEY} | _MATCH_KEYS
     missing = sorted(_HEADER_KEYS - doc.keys())
@@ -395,7 +415,7 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
         raise bad(f"the header lacks {', '.join(missing)}.")
     extra = sorted(doc.keys() - keys)
     if extra:
-        raise bad(f"the header has unknown keys: {', '.join(extra)}.")
+        raise bad(f"the header has unknown keys: {_key_list(extra)}.")
     if version == FORMAT_CHANGES and _CHANGES_KEY not in doc and not _MATCH_KEYS & doc.keys():
         raise bad(f"the header lacks {_CHANGES_KEY} (or players, for a two-player match): a "
                   f"format {version} replay has at least one of them.")
@@ -424,6 +444,8 @@ def _from_doc(doc: dict[str, Any], bad: Any, version: int) -> Replay:
     seed = integer("seed", *_SEED_RANGE)
     players, final_scores = _players(doc, bad)
     ticks = integer("ticks", 0, MAX_TICKS)
+    if ticks > max_ticks:
+        raise bad(too_long(ticks, max_ticks, doc["tick_hz"]))
     final_score = integer("final_score", 0, _MAX_SCORE)
     final_wave = integer("final_wave", 0, 2**31)
     final_hash = string("final_hash", _HEX32)
@@ -564,6 +586,35 @@ def _blob(doc: dict[str, Any], key: str, bad: Any) -> bytes:
         return base64.b64decode("".join(value.split()), validate=True)
     except ValueError:
         raise bad(f"'{key}' is damaged: it is not valid base64.") from None
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def _key_list(keys: list[str], shown: int = 3) -> str:
+    """Header keys for a message: plain short ones as they are, others quoted and shortened
+    (``asteroids.messages.quote``), past ``shown`` a count: ``a, b, c and 19 997 more``."""
+    head = ", ".join(k if _PLAIN_KEY.fullmatch(k) else quote(k) for k in keys[:shown])
+    rest = len(keys) - shown
+    return head if rest <= 0 else f"{head} and {count(rest)} more"
+
+
+def play_time(ticks: int, tick_hz: float) -> str:
+    """Ticks as hours, minutes and seconds of play: ``4:37:46``."""
+    seconds = int(ticks / tick_hz) if tick_hz > 0 else 0
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def too_long(ticks: int, max_ticks: int, tick_hz: object = None) -> str:
+    """Why a game of ``ticks`` ticks is refused under ``max_ticks``, and how to allow it."""
+    play = ""
+    if isinstance(tick_hz, (int, float)) and not isinstance(tick_hz, bool) \
+            and 0 < tick_hz <= 1e6:
+        play = f" ({play_time(ticks, tick_hz)} of play at {tick_hz:g} Hz)"
+    default = " by default" if max_ticks == DEFAULT_MAX_TICKS else ""
+    return (f"the game is {count(ticks)} ticks long{play}, longer than the {count(max_ticks)} "
+            f"ticks that verify and watch replay{default} (a bound on their work); if it is a "
+            f"real game, allow it with --max-ticks {ticks}.")
 
 
 def _show(value: Any, limit: int = 40) -> str:
