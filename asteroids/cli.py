@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import math
 import os
 import re
 import sys
@@ -79,15 +80,40 @@ def _live_spec(args: argparse.Namespace, *, rules: bool) -> LiveSpec | None:
     return LiveSpec(tuple(args.config), tuple(args.overrides), rules=rules)
 
 
+def _seconds(text: str) -> float:
+    """``--time-limit``'s value: seconds above 0 (argparse's error names the option)."""
+    from asteroids.messages import quote
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0; got "
+                                         f"{quote(text)}")
+    return value
+
+
+def _tick_count(text: str) -> int:
+    """``--max-ticks``'s value: a whole number of ticks a replay can hold."""
+    from asteroids.messages import quote
+    from asteroids.replay.format import MAX_TICKS
+
+    if not re.fullmatch(r"\s*[0-9]{1,9}\s*", text) or int(text) > MAX_TICKS:
+        raise argparse.ArgumentTypeError(f"expected a whole number of ticks from 0 to "
+                                         f"{MAX_TICKS}; got {quote(text)}")
+    return int(text)
+
+
 def _add_work_options(parser: argparse.ArgumentParser, work: str) -> None:
     """``--time-limit`` and ``--max-ticks`` of ``verify`` and ``watch`` (the bound on a
     replay's work: docs/replay-format.md)."""
     from asteroids.replay.format import DEFAULT_MAX_TICKS
 
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+    parser.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
                         help=f"stop {work} S seconds after the command started (exit code 2, "
                         "saying where it stopped); default: no limit")
-    parser.add_argument("--max-ticks", type=int, default=DEFAULT_MAX_TICKS, metavar="N",
+    parser.add_argument("--max-ticks", type=_tick_count, default=DEFAULT_MAX_TICKS, metavar="N",
                         help=f"refuse a game longer than N ticks (default {DEFAULT_MAX_TICKS}, "
                         "4 h 37 min at 60 Hz: it bounds the work; raise it for a marathon)")
 

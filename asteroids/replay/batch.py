@@ -238,6 +238,8 @@ def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
     for r in results:
         done.append(r)
         if as_json:
+            if r["status"] == "stopped":  # stdout is the JSON; the note goes to stderr
+                _say(f"{r['file']}: {r['problem']}")
             continue
         if r["status"] == "ok":
             score = (f"score {r['final_score']}" if "players" not in r else
@@ -251,7 +253,8 @@ def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
                     f" (recorded by asteroids {recorded_by}; this is {__version__})")
             print(one_line(f"{r['file']}: MISMATCH: {r['problem']}{note}"), flush=True)
         elif r["status"] == "stopped":
-            print(one_line(f"{r['file']}: stopped (see the note above)"), flush=True)
+            print(one_line(f"{r['file']}: stopped: not verified within the time limit"),
+                  flush=True)
             _say(f"{r['file']}: {r['problem']}")
         else:
             print(one_line(f"{r['file']}: unusable (see the error above)"), flush=True)

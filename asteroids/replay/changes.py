@@ -22,6 +22,7 @@ from asteroids.config.budget import Carry, TickWork, rules_getter
 from asteroids.config.live import apply_changes, diff_configs
 from asteroids.config.overrides import parse_override
 from asteroids.config.rulesets import KNOB_TIMING, LIVE, RULE_TABLES
+from asteroids.messages import one_line, quote
 
 __all__ = ["MAX_CHANGES", "MAX_SETTINGS", "MAX_TOTAL_SETTINGS", "ConfigChange", "config_at",
            "decode_changes", "encode_changes", "rule_settings"]
@@ -119,8 +120,8 @@ def decode_changes(value: Any, start: Config, ticks: int,
             raise bad(f"{where} must be a table with exactly 'tick' and 'set'.")
         tick = item["tick"]
         if isinstance(tick, bool) or not isinstance(tick, int) or not last < tick < ticks:
-            raise bad(f"{where} has tick {tick!r}; changes must come in increasing tick order, "
-                      f"each before the last step (tick < {ticks}).")
+            raise bad(f"{where} has tick {quote(tick)}; changes must come in increasing tick "
+                      f"order, each before the last step (tick < {ticks}).")
         settings = item["set"]
         if (not isinstance(settings, list) or not settings or len(settings) > MAX_SETTINGS
                 or not all(isinstance(s, str) and len(s) <= _MAX_TEXT for s in settings)):
@@ -136,7 +137,7 @@ def decode_changes(value: Any, start: Config, ticks: int,
         try:
             new = apply_changes(config, settings, source="replay settings")
         except ConfigError as exc:
-            first = str(exc.errors[0]) if exc.errors else "invalid"
+            first = one_line(str(exc.errors[0]), 300) if exc.errors else "invalid"
             raise bad(f"{where} (tick {tick}) makes invalid settings ({first}).") from None
         diffs = diff_configs(config, new)
         for change in diffs:
@@ -161,11 +162,11 @@ def _checked_key(text: str, where: str, bad: Callable[[str], Exception]) -> str:
     try:
         key = parse_override(text)[0]
     except ValueError as exc:
-        raise bad(f"{where}: {text!r} is not KEY=VALUE ({exc}).") from None
+        raise bad(f"{where}: {quote(text)} is not KEY=VALUE ({one_line(str(exc), 200)}).") from None
     if not _KEY.fullmatch(key) or key.split(".")[0] not in RULE_TABLES:
-        raise bad(f"{where}: {key!r} is not a rule setting (only rules are recorded).")
+        raise bad(f"{where}: {quote(key)} is not a rule setting (only rules are recorded).")
     if key not in KNOB_TIMING:
-        raise bad(f"{where}: {key!r} is not a setting.")
+        raise bad(f"{where}: {quote(key)} is not a setting.")
     if KNOB_TIMING[key].when != LIVE:
         raise bad(f"{where}: {key} cannot change during a game (it needs a new game).")
     return key

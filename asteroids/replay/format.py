@@ -48,7 +48,7 @@ from asteroids.config.declare import version_key
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
 from asteroids.core.hashing import field_digests
 from asteroids.core.world import FIELD_NAMES
-from asteroids.messages import count, quote
+from asteroids.messages import count, one_line, quote
 from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 
 __all__ = [
@@ -532,7 +532,7 @@ def _newer(game_version: str) -> bool:
 def _settings_problem(exc: ConfigError, config_text: str, game_version: str) -> str:
     """Why a replay's settings cannot be used: recorded under rules or with settings of a
     newer version of the game (update it), or invalid."""
-    first = str(exc).splitlines()[0]
+    first = one_line(str(exc).splitlines()[0], 300)
     update = (f"this is asteroids {__version__}, which plays rules versions 1 to "
               f"{RULES_VERSION}. Update the game to verify or watch it.")
     try:
