@@ -140,6 +140,11 @@ def _verify_item(item: Item, max_ticks: int = DEFAULT_MAX_TICKS,
     return verify_file(path, data, max_ticks=max_ticks, deadline=deadline)
 
 
+def _verify_packed(packed: tuple[Item, int, Deadline | None]) -> Result:
+    """``_verify_item`` of ``(item, max_ticks, deadline)``, for engines that pass one value."""
+    return _verify_item(*packed)
+
+
 def _died(item: Item, exc: BaseException) -> Result:
     name = display_name(item[0])
     return _unusable(name, f"{name}: the process checking it died ({_what(exc)}); the "
@@ -221,11 +226,12 @@ def verify_files(paths: Sequence[str], *, jobs: int | None = None, engine: str =
             except ReplayError as exc:
                 stdin = str(exc)
         items.append((path, stdin if path == STDIN else None))
-    check = functools.partial(_verify_item, max_ticks=max_ticks, deadline=deadline)
-    if engine == "ray":
+    if engine == "ray":  # a Ray task is a plain function: the limits travel with each item
         from asteroids.lab.engines import ordered_map
 
-        return ordered_map(check, items, engine="ray", address=address, jobs=jobs)
+        packed = [(item, max_ticks, deadline) for item in items]
+        return ordered_map(_verify_packed, packed, engine="ray", address=address, jobs=jobs)
+    check = functools.partial(_verify_item, max_ticks=max_ticks, deadline=deadline)
     workers = min(jobs or os.cpu_count() or 1, len(items))
     if workers <= 1:
         return map(check, items)
