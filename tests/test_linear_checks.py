@@ -18,6 +18,7 @@ and the JSON readers of the scores and settings files.
 from __future__ import annotations
 
 import gc
+import random
 import time
 import tomllib
 from collections.abc import Callable
@@ -25,8 +26,12 @@ from collections.abc import Callable
 import pytest
 
 from asteroids.config import ConfigError, bounded, load_config, load_config_text
+from asteroids.config.bounded import MAX_DEPTH
+from asteroids.config.errors import MAX_SHOWN
 from asteroids.config.locate import key_positions
-from asteroids.config.reading import MAX_FILE_BYTES
+from asteroids.config.reading import MAX_FILE_BYTES, toml_position
+from asteroids.config.toml_scan import tokens
+from asteroids.messages import MAX_LINE, one_line, quote
 from asteroids.profile.scores import ScoreFileError, parse_scores
 from asteroids.profile.settings import SettingsFileError, parse_settings
 
@@ -264,3 +269,99 @@ def test_the_ratio_would_catch_a_quadratic_check() -> None:
             text.count("x", i)
 
     assert _ratio(quadratic, *_texts(TOML_SHAPES["long-key"])) > MAX_RATIO
+
+
+# --- The pieces the checks rely on ------------------------------------------------------------
+
+
+def test_the_tokens_cover_any_text_without_a_gap() -> None:
+    """Every character starts a token, so the scan never skips or retries a position."""
+    rng = random.Random(34)
+    pieces = ['"', "'", "\\", "#", "\n", "\r", " ", "\t", "[", "]", "{", "}", "=", ",", ".",
+              "a", "1", "+", "\x00", "\u3000", '"""', "'''"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        end = 0
+        for m in tokens(text):
+            assert m.start() == end < m.end(), (text, m)
+            end = m.end()
+        assert end == len(text), text
+
+
+@pytest.mark.parametrize(("text", "string"), [
+    ('x = "a\\"b\ny = 1\n', '"a\\"b'),
+    ("x = 'ab\ny = 1\n", "'ab"),
+    ('x = """a\n""b\\"""', '"""a\n""b\\"""'),
+    ("x = '''a\n''b", "'''a\n''b"),
+    ('x = """a""""" # c\n', '"""a"""""'),
+])
+def test_an_unclosed_string_ends_at_its_line_or_the_text(text: str, string: str) -> None:
+    """A one-line string not closed ends where its line does, a multi-line one where the
+    text does (tomllib then says so); a closed one takes up to two more quotes."""
+    found = [m.group() for m in tokens(text) if m.lastgroup in ("str", "ml_str")]
+    assert found[0] == string
+
+
+@pytest.mark.parametrize(("text", "line", "col"), [
+    ('"a".' * MAX_DEPTH + "a = 1\n", 1, 1),
+    ("x = 1\n  " + "a . " * MAX_DEPTH + "a = 1\n", 2, 3),
+    ("[" + "'a'." * MAX_DEPTH + "a]\n", 1, 2),
+    ("x = {y = 1, " + "a ." * MAX_DEPTH + "a = 1}\n", 1, 13),
+])
+def test_a_dotted_key_in_quoted_or_spaced_parts_is_refused_before_tomllib(
+        text: str, line: int, col: int) -> None:
+    """tomllib reads a dotted key in time quadratic in its parts: one of more than
+    ``MAX_DEPTH`` parts is refused at its first part, however it is written."""
+    with pytest.raises(bounded.TomlLimitError, match="keys are nested more than") as info:
+        bounded.loads(text)
+    assert (info.value.line, info.value.col) == (line, col)
+    fewer = text.replace('"a".', "", 1).replace("a . ", "", 1).replace("'a'.", "", 1)
+    fewer = fewer.replace("a .", "", 1)
+    assert bounded.loads(fewer)
+
+
+def test_dots_in_values_strings_and_comments_are_not_key_parts() -> None:
+    dots = "." * (2 * MAX_DEPTH)
+    text = (f'a = "{dots}"\nb = [\n  1.5, "{dots}",\n]\nc = {{d = "{dots}"}}\n# {dots}\n'
+            f"e = 1979-05-27T07:32:00.999Z\n")
+    assert bounded.loads(text)["a"] == dots
+
+
+def test_a_config_error_lists_the_first_problems_and_counts_the_rest() -> None:
+    text = "".join(f"k{i} = 1\n" for i in range(MAX_SHOWN + 70))
+    with pytest.raises(ConfigError) as info:
+        load_config_text(text, source="many.toml")
+    assert len(info.value.errors) == MAX_SHOWN + 70
+    lines = str(info.value).splitlines()
+    assert len(lines) == MAX_SHOWN + 2
+    assert lines[0] == "many.toml:1:1: error[unknown-key]: k0 is not a known key"
+    assert lines[-2] == "... and 70 more, not shown (70 unknown-key)"
+    assert lines[-1] == f"{MAX_SHOWN + 70} errors. The game will not start with a broken config."
+
+
+def test_a_long_key_is_quoted_short_with_its_length() -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(overrides=["ship." + "k" * 200_000 + "=1"])
+    message = info.value.errors[0].message
+    assert message == f"'ship.{'k' * 49}...' (200 005 characters) is not a known key"
+    assert max(map(len, str(info.value).splitlines())) <= MAX_LINE
+
+
+def test_quote_closes_with_the_quote_its_head_opened_with() -> None:
+    shown = quote("'" + "a" * 100 + '"')  # repr of the whole text uses ', of its head "
+    assert shown.startswith("\"'aaa") and shown.endswith('aaa..." (102 characters)')
+
+
+def test_one_line_folds_every_line_break() -> None:
+    assert one_line("a\rb\nc\r\nd\u2028e\x0bf") == "a b c d e f"
+    assert one_line("x" * 1000) == "x" * (MAX_LINE - 4) + " ..."
+
+
+def test_tomllib_s_reason_is_split_from_its_place_and_shortened() -> None:
+    key = "k" * 10_000
+    reason, line, col = toml_position(f"Cannot declare ('{key}',) twice (at line 2, column 1)")
+    assert (line, col) == (2, 1) and reason.startswith("Cannot declare ('kkk")
+    assert reason.endswith("... (10 026 characters)") and len(reason) < 230
+    assert toml_position("Unterminated string (at end of document)") == (
+        "Unterminated string", None, None)
+    assert toml_position("a reason without a place") is None

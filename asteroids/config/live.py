@@ -77,6 +77,15 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+_SHOWN = 80
+"""The most characters of a value a change's ``text`` shows."""
+
+
+def _brief(value: Any) -> str:
+    text = _show(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
 @dataclass(frozen=True)
 class Change:
     """One setting that differs between two configs."""
@@ -101,8 +110,9 @@ class Change:
 
     @property
     def text(self) -> str:
-        """``ship.thrust_px_per_s2 300 → 420``."""
-        return f"{self.key} {_show(self.old)} {ARROW} {_show(self.new)}"
+        """``ship.thrust_px_per_s2 300 → 420``; each value cut at ``_SHOWN`` characters (a
+        list of keys may be thousands long)."""
+        return f"{self.key} {_brief(self.old)} {ARROW} {_brief(self.new)}"
 
     @property
     def override(self) -> str:
