@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from asteroids import __version__
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
@@ -128,8 +128,17 @@ def _version_text() -> str:
            f"{FORMAT_VERSION})"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error line (which quotes the argument it refused, of any length)
+    cut to one line of at most ``MAX_LINE`` characters; its sub-command parsers too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, one_line(f"{self.prog}: error: {message}") + "\n")
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="asteroids",
         description="An Asteroids-style vector game with a deterministic core. "
         "With no command, plays.",
