@@ -102,6 +102,8 @@ CASES = [
     _set("set-value-number", "world.tick_hz=" + "9" * BIG_VALUE,
          "cannot read the value: a number is written with 122880 characters"),
     _set("set-value-nested", "world.tick_hz=" + "[" * BIG_VALUE, "nested more than 32 deep"),
+    Case("unknown-option-100000-characters", ("config", "show", "--" + "k" * 100_000),
+         ("asteroids: error: unrecognized arguments: --kkk",)),
     Case("scores-ruleset-10000-characters", ("scores", "--ruleset", "x" * 10_000),
          ("asteroids: scores: --ruleset 'xxx", "...' (10 000 characters) is not a ruleset",
           "tables with entries: none yet.")),
