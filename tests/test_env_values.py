@@ -130,7 +130,8 @@ def test_one_past_each_end_is_a_value_error(env, action):
 @pytest.mark.parametrize("action", [1.7, 3.0, float("nan"), float("inf"), "3", b"3", True,
                                     False, np.True_, np.array(True), np.float64(3.0),
                                     np.uint64(3), np.array(3, dtype=np.uint64), None, [3],
-                                    (3,), {3: 3}, object(), 1 + 0j], ids=repr)
+                                    (3,), {3: 3}, object(), 1 + 0j],
+                         ids=lambda a: "object" if type(a) is object else repr(a))
 def test_actions_of_another_type_are_a_type_error(env, action):
     text = _refused(TypeError, env.step, action)
     assert text.startswith("action ") and "Discrete(14)" in text
