@@ -137,6 +137,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, one_line(f"{self.prog}: error: {message}") + "\n")
 
 
+class _PlayHelp(argparse.Action):
+    """``play --help``: the options, then the in-game keys from the game's own key tables
+    (``asteroids.app.keys_help``, loaded only now: it imports arcade)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        try:
+            from asteroids.app.keys_help import play_keys_help
+
+            parser.epilog = play_keys_help()
+        except Exception as exc:  # no arcade here: the options still show
+            parser.epilog = f"(the in-game keys cannot be listed: {type(exc).__name__}: {exc})"
+        parser.print_help()
+        parser.exit()
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="asteroids",
@@ -148,7 +164,11 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play the game (the default command)",
-                          description="Check the settings, then open the game window.")
+                          description="Check the settings, then open the game window.",
+                          formatter_class=argparse.RawDescriptionHelpFormatter,
+                          add_help=False)
+    play.add_argument("-h", "--help", action=_PlayHelp, nargs=0,
+                      help="show this help message, with the in-game keys, and exit")
     _add_config_options(play)
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="seed the game's random generator (for a repeatable game)")

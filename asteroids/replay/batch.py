@@ -262,9 +262,10 @@ def _report(results: Iterable[Result], as_json: bool) -> list[Result]:
             print(one_line(f"{r['file']}: stopped: not verified within the time limit"),
                   flush=True)
             _say(f"{r['file']}: {r['problem']}")
-        else:
-            print(one_line(f"{r['file']}: unusable (see the error above)"), flush=True)
+        else:  # the error first (stderr), then the file's line that points up to it
+            sys.stdout.flush()
             print(one_line(f"asteroids: {r['error']}"), file=sys.stderr, flush=True)
+            print(one_line(f"{r['file']}: unusable (see the error above)"), flush=True)
     return done
 
 

@@ -336,6 +336,15 @@ def encode_replay(replay: Replay) -> bytes:
 # ---------------------------------------------------------------- reading
 
 
+def _older_formats() -> str:
+    """The older formats still read, as words (``files of formats 1 and 2``)."""
+    older = [str(v) for v in _READABLE if v != FORMAT_VERSION]
+    if not older:
+        return "no older format"
+    words = older[0] if len(older) == 1 else f"{', '.join(older[:-1])} and {older[-1]}"
+    return f"files of format{'s' if len(older) > 1 else ''} {words}"
+
+
 def decode_replay(data: bytes, path: str, *, max_ticks: int = MAX_TICKS) -> Replay:
     """Parse and check a replay file's bytes; every problem is a ``ReplayError``.
 
@@ -355,10 +364,10 @@ def decode_replay(data: bytes, path: str, *, max_ticks: int = MAX_TICKS) -> Repl
     word, _, version = first.decode("latin-1").strip().partition(" ")
     if word != MAGIC:
         raise bad(f"this is not an asteroids replay (a replay's first line is "
-                  f"'{MAGIC} {FORMAT_PLAIN}').")
+                  f"'{MAGIC} {FORMAT_VERSION}'; {_older_formats()} are read too).")
     if not sep or not re.fullmatch(r"[0-9]{1,9}", version):
         raise bad("the first line is damaged: it should name the replay format version, "
-                  f"e.g. '{MAGIC} {FORMAT_PLAIN}'.")
+                  f"e.g. '{MAGIC} {FORMAT_VERSION}'.")
     readable = ", ".join(str(v) for v in _READABLE)
     if int(version) > FORMAT_VERSION:
         raise bad(f"the replay was written by a newer version of asteroids "
