@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from asteroids.app.audio import SoundBank
+from asteroids.app.audio import NO_DEVICE, SoundBank
 from asteroids.config import Config
 from asteroids.config.player_tables import AudioConfig
 from asteroids.core import events as ev
@@ -49,6 +49,15 @@ class AudioService:
     def muted(self) -> bool:
         """Whether the sound is off."""
         return self.bank.muted
+
+    def state_text(self) -> str:
+        """The sound as the options screen shows it: ``ON``, ``OFF`` (muted), or why no
+        sound can play whatever the mute says (``OFF (NO DEVICE)``, as the title's notice
+        says; ``OFF (FAILED)`` when the driver would not start)."""
+        error = self.bank.error
+        if error is not None:
+            return "OFF (NO DEVICE)" if error == NO_DEVICE else "OFF (FAILED)"
+        return "OFF" if self.muted else "ON"
 
     @property
     def master_volume(self) -> float:

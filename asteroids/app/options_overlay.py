@@ -180,7 +180,7 @@ class OptionsMenu(Overlay):
         if key == "effects_volume":
             return volume_text(config.audio.effects_volume)
         if key == "muted":
-            return "OFF" if game.audio.muted else "ON"
+            return game.audio.state_text()
         if key == "fullscreen":
             return "ON" if game.window.fullscreen else "OFF"
         if key == "palette":
