@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from asteroids.app.game import Game
 from asteroids.app.hud import MatchHud
 from asteroids.app.replay_view import ReplayView
-from asteroids.app.scene import Segments
+from asteroids.app.scene import ICON_PITCH, Segments
 from asteroids.app.screens import player_name
 from asteroids.core import state_hash
 from asteroids.core.match import Match, MatchEvent, match_hash, new_match, step_match
@@ -104,7 +104,7 @@ class MatchStepping(_View):
         rules = self.game.rules
         scale = 0.8 * self.hud.scale
         rules.scene.life_icons(lives[0], x, y, segs, scale=scale)
-        gap = rules.params.ship_length * scale * 0.9
+        gap = rules.params.ship_length * scale * ICON_PITCH
         n = max(0, min(lives[1], 12))
         rules.scene.life_icons(lives[1], x2 - (n - 1) * gap, y2, segs, scale=scale)
         return segs

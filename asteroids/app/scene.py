@@ -30,6 +30,7 @@ from asteroids.core.world import SHOOTER_SAUCER, World
 __all__ = [
     "FLOATS_PER_SEGMENT",
     "GRACE_BLINK_TICKS",
+    "ICON_PITCH",
     "RockOutlines",
     "SceneBuilder",
     "Segments",
@@ -40,6 +41,11 @@ __all__ = [
     "protected",
     "wrap_ghosts",
 ]
+
+ICON_PITCH = 1.4
+"""Spare-ship icons sit this many icon lengths apart, centre to centre: an icon is 0.8 of a
+length wide, so 0.6 of a length of black separates them (at 0.9 they touched and read as
+"AAA")."""
 
 GRACE_BLINK_TICKS = 6
 """While its grace lasts (``World.ship_grace``) the ship blinks: shown for this many ticks,
@@ -489,7 +495,7 @@ class SceneBuilder:
                    palette: Palette = VECTOR) -> None:
         """Spare-ship icons pointing up, left to right from (x, y) (their centres)."""
         length = self.params.ship_length * scale
-        gap = length * 0.9
+        gap = length * ICON_PITCH
         shape = SHIP_OUTLINE[:, ::-1] * np.array([-1.0, 1.0]) * length  # rotate to point up
         style = palette.style("icon")
         for i in range(max(0, min(lives, 12))):
