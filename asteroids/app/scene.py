@@ -42,10 +42,10 @@ __all__ = [
     "wrap_ghosts",
 ]
 
-ICON_PITCH = 1.4
-"""Spare-ship icons sit this many icon lengths apart, centre to centre: an icon is 0.8 of a
-length wide, so 0.6 of a length of black separates them (at 0.9 they touched and read as
-"AAA")."""
+ICON_PITCH = 1.8
+"""Spare-ship icons sit this many icon lengths apart, centre to centre: an icon's outline is
+0.8 of a length wide, and drawn wider by its line, so about half an icon's width of black
+separates them (at 0.9 they touched and read as "AAA")."""
 
 GRACE_BLINK_TICKS = 6
 """While its grace lasts (``World.ship_grace``) the ship blinks: shown for this many ticks,
