@@ -120,6 +120,10 @@ class Game:
                    if live is not None else None)
         game = cls(window, screen=screen, rules=rules, profile=kept, audio=audio,
                    live=watcher, saver=saver, gamepad=open_gamepad(first_gamepad()))
+        if saver is not None:  # the replay folder stays within [storage] keep_replays
+            saver.on_saved = game.prune_replays
+            if record_to is None:
+                game.prune_replays()  # a folder grown before this version pruned on every save
         if kept.settings is not None:
             game.restore()
         return game
@@ -186,7 +190,8 @@ class Game:
         return self.profile.enter_score(self.rules.score_key(config), world, config, replay)
 
     def prune_replays(self) -> None:
-        """Keep the replay folder to ``[storage] keep_replays`` games."""
+        """Keep the replay folder to ``[storage] keep_replays`` games besides the high-score
+        entries' replays (after every save to it, and when the window opens)."""
         self.profile.prune_replays(self.rules.config.storage.keep_replays)
 
     def poll_live(self, view: SettingsView, delta_time: float) -> None:

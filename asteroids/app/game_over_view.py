@@ -1,30 +1,40 @@
 """The game-over screen: GAME OVER over the finished game's drifting rocks, what became of
 its replay, and the way on.
 
-It always shows for at least ``GAME_OVER_MIN_S``: a player still pressing fire as the last
-ship goes cannot skip it, and no key does anything here before then. A game that made the
-high-score table goes on to the initials entry after ``ENTRY_DELAY_S`` (or at once with Enter
-/ Space once the minimum is up); Escape goes to the title (on the table, the entry selected:
-its initials stay "???"). Any other game: Enter / Space plays again, Escape goes to the title.
-No game rule lives here.
+It always shows for at least ``GAME_OVER_MIN_S`` (no key does anything before), and a fire
+press goes on only after ``FIRE_HOLD_S``: a player still mashing fire as the last ship goes
+sees GAME OVER for 3 s, not a new game. Enter (the pad's Start) is the cabinet's Start
+button: it goes on after ``GAME_OVER_MIN_S``. Space is the default fire key, so it counts as
+fire here; rebound away from fire it is a start key like Enter. A game that made the
+high-score table goes on to the initials entry after ``ENTRY_DELAY_S`` (or at once with
+Enter, or fire once ``FIRE_HOLD_S`` is up); Escape goes to the title (on the table, the entry
+selected: its initials stay "???"). Any other game: Enter plays again, Escape goes to the
+title. No game rule lives here.
 """
 
 from __future__ import annotations
 
 import arcade
 
+from asteroids.app.controls import key_label
 from asteroids.app.game import Game
 from asteroids.app.hud import MatchHud
 from asteroids.app.keymap import PAD_A, PAD_B, PAD_START, START_KEYS, KeyRule, run
 from asteroids.app.screens import FinishedGame, player_name
 from asteroids.app.world_view import WorldView
 
-__all__ = ["ENTRY_DELAY_S", "GAME_OVER_MIN_S", "RULES_CHANGED_NOTE", "GameOverView"]
+__all__ = ["ENTRY_DELAY_S", "FIRE_HOLD_S", "GAME_OVER_MIN_S", "RULES_CHANGED_NOTE",
+           "GameOverView"]
 
-GAME_OVER_MIN_S = 1.5
-"""The game-over screen shows at least this long; keys do nothing before."""
+GAME_OVER_MIN_S = 1.0
+"""The game-over screen shows at least this long; keys do nothing before. Then Enter (the
+pad's Start) goes on and Escape goes to the title."""
 
-ENTRY_DELAY_S = 2.0
+FIRE_HOLD_S = 3.0
+"""The fire keys (Space by default; the pad's A) go on only after this long: a player still
+mashing fire from the game reads GAME OVER first."""
+
+ENTRY_DELAY_S = 3.0
 """A game that made the table shows GAME OVER this long before the initials entry."""
 
 RULES_CHANGED_NOTE = "RULES CHANGED DURING THE GAME: NOT IN THE HIGH SCORES"
@@ -59,16 +69,43 @@ class GameOverView(WorldView):
         float's rounding, so a hair short of the minimum counts)."""
         return self.over_s >= GAME_OVER_MIN_S - 1e-9
 
+    @property
+    def fire_ready(self) -> bool:
+        """Whether a fire press goes on now (``FIRE_HOLD_S`` is up)."""
+        return self.over_s >= FIRE_HOLD_S - 1e-9
+
+    def fire_keys(self) -> set[int]:
+        """The keys bound to fire now (Space by default)."""
+        return self.game.rules.bindings.keys_for("fire")
+
+    def start_keys(self) -> set[int]:
+        """The keys that go on after ``GAME_OVER_MIN_S``: Enter, and Space unless it fires."""
+        return set(START_KEYS) - self.fire_keys()
+
     def key_rules(self) -> list[KeyRule]:
-        """Nothing before ``GAME_OVER_MIN_S``; then Enter / Space (A, Start) go on, Escape
-        (B) goes to the title, the restart key starts a game with the waiting changes."""
+        """Nothing before ``GAME_OVER_MIN_S``; then Enter (Start) goes on, Escape (B) goes
+        to the title, the restart key starts a game with the waiting changes; the fire keys
+        (A) go on from ``FIRE_HOLD_S``."""
         ready = lambda: self.ready  # noqa: E731
         return [
             KeyRule(lambda: self.game.rules.bindings.restart, run(self.play_again),
                     when=lambda: self.ready and bool(self.finished.pending), name="restart"),
-            KeyRule(START_KEYS | {PAD_A, PAD_START}, run(self.go_on), when=ready, name="next"),
+            KeyRule(lambda: self.start_keys() | {PAD_START}, run(self.go_on), when=ready,
+                    name="next"),
+            KeyRule(lambda: self.fire_keys() | {PAD_A}, run(self.go_on),
+                    when=lambda: self.fire_ready, name="fire"),
             KeyRule({arcade.key.ESCAPE, PAD_B}, run(self.to_title), when=ready, name="title"),
         ]
+
+    def play_again_hint(self) -> str:
+        """How to play again: Enter, and the fire keys once they act."""
+        keys = ["ENTER"]
+        if arcade.key.SPACE not in self.fire_keys():
+            keys.append("SPACE")
+        if self.fire_ready:
+            keys += [key_label(n) for n in self.game.rules.config.keys.fire[:2]
+                     if key_label(n) not in keys]
+        return f"PRESS {' / '.join(keys)} TO PLAY AGAIN     ESC FOR TITLE"
 
     def go_on(self) -> None:
         """The initials entry when the game made the table, else a new game."""
@@ -109,7 +146,7 @@ class GameOverView(WorldView):
         elif finished.slot is not None:
             self.hud.message("GAME OVER", f"A HIGH SCORE: NUMBER {finished.slot.rank + 1}!")
         elif self.ready:
-            self.hud.message("GAME OVER", "PRESS ENTER / SPACE TO PLAY AGAIN     ESC FOR TITLE")
+            self.hud.message("GAME OVER", self.play_again_hint())
         else:
             self.hud.message("GAME OVER", "")
         notes = [finished.saved.hud_text()] if finished.saved is not None else []

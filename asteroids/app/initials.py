@@ -17,7 +17,6 @@ import arcade
 from asteroids.app.game import Game
 from asteroids.app.keymap import (
     CONFIRM_KEYS,
-    DOWN_KEYS,
     PAD_A,
     PAD_B,
     PAD_DOWN,
@@ -25,7 +24,6 @@ from asteroids.app.keymap import (
     PAD_RIGHT,
     PAD_START,
     PAD_UP,
-    UP_KEYS,
     KeyRule,
     run,
 )
@@ -35,7 +33,7 @@ from asteroids.app.world_view import WorldView
 __all__ = ["ALPHABET", "INITIALS_TIMEOUT_S", "InitialsView"]
 
 ALPHABET = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-"""The letters Up / Down cycle through, in order ("?" is an unset letter)."""
+"""The letters the pad's up / down cycle through, in order ("?" is an unset letter)."""
 
 INITIALS_TIMEOUT_S = 30.0
 """Seconds without a key (or pad) press after which the entry closes, keeping the initials
@@ -45,17 +43,23 @@ _LEFT = frozenset({arcade.key.LEFT, arcade.key.NUM_LEFT, arcade.key.BACKSPACE})
 _RIGHT = frozenset({arcade.key.RIGHT, arcade.key.NUM_RIGHT, arcade.key.TAB})
 _LETTER_KEYS = {getattr(arcade.key, c): c for c in ALPHABET[1:]}
 
-HELP = "TYPE A LETTER OR UP / DOWN   LEFT / RIGHT: MOVE   FIRE: NEXT   ENTER: DONE"
-"""The key help under the letters (the pad: d-pad or stick, A next, Start is done)."""
+HELP = "TYPE A LETTER   LEFT / RIGHT: MOVE   FIRE: NEXT   ENTER: DONE"
+"""The key help under the letters: every key that changes them is named here (Up / Down
+are thrust and shield in the game, so a player still pressing them changes nothing)."""
+
+PAD_HELP = "PAD: UP / DOWN: LETTER   A: NEXT   START: DONE"
+"""The pad's help, shown when a pad is connected (it has no letter keys)."""
 
 
 class InitialsView(WorldView):
     """Three letters for a new high score: typing a letter sets the one under the cursor
-    and moves on, Up / Down cycle it (``ALPHABET``, wrapping), Left / Right move the cursor,
-    Enter confirms. Fire (or the pad's A) moves on past a letter that is set, never past a
-    "?": a player still pressing fire from the game cannot skip letters. The pad: d-pad or
-    stick up / down / left / right, B moves left, Start confirms. The cursor starts on the
-    first letter.
+    and moves on, Left / Right move the cursor, Enter confirms. Fire (or the pad's A) moves
+    on past a letter that is set, never past a "?": a player still pressing fire from the
+    game cannot skip letters. The keyboard's Up / Down do nothing here (they thrust and
+    shield in the game: 0.1.0 saved "AAC" for a player pulsing thrust); only the keys the
+    help names change the letters. The pad: d-pad or stick up / down cycle the letter
+    (``ALPHABET``, wrapping), left / right move, B moves left, Start confirms. The cursor
+    starts on the first letter.
 
     Args:
         game: the shared services.
@@ -92,14 +96,13 @@ class InitialsView(WorldView):
         return "".join(self.letters)
 
     def key_rules(self) -> list[KeyRule]:
-        """Enter / Escape / Start finish; letters, Up / Down, Left / Right, fire."""
+        """Enter / Escape / Start finish; letters, the pad's up / down, Left / Right, fire."""
         fire = lambda: self.game.rules.bindings.keys_for("fire") - CONFIRM_KEYS  # noqa: E731
         return [
             KeyRule(CONFIRM_KEYS | {arcade.key.ESCAPE, PAD_START}, run(self.finish),
                     name="done"),
-            KeyRule(UP_KEYS | {PAD_UP}, self._pressed(lambda _: self.cycle(1)), name="up"),
-            KeyRule(DOWN_KEYS | {PAD_DOWN}, self._pressed(lambda _: self.cycle(-1)),
-                    name="down"),
+            KeyRule({PAD_UP}, self._pressed(lambda _: self.cycle(1)), name="up"),
+            KeyRule({PAD_DOWN}, self._pressed(lambda _: self.cycle(-1)), name="down"),
             KeyRule(_LEFT | {PAD_LEFT, PAD_B}, self._pressed(lambda _: self.move(-1)),
                     name="left"),
             KeyRule(_RIGHT | {PAD_RIGHT}, self._pressed(lambda _: self.move(1)), name="right"),
@@ -158,12 +161,12 @@ class InitialsView(WorldView):
         self.hud.show_world(self.world)
         self.hud.best(self.game.best_score(self.config))
         left = max(0, int(INITIALS_TIMEOUT_S - self.idle_s + 0.999))
-        place = f"NUMBER {self.slot.rank + 1}   ENTER YOUR INITIALS   {left}"
+        place = f"NUMBER {self.slot.rank + 1}   ENTER YOUR INITIALS   TIME LEFT: {left}"
         if self.who:
             self.hud.message(self.who, f"NEW HIGH SCORE: {place}")
         else:
             self.hud.message("NEW HIGH SCORE", place)
         self.hud.initials(self.letters, self.cursor)
-        self.hud.note(HELP)
+        self.hud.note(HELP if self.game.gamepad is None else f"{HELP}   {PAD_HELP}")
         self.hud.status((self.error or "").upper())
         super().update_hud()

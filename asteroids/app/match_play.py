@@ -63,7 +63,8 @@ class MatchPlayView(MatchStepping, PlayView):
             return self.saved
         if self.match_recorder is None or self.game.saver is None or self.recorded_ticks == 0:
             return None
-        self.saved = self.game.saver.save(self.match_recorder.finish(self.match))
+        self.saved = self.game.saver.save(self.match_recorder.finish(self.match),
+                                          finished=self.ended)
         return self.saved
 
     def enter_scores(self, name: str | None) -> list[tuple[int, ScoreSlot]]:

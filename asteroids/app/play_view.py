@@ -242,7 +242,8 @@ class PlayView(WorldView):
             return self.saved
         if self.recorder is None or self.game.saver is None or self.recorded_ticks == 0:
             return None
-        self.saved = self.game.saver.save(self.recorder.finish(self.world))
+        self.saved = self.game.saver.save(self.recorder.finish(self.world),
+                                          finished=self.ended)
         return self.saved
 
     # --- live settings --------------------------------------------------------------------

@@ -2,8 +2,12 @@
 
 A played game is saved on game over (or, unfinished, when the player leaves it) either to the
 user's replay folder under a sortable name (``2026-11-23T17-05-00Z-seed123-score4560.replay``)
-or, for ``asteroids play --record FILE``, to FILE. A save that fails (read-only folder, full
-disk, a link where the replays folder or the file should be: the data folder follows none,
+or, for ``asteroids play --record FILE``, to FILE. A game left unfinished within its first
+``SHORT_GAME_S`` seconds (quit from the pause screen, window closed) is not saved to the
+replay folder: a newcomer trying the keys and quitting leaves no file behind. After every
+save to the folder the window prunes it (``Game.prune_replays``: ``[storage] keep_replays``,
+never a high-score entry's replay). A save that fails (read-only folder, full disk, a link
+where the replays folder or the file should be: the data folder follows none,
 ``asteroids.datafolder``) is reported in one line and the game goes on. No arcade here.
 """
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +23,16 @@ from asteroids.datafolder import make_folder
 from asteroids.paths import data_dir, replays_dir
 from asteroids.replay import Replay, save_replay
 
-__all__ = ["ReplaySaver", "SaveResult", "replay_filename"]
+__all__ = ["SCREEN_NAME_CHARS", "SHORT_GAME_S", "ReplaySaver", "SaveResult", "replay_filename",
+           "short_name"]
+
+SHORT_GAME_S = 10.0
+"""A game left unfinished within this many seconds of play is not saved to the replay folder
+(``ReplaySaver.min_unfinished_s``; ``--record FILE`` keeps every game)."""
+
+SCREEN_NAME_CHARS = 28
+"""The longest file name the game-over screen shows whole; longer ones are cut in the
+middle (``short_name``)."""
 
 
 def replay_filename(replay: Replay, when: datetime) -> str:
@@ -30,6 +44,18 @@ def replay_filename(replay: Replay, when: datetime) -> str:
     """
     stamp = when.astimezone(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
     return f"{stamp}-seed{replay.seed}-score{replay.final_score}.replay"
+
+
+def short_name(name: str, limit: int = SCREEN_NAME_CHARS) -> str:
+    """``name`` cut in the middle to at most ``limit`` characters, for the screen.
+
+    >>> short_name("a-very-long-name-that-the-player-chose.replay", 24)
+    'a-very-long...ose.replay'
+    """
+    if len(name) <= limit:
+        return name
+    tail = min(len(name) // 2, (limit - 3) // 2)
+    return f"{name[:limit - 3 - tail]}...{name[-tail:]}"
 
 
 def _free(path: Path) -> Path:
@@ -46,9 +72,12 @@ def _free(path: Path) -> Path:
 class SaveResult:
     """What happened to one save: the path written, or the one-line reason it failed."""
 
-    def __init__(self, path: Path | None, error: str | None, reason: str = "") -> None:
+    def __init__(self, path: Path | None, error: str | None, reason: str = "", *,
+                 in_folder: bool = False) -> None:
         self.path = path
-        """The file written (None on failure)."""
+        """The file written (None on failure, or when the game was too short to keep)."""
+        self.in_folder = in_folder
+        """True when the file went to the user's replay folder (not ``--record FILE``)."""
         self.error = error
         """One line saying why nothing was written (None on success)."""
         self.reason = reason
@@ -73,9 +102,15 @@ class SaveResult:
         return None
 
     def hud_text(self) -> str:
-        """A short line for the screen."""
+        """A short line for the screen: the replay folder's technical names are not shown
+        (the high-score table and ``asteroids watch`` find them), a chosen file's name is,
+        cut to ``SCREEN_NAME_CHARS``."""
         if self.path is not None:
-            return f"REPLAY SAVED: {self.path.name}"
+            if self.in_folder:
+                return "REPLAY SAVED IN THE REPLAYS FOLDER"
+            return f"REPLAY SAVED: {short_name(self.path.name)}"
+        if self.error is None:
+            return f"REPLAY NOT KEPT: {self.reason}".upper()
         return f"REPLAY NOT SAVED: {self.reason}".upper()
 
 
@@ -88,10 +123,17 @@ class ReplaySaver:
             ``asteroids.paths.replays_dir()`` under timestamped names.
     """
 
-    def __init__(self, record_to: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, record_to: str | os.PathLike[str] | None = None, *,
+                 min_unfinished_s: float = SHORT_GAME_S,
+                 on_saved: Callable[[], object] | None = None) -> None:
         self.record_to = Path(record_to) if record_to is not None else None
         self.saved: list[Path] = []
         """Every file written this session, in order."""
+        self.min_unfinished_s = min_unfinished_s
+        """An unfinished game shorter than this (seconds of play) is not saved to the replay
+        folder (0 keeps every game)."""
+        self.on_saved = on_saved
+        """Called after each save to the replay folder (the window prunes it)."""
 
     def target(self, replay: Replay, when: datetime | None = None) -> Path:
         """Where ``replay`` would be saved now (creates nothing)."""
@@ -101,8 +143,23 @@ class ReplaySaver:
         when = when or datetime.now(UTC)
         return _free(replays_dir() / replay_filename(replay, when))
 
-    def save(self, replay: Replay) -> SaveResult:
-        """Write ``replay``; never raises. Prints one line to stderr when it fails."""
+    def keeps(self, replay: Replay, finished: bool) -> bool:
+        """Whether ``replay`` is worth a file: a finished game, any game for ``--record FILE``,
+        an unfinished one of at least ``min_unfinished_s`` of play."""
+        if finished or self.record_to is not None:
+            return True
+        return replay.ticks >= self.min_unfinished_s * replay.tick_hz
+
+    def save(self, replay: Replay, *, finished: bool = True) -> SaveResult:
+        """Write ``replay`` (an unfinished game too short to keep is skipped: ``keeps``);
+        never raises. Prints one line to stderr when it fails.
+
+        Args:
+            replay: the game.
+            finished: whether the game ended (False: the player left it).
+        """
+        if not self.keeps(replay, finished):
+            return SaveResult(None, None, f"shorter than {self.min_unfinished_s:g} s")
         path: Path | None = None
         try:
             path = self.target(replay)
@@ -121,4 +178,6 @@ class ReplaySaver:
                      else type(exc).__name__)
             return SaveResult(None, line, short)
         self.saved.append(Path(written))
-        return SaveResult(Path(written), None)
+        if self.record_to is None and self.on_saved is not None:
+            self.on_saved()
+        return SaveResult(Path(written), None, in_folder=self.record_to is None)
