@@ -17,8 +17,8 @@ from asteroids.app.text import Frame, TextLine, fit, text_width
 from asteroids.core.match import Match
 from asteroids.core.world import World
 
-__all__ = ["CABINET_SCORE_WRAP", "DIM", "SELECTED", "TABLE_ROWS", "Hud", "MatchHud",
-           "ScoreTable", "role_colors", "score_wrap"]
+__all__ = ["CABINET_SCORE_WRAP", "DIM", "SELECTED", "TABLE_ROWS", "Hud",
+           "MatchHud", "ScoreTable", "role_colors", "score_wrap", "spawn_band"]
 
 TABLE_ROWS = 10
 """Rows of the title screen's high-score table (the profile keeps the top 10)."""
@@ -36,6 +36,17 @@ PROBLEM = (255, 130, 110, 255)
 
 CABINET_SCORE_WRAP = 100_000
 """The 1979 cabinet showed five digits: its score rolled over at 100 000."""
+
+
+def spawn_band(height: float, ship_length: float) -> tuple[float, float]:
+    """The band of heights (bottom, top) round the ship's spawn point (the playfield's
+    centre) that the middle text keeps clear of: the ship with room for a word under it.
+
+    >>> spawn_band(720.0, 24.0)
+    (309.6, 410.4)
+    """
+    half = max(1.5 * ship_length, 0.07 * height)
+    return (round(height / 2 - half, 6), round(height / 2 + half, 6))
 
 
 def score_wrap(setting: int, ruleset_key: str) -> int:
@@ -104,6 +115,9 @@ class Hud:
         """Draw nothing (an overlay covers the screen)."""
         self.fade: dict[str, float] = {}
         """Items drawn fainter, by name (the controls card fading out)."""
+        self.clear: tuple[float, float] | None = None
+        """A band of heights (bottom, top) the middle text keeps clear of: where the ship
+        appears (the title's attract game, the controls card); None: none."""
         self._key: object = None
         self._layout: HudLayout | None = None
         self.lives_xy: tuple[float, float] = (self.height * 0.03, self.height * 0.85)
@@ -172,7 +186,7 @@ class Hud:
         """The HUD laid out on ``frame`` with the live panel's notice and problems (cached
         until something changes)."""
         key = (frame, tuple(notices), tuple(problems), self.two_players, self.active,
-               self.icon, self.lives, self.hidden, tuple(sorted(self.fade.items())))
+               self.icon, self.lives, self.hidden, tuple(sorted(self.fade.items())), self.clear)
         if self._layout is None or key != self._key:
             if self.hidden:
                 self._layout = HudLayout()
@@ -180,7 +194,8 @@ class Hud:
                 self._layout = hud_layout(frame, self.values, cursor=self.cursor,
                                           two_players=self.two_players, active=self.active,
                                           icon=self.icon, lives=self.lives, notices=notices,
-                                          problems=problems, fade=self.fade)
+                                          problems=problems, fade=self.fade,
+                                          clear=self.clear)
                 self.lives_xy = self._layout.lives_xy
                 if self._layout.lives2_xy is not None:
                     self.lives2_xy = self._layout.lives2_xy

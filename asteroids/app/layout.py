@@ -75,8 +75,8 @@ def _shrink(sizes: list[float], widths: list[float], room: float, floor: float) 
 def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = None,
                two_players: bool = False, active: int = 0, icon: float = 0.0,
                lives: bool = False, notices: Sequence[tuple[str, str, float]] = (),
-               problems: Sequence[str] = (), fade: Mapping[str, float] | None = None
-               ) -> HudLayout:
+               problems: Sequence[str] = (), fade: Mapping[str, float] | None = None,
+               clear: tuple[float, float] | None = None) -> HudLayout:
     """Lay out a HUD.
 
     Args:
@@ -92,6 +92,8 @@ def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = 
         notices: the live notice, (text, role, alpha) per line, top to bottom.
         problems: the live problem panel's lines (it takes the middle band).
         fade: the opacity of middle-band items, by name (1 when not given).
+        clear: a band of heights (bottom, top) the middle band's text keeps clear of (the
+            ship's spawn on the title and under the controls card); None: none.
     """
     out = HudLayout()
     w, h, m = frame.width, frame.height, frame.margin
@@ -193,7 +195,7 @@ def hud_layout(frame: Frame, values: Mapping[str, str], *, cursor: int | None = 
     if problems:
         _problem_panel(out, frame, problems, lo, hi, size("problem"))
     else:
-        _middle(out, frame, values, cursor, lo, hi, size, fade or {})
+        _middle(out, frame, values, cursor, lo, hi, size, fade or {}, clear)
     return out
 
 
@@ -217,10 +219,21 @@ def _problem_panel(out: HudLayout, frame: Frame, problems: Sequence[str], lo: fl
     out.panel = (m, y + pitch - s / CAP - floor * 0.5, frame.width - m, hi)
 
 
+def _item_gap(above: float, below_s: float) -> float:
+    """The space between two stacked items of cap heights ``above`` and ``below_s``: set by
+    the larger (a big title gets air under it, not just a small line's worth)."""
+    return max(0.6 * below_s, 0.3 * above)
+
+
 def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int | None,
             lo: float, hi: float, size_of: Callable[[str], float],
-            fade: Mapping[str, float]) -> None:
-    """The message stack (``STACK``), centred in [lo, hi]: shrunk, then wrapped, then cut."""
+            fade: Mapping[str, float], clear: tuple[float, float] | None = None) -> None:
+    """The message stack (``STACK``), centred in [lo, hi]: shrunk, then wrapped, then cut.
+
+    An item is never set larger than the one above it (a hint that had to shrink does not
+    sit over bigger controls). With ``clear`` (a band of heights: the ship's spawn) the stack
+    is split round it, the first items above and the rest below, at the split that shrinks
+    least and balances best; when no split keeps every item, the stack ignores the band."""
     w, m, floor = frame.width, frame.margin, frame.min_size
     room = w - 2 * m
     letters = [values.get(f"letter{i}", "") or "" for i in range(3)]
@@ -230,61 +243,92 @@ def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int
     if not present or hi <= lo:
         return
     base = {name: size_of(name) for name in present}
+    Items = list[tuple[str, list[str], float]]
 
-    def build(k: float, max_lines: int | None) -> list[tuple[str, list[str], float]]:
-        items = []
-        for name in present:
-            s = max(floor, base[name] * k)
+    def build(names: Sequence[str], k: float, max_lines: int | None) -> Items:
+        items: Items = []
+        cap = float("inf")
+        for name in names:
+            s = max(floor, min(base[name] * k, cap))
             if name == "letters":
                 items.append((name, letters, s))
                 continue
             lines, s = fit(values[name].split("\n"), s, floor, room, max_lines=max_lines)
             items.append((name, lines, s))
+            if name != "title":
+                cap = s  # what follows the title is never larger than the line above
         return items
 
-    def height(items: list[tuple[str, list[str], float]]) -> float:
+    def height(items: Items) -> float:
         total = 0.0
         for i, (name, lines, s) in enumerate(items):
             rows = 1 if name == "letters" else len(lines)
             total += s + (rows - 1) * line_pitch(s) + 2 * s / CAP
             if i:
-                total += 0.6 * s
+                total += _item_gap(items[i - 1][2], s)
         return total
 
-    room_h = hi - lo
-    k = 1.0
-    items = build(k, None)
-    for _ in range(12):
-        if height(items) <= room_h:
-            break
-        k *= max(0.5, min(0.95, room_h / height(items)))
-        items = build(k, None)
-    limit = 8
-    while height(items) > room_h and limit > 1:
-        limit -= 1
-        items = build(k, limit)
-    while height(items) > room_h and len(items) > 1:
-        items = items[:-1]  # the last items go first (the sound notice, the note)
-    y = (lo + hi) / 2 + height(items) / 2
-    for i, (name, lines, s) in enumerate(items):
-        if i:
-            y -= 0.6 * s
-        y -= s + s / CAP
-        if name == "letters":
-            pitch = s * 1.6
-            for j, letter in enumerate(lines):
-                here = j == cursor
-                out.lines.append(TextLine.placed(letter, w / 2 + (j - 1) * pitch, y, s,
-                                                 "center", "selected" if here else "text",
-                                                 underline=here))
+    def fitted(names: Sequence[str], room_h: float) -> tuple[Items, float]:
+        """The items shrunk, wrapped and cut to ``room_h``, and the factor they shrank by."""
+        if not names:
+            return [], 1.0
+        k = 1.0
+        items = build(names, k, None)
+        for _ in range(12):
+            if height(items) <= room_h:
+                break
+            k *= max(0.5, min(0.95, room_h / max(height(items), 1e-9)))
+            items = build(names, k, None)
+        limit = 8
+        while height(items) > room_h and limit > 1:
+            limit -= 1
+            items = build(names, k, limit)
+        while height(items) > room_h and len(items) > 1:
+            items = items[:-1]  # the last items go first (the sound notice, the note)
+        return items, k
+
+    def place(items: Items, top: float) -> None:
+        y = top
+        for i, (name, lines, s) in enumerate(items):
+            if i:
+                y -= _item_gap(items[i - 1][2], s)
+            y -= s + s / CAP
+            if name == "letters":
+                pitch = s * 1.6
+                for j, letter in enumerate(lines):
+                    here = j == cursor
+                    out.lines.append(TextLine.placed(letter, w / 2 + (j - 1) * pitch, y, s,
+                                                     "center", "selected" if here else "text",
+                                                     underline=here))
+                y -= s / CAP
+                continue
+            for n, line in enumerate(lines):
+                if n:
+                    y -= line_pitch(s)
+                out.lines.append(TextLine(line, w / 2 - text_width(line, s) / 2, y, s,
+                                          alpha=fade.get(name, 1.0)))
             y -= s / CAP
-            continue
-        for n, line in enumerate(lines):
-            if n:
-                y -= line_pitch(s)
-            out.lines.append(TextLine(line, w / 2 - text_width(line, s) / 2, y, s,
-                                      alpha=fade.get(name, 1.0)))
-        y -= s / CAP
+
+    whole, _ = fitted(present, hi - lo)
+    if clear is not None and lo < clear[1] and clear[0] < hi:
+        gap = 0.5 * floor
+        up_lo, down_hi = max(lo, clear[1] + gap), min(hi, clear[0] - gap)
+        best: tuple[tuple[float, ...], Items, Items] | None = None
+        for split in range(len(present) + 1):
+            up, up_k = fitted(present[:split], hi - up_lo)
+            down, down_k = fitted(present[split:], down_hi - lo)
+            if len(up) + len(down) < len(present) or height(up) > hi - up_lo + 1e-6 or \
+                    height(down) > down_hi - lo + 1e-6:
+                continue  # this split loses an item, or a side does not hold its items
+            score = (round(min(up_k, down_k), 3), -abs(height(up) - height(down)), -split)
+            if best is None or score > best[0]:
+                best = (score, up, down)
+        if best is not None and (len(whole) < len(present) or best[0][0] >= 0.6):
+            _, up, down = best
+            place(up, (up_lo + hi) / 2 + height(up) / 2)
+            place(down, (lo + down_hi) / 2 + height(down) / 2)
+            return
+    place(whole, (lo + hi) / 2 + height(whole) / 2)
 
 
 @dataclass

@@ -13,15 +13,19 @@ from __future__ import annotations
 import arcade
 
 from asteroids.app.controls import key_lines, pad_lines
+from asteroids.app.font import CAP
 from asteroids.app.game import Game
+from asteroids.app.hud import spawn_band
 from asteroids.app.input import PlayerInput
 from asteroids.app.keymap import PAD_BACK, PAD_START, KeyRule, run
+from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.options_overlay import OPEN_KEYS, OptionsMenu
 from asteroids.app.profile_service import ScoreSlot
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder
 from asteroids.app.screens import FinishedGame
+from asteroids.app.text import Frame, TextLine, text_width
 from asteroids.app.world_view import Overlay, TickSource, WorldView
 from asteroids.config import Config
 from asteroids.config.budget import Carry, rules_getter
@@ -31,7 +35,7 @@ from asteroids.core.bot import bot_input
 from asteroids.replay import Recorder
 from asteroids.replay.changes import MAX_CHANGES, MAX_TOTAL_SETTINGS
 
-__all__ = ["CARD_FADE_S", "CARD_TITLE", "PAUSE_HINT", "PauseOverlay", "PlayView"]
+__all__ = ["CARD_FADE_S", "CARD_TITLE", "GRACE_WORD", "PAUSE_HINT", "PauseOverlay", "PlayView"]
 
 PAUSE_HINT = "P / ESC TO RESUME     O: OPTIONS     Q TO QUIT TO TITLE"
 """The pause screen's line under PAUSED."""
@@ -41,6 +45,10 @@ CARD_FADE_S = 0.6
 
 CARD_TITLE = "HOW TO PLAY"
 """The controls card's first line."""
+
+GRACE_WORD = "SAFE"
+"""Shown under the first ship of a new player's first game while it blinks: the blink is
+its grace (``ship.grace_s``), when nothing can hit it."""
 
 
 class PauseOverlay(Overlay):
@@ -108,6 +116,11 @@ class PlayView(WorldView):
         """The controls card's opacity (a new player's first game): 1 until the first
         input, then it fades out over ``CARD_FADE_S``; 0 once gone."""
         self.card_fading = False
+        self.teach = game.profile.card_due
+        """A new player's first game: the card, and the word under the first ship's blink
+        (``GRACE_WORD``)."""
+        self.first_grace_ticks = int(self.world.ship_grace)
+        """The first ship's grace, ticks (the word shows while it lasts)."""
         game.profile.card_due = False
 
     # --- keys -----------------------------------------------------------------------------
@@ -331,9 +344,13 @@ class PlayView(WorldView):
             self.hud.controls("\n".join([CARD_TITLE, *key_lines(config),
                                          *pad_lines(config, pad)]))
             self.hud.fade["controls"] = self.card
+            # The card keeps clear of the ship's spawn: above or below it, not over it.
+            self.hud.clear = spawn_band(self.game.rules.height,
+                                        self.game.rules.params.ship_length)
         else:
             self.hud.controls("")
             self.hud.fade.pop("controls", None)
+            self.hud.clear = None
         self.hud.note("")
         waiting = len({c.key for c in self.pending})
         if waiting:
@@ -343,6 +360,20 @@ class PlayView(WorldView):
         else:
             self.hud.status("")
         super().update_hud()
+
+    def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
+        """``GRACE_WORD`` under the ship while the first ship of a new player's first game
+        blinks (its grace), so the blink is explained where it shows."""
+        world = self.world
+        if not self.teach or self.paused or world.ship_grace <= 0 or \
+                world.tick >= self.first_grace_ticks:
+            return []
+        s = frame.size(0.022)
+        half = text_width(GRACE_WORD, s) / 2
+        m = frame.margin
+        x = min(max(float(world.ship_x), m + half), frame.width - m - half)
+        y = float(world.ship_y) - 0.75 * self.game.rules.params.ship_length - s - s / CAP
+        return [TextLine.placed(GRACE_WORD, x, max(y, m + s / CAP), s, "center")]
 
     @property
     def modal_is_options(self) -> bool:

@@ -8,13 +8,14 @@ a ``WorldView`` (one input mask per tick, the fixed stepper). No game rule lives
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import arcade
 
 from asteroids.app.controls import key_lines, pad_lines
 from asteroids.app.game import Game
-from asteroids.app.hud import ScoreTable
+from asteroids.app.hud import ScoreTable, spawn_band
 from asteroids.app.keymap import (
     CONFIRM_KEYS,
     LEFT_KEYS,
@@ -35,6 +36,7 @@ from asteroids.app.keymap import (
 from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.options_overlay import OPEN_KEYS, OptionsMenu
+from asteroids.app.palettes import KINDS, Palette
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.text import Frame, TextLine
 from asteroids.app.world_view import WorldView
@@ -47,8 +49,9 @@ from asteroids.paths import data_dir, replays_dir
 from asteroids.profile import ScoreEntry, ruleset_label
 from asteroids.replay import Replay, ReplayError, load_replay
 
-__all__ = ["ATTRACT_DEMO_S", "ATTRACT_TABLE_S", "DEMO_PAUSE_S", "OPTIONS_HINT", "PLAYER_KEYS",
-           "RULES_NEXT_KEYS", "RULES_PREV_KEYS", "TitleView"]
+__all__ = ["ATTRACT_DEMO_S", "ATTRACT_DIM", "ATTRACT_TABLE_S", "DEMO_PAUSE_S", "OPTIONS_HINT",
+           "PLAYER_KEYS", "QUIT_CONFIRM_S", "QUIT_HINT", "RULES_NEXT_KEYS", "RULES_PREV_KEYS",
+           "TitleView", "dimmed"]
 
 PLAYER_KEYS = {arcade.key.KEY_1: 1, arcade.key.NUM_1: 1, arcade.key.KEY_2: 2,
                arcade.key.NUM_2: 2}
@@ -78,6 +81,25 @@ OPTIONS_HINT = "O: OPTIONS     F11: FULL SCREEN"
 
 WATCH_KEYS = CONFIRM_KEYS
 """Keys that watch the selected table entry's replay (with no entry selected they play)."""
+
+QUIT_HINT = "ESC AGAIN TO QUIT     ANY OTHER KEY: STAY"
+"""The hint line after one Escape: the title asks before it closes the window, as the pause
+screen asks (Q) before it leaves a game."""
+
+QUIT_CONFIRM_S = 3.0
+"""A second Escape within this long quits; after it the title stops asking."""
+
+ATTRACT_DIM = 0.45
+"""The attract game's lines are drawn at this brightness behind the title's text, so a rock
+or the ship passing under a word never drowns it."""
+
+
+def dimmed(palette: Palette, k: float) -> Palette:
+    """``palette`` with every line colour's red, green and blue times ``k`` (its text and
+    styles as they were)."""
+    return dataclasses.replace(palette, **{
+        kind: (*(c * k for c in palette.color(kind)[:3]), palette.color(kind)[3])
+        for kind in KINDS})
 
 
 def _table_rows(entries: list[ScoreEntry]) -> list[tuple[str, str, str, str, str]]:
@@ -142,8 +164,15 @@ class TitleView(WorldView):
         self.pick: int | None = None
         """The selected table row (None: none)."""
         self.notice = "   ".join(profile.take_notices())
-        """The messages shown once on this title (taken from the profile's notices)."""
-        self.hud.status(self.notice or self.options_hint())
+        """The messages shown once on this title (taken from the profile's notices), beside
+        the options hint."""
+        self.own_status = True
+        """The status line shows the options hint and the notice (False: a message of its
+        own, a replay that would not load)."""
+        self.quit_asked_s: float | None = None
+        """Seconds since the first Escape asked to quit (None: not asking)."""
+        self.hud.clear = spawn_band(rules.height, rules.params.ship_length)
+        self.hud.status(self.status_line())
         if self.demos:
             self.next_game()
         if table and self.table is not None:
@@ -165,9 +194,9 @@ class TitleView(WorldView):
         pad = game.rules.pad_buttons if game.gamepad is not None else None
         self.hud.controls("\n".join([*key_lines(config), *pad_lines(config, pad)]))
         scores = "     UP / DOWN: SCORES" if self.table is not None else ""
-        self.hud.message("ASTEROIDS", ("PLAYERS: PRESS 1 OR 2     LEFT / RIGHT: RULES" if choose
-                                       else "PLAYERS: PRESS 1 OR 2     ENTER / SPACE: 1 PLAYER")
-                         + scores)
+        hint = (("PLAYERS: PRESS 1 OR 2     LEFT / RIGHT: RULES" if choose
+                 else "PLAYERS: PRESS 1 OR 2     ENTER / SPACE: 1 PLAYER") + scores)
+        self.hud.message("ASTEROIDS", QUIT_HINT if self.quit_asked_s is not None else hint)
         self.hud.note(f"RULES: {self.game.rules.ruleset.label.upper()}"
                       + ("  < >" if choose else ""))
 
@@ -232,6 +261,7 @@ class TitleView(WorldView):
             replay = load_replay(path)
         except (ReplayError, OSError) as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            self.own_status = False
             self.hud.status(f"REPLAY NOT LOADED: {reason}"[:120].upper())
             return True
         game, key, pick = self.game, self.score_key, self.pick
@@ -303,6 +333,10 @@ class TitleView(WorldView):
         if self.replaced:
             return
         self.phase_s += delta_time
+        if self.quit_asked_s is not None:
+            self.quit_asked_s += delta_time
+            if self.quit_asked_s > QUIT_CONFIRM_S:
+                self.stop_asking()
         if self.showing_table:
             if self.phase_s > ATTRACT_TABLE_S and self.pick is None:
                 self.show_demo()
@@ -322,11 +356,15 @@ class TitleView(WorldView):
             return OPTIONS_HINT.split("     ")[0]
         return OPTIONS_HINT
 
+    def status_line(self) -> str:
+        """The bottom line: the options hint, then the notices (no audio device, a file
+        moved aside) beside it."""
+        return "     ".join(part for part in (self.options_hint(), self.notice) if part)
+
     def update_hud(self) -> None:
         """Score of the demo game and the best score of the rules, plus the FPS counter."""
-        status = self.hud.values["status"]
-        if not self.notice and status.startswith(OPTIONS_HINT.split("     ")[0]):
-            self.hud.status(self.options_hint())
+        if self.own_status:
+            self.hud.status(self.status_line())
         if self.showing_table:
             self.hud.set("score", "")
             self.hud.set("wave", "")
@@ -336,10 +374,15 @@ class TitleView(WorldView):
         super().update_hud()
 
     def build_segments(self) -> Segments:
-        """The attract game, or nothing behind the table."""
+        """The attract game dimmed behind the title's text (``ATTRACT_DIM``), or nothing
+        behind the table."""
         if self.showing_table:
             return Segments()
-        return super().build_segments()
+        alpha = self.stepper.alpha
+        palette = dimmed(self.game.screen.palette(self.game.config.display), ATTRACT_DIM)
+        segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
+        self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
+        return segs
 
     def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
         """The high-score table between the HUD's bands, while it is on screen."""
@@ -356,11 +399,28 @@ class TitleView(WorldView):
             changed=self.take_options))
 
     def unpick_or_quit(self) -> None:
-        """Escape: leave the table's selection, else quit."""
+        """Escape: leave the table's selection; else ask to quit (the hint says so), and
+        quit on a second Escape while it asks."""
         if self.pick is not None:
             self.show_table(None)
-        else:
+        elif self.quit_asked_s is not None:
             self.game.quit()
+        else:
+            if self.showing_table:
+                self.show_demo()  # the question is asked in the title's hint line
+            self.quit_asked_s = 0.0
+            self._show_texts()
+
+    def stop_asking(self) -> None:
+        """The title no longer asks to quit (time ran out, or another key was pressed)."""
+        if self.quit_asked_s is not None:
+            self.quit_asked_s = None
+            self._show_texts()
+
+    def pressed(self, symbol: int) -> None:
+        """Any key but Escape: the title stops asking to quit (the key then acts)."""
+        if symbol != arcade.key.ESCAPE:
+            self.stop_asking()
 
     def unpick(self) -> None:
         """The pad's B: leave the table's selection."""

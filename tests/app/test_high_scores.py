@@ -286,7 +286,8 @@ def test_load_warnings_are_shown_once_on_the_title(window, config, data_dir):
     assert game.profile.scores.warnings
     game.nav.title()
     first = window.current_view.hud.values["status"]
-    assert first and first == "   ".join(game.profile.scores.warnings)
+    # beside the options hint (issue 39: a notice no longer hides the hint)
+    assert first == OPTIONS_HINT + "     " + "   ".join(game.profile.scores.warnings)
     game.nav.title()
     assert window.current_view.hud.values["status"] == OPTIONS_HINT  # the warnings are gone
 
