@@ -1,13 +1,14 @@
-"""Issue 22, item 5, in a real window: the game under a virtual X display (Xvfb), keys sent
-by xdotool as ``.ci/live_session.sh`` does. Fire is mashed through the last ship's death and
-the game-over screen (as a player who keeps pressing would), then A, B, C and Enter are typed:
-scores.json must hold ABC.
+"""Issues 22 (item 5) and 39, in a real window: the game under a virtual X display (Xvfb),
+keys sent by xdotool as ``.ci/live_session.sh`` does. Fire and thrust (Up) are mashed through
+the last ship's death, the game-over screen and on into the initials entry (as a player who
+keeps pressing would), then A, B, C and Enter are typed: scores.json must hold ABC.
 
 0.1.0 saved "AAC" for a, b, c typed this way: its game-over screen left on the first fire
 press after 1 s, the fire presses that followed moved the initials' cursor past unset letters
-and the thrust presses changed them (``tests/replays/archive/0.1.0/how/session.sh``). Now the
-game-over screen stays 1.5 s, fire never moves past a "?", and a key held into a screen acts
-there only once pressed again.
+and the thrust presses changed them (``tests/replays/archive/0.1.0/how/session.sh``); the
+code before issue 39 still let Up change letters. Now GAME OVER holds 3 s against fire, fire
+never moves past a "?", the keyboard's Up / Down change no letter, and a key held into a
+screen acts there only once pressed again.
 
 Runs in CI (``.ci/run`` installs Xvfb and xdotool); skipped where they are missing, unless
 ``ASTEROIDS_REQUIRE_X=1`` makes that a failure.
@@ -34,7 +35,11 @@ RULES = ["game.lives=1", "game.first_wave_asteroids=14", "asteroids.speed_min_px
 """One ship among many fast rocks: mashed fire scores and the ship is lost in seconds."""
 
 MASH_S = 0.1
-"""Seconds between fire presses while mashing."""
+"""Seconds between presses while mashing (fire and thrust in turn)."""
+
+MASH_AFTER_S = 4.5
+"""Mashing goes on this long after the score is entered: through the 3 s of GAME OVER and
+over a second into the initials entry."""
 
 
 def _tools() -> None:
@@ -53,7 +58,7 @@ def _entries(data: Path) -> list[dict]:
     return [e for table in doc.get("tables", {}).values() for e in table]
 
 
-def test_mashed_fire_through_game_over_then_abc_saves_abc(tmp_path: Path) -> None:
+def test_mashed_fire_and_thrust_through_game_over_then_abc_saves_abc(tmp_path: Path) -> None:
     _tools()
     data = tmp_path / "data"
     read_fd, write_fd = os.pipe()
@@ -87,14 +92,17 @@ def test_mashed_fire_through_game_over_then_abc_saves_abc(tmp_path: Path) -> Non
         time.sleep(1.0)
         key("Return")                                  # the title: play
         deadline = time.monotonic() + 25.0
-        while not _entries(data):                      # mash fire until the ship is gone
+        presses = 0
+        while not _entries(data):                      # mash fire and thrust until the end
             assert time.monotonic() < deadline, "the game did not end"
             assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
-            key("space")
+            key("space" if presses % 2 == 0 else "Up")
+            presses += 1
             time.sleep(MASH_S)
-        mash_until = time.monotonic() + 3.0            # on through game over, into initials
+        mash_until = time.monotonic() + MASH_AFTER_S   # on through game over, into initials
         while time.monotonic() < mash_until:
-            key("space")
+            key("space" if presses % 2 == 0 else "Up")
+            presses += 1
             time.sleep(MASH_S)
         time.sleep(0.3)
         for name in ("a", "b", "c", "Return"):
