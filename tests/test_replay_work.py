@@ -2,7 +2,7 @@
 within it, a forgery fails within ``MAX_HASH_GAP`` ticks, a game past ``--max-ticks`` is
 refused before it is decoded, long work is measured and stated first, ``--time-limit``
 stops ``verify`` and the replay viewer where they are, and header keys are quoted short.
-The same against the real command line, capped: tests/hostile/test_replay_work.py."""
+The same against the real command line, capped: tests/hostile/test_forged_replay_work.py."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from asteroids.replay.format import (
 from asteroids.replay.record import get_bot
 from asteroids.replay.work import CHECK_EVERY, Deadline, measure_rate, watch_notice, work_line
 from tests.hostile.harness import reseal, with_line
-from tests.hostile.test_replay_work import forge
+from tests.hostile.test_forged_replay_work import forge
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "replays"
