@@ -231,7 +231,7 @@ def test_bench_is_offered_only_where_the_benchmarks_are(monkeypatch, capsys):
     why in one paragraph (exit 2); a source checkout lists it."""
     assert cli.main(["--help"]) == 0
     assert "bench" in capsys.readouterr().out
-    monkeypatch.setattr(cli, "_benchmarks_here", lambda: False)
+    monkeypatch.setattr(cli, "benchmarks_here", lambda: False)
     assert cli.main(["--help"]) == 0
     assert "bench" not in capsys.readouterr().out
     assert cli.main(["bench", "step"]) == 2

@@ -71,7 +71,7 @@ def test_the_key_list_follows_the_bindings_and_parsing_loads_no_arcade() -> None
     from asteroids.app.keys_help import play_keys_help
 
     assert "  F                fire" in play_keys_help(KeysConfig(fire=("F",)))
-    code = ("import sys; from asteroids import cli; cli._build_parser().parse_args(['play']); "
-            "sys.exit('arcade' in sys.modules)")
+    code = ("import sys; from asteroids import cli_parser; "
+            "cli_parser.build_parser().parse_args(['play']); sys.exit('arcade' in sys.modules)")
     done = _python("-c", code, cwd=ROOT)
     assert done.returncode == 0, done.stdout
