@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import time
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 import arcade
+import pyglet
 
 from asteroids.app.match_view import replay_view
 from asteroids.app.router import open_shell
@@ -19,13 +22,17 @@ if TYPE_CHECKING:
     from asteroids.app.live import LiveSpec
     from asteroids.replay import Replay
 
-__all__ = ["FRAME_RATE", "GameWindow", "window_geometry"]
+__all__ = ["FRAME_RATE", "KEY_UP_WAIT_S", "GameWindow", "keys_up", "release_held_keys",
+           "wait_keys_up", "window_geometry"]
 
 FRAME_RATE = 120.0
 """Frames per second the window asks pyglet for (vsync may hold it to the display's)."""
 
 MIN_SIZE = (320, 240)
 """The smallest window, in pixels."""
+
+KEY_UP_WAIT_S = 0.3
+"""The longest a full-screen switch waits for the keys that asked for it to be let go."""
 
 
 def window_geometry(config: Config, settings: Settings | None,
@@ -53,6 +60,57 @@ def window_geometry(config: Config, settings: Settings | None,
         if settings.fullscreen is not None and "display.fullscreen" not in pinned:
             full = bool(settings.fullscreen)
     return width, height, full
+
+
+def release_held_keys(window: arcade.Window, held: Collection[int]) -> None:
+    """Release ``held`` in ``window``: dispatch ``on_key_release`` for each and drop it from
+    pyglet's auto-repeat filter (``pressed_keys``, present on X11 only).
+
+    Args:
+        window: the window whose keys are released.
+        held: the key codes to release.
+    """
+    pressed = getattr(window, "pressed_keys", None)
+    for symbol in sorted(held):
+        if isinstance(pressed, set):
+            pressed.discard(symbol)
+        window.dispatch_event("on_key_release", symbol, 0)
+
+
+def _keymap(window: arcade.Window) -> bytes | None:
+    """The X server's keyboard now (32 bytes, a bit per key code); None without X11."""
+    x_display = getattr(window, "_x_display", None)
+    if x_display is None:
+        return None
+    from pyglet.libs.x11 import xlib  # X11 only
+
+    keymap = (ctypes.c_char * 32)()
+    xlib.XQueryKeymap(x_display, keymap)
+    return bytes(keymap)
+
+
+def keys_up(window: arcade.Window, symbols: Collection[int]) -> set[int]:
+    """Those of ``symbols`` (X keysyms, as pyglet's key codes are) whose key is up on the X
+    server now; all of them where that cannot be asked (no X display, a symbol no key
+    gives)."""
+    bits = _keymap(window)
+    if bits is None:
+        return set(symbols)
+    from pyglet.libs.x11 import xlib  # X11 only
+
+    up = set()
+    for symbol in symbols:
+        code = xlib.XKeysymToKeycode(window._x_display, symbol) if symbol < 1 << 29 else 0
+        if not code or not bits[code >> 3] & 1 << (code & 7):
+            up.add(symbol)
+    return up
+
+
+def wait_keys_up(window: arcade.Window, timeout_s: float = KEY_UP_WAIT_S) -> None:
+    """Wait (at most ``timeout_s``) until the X server has no key down; at once without X11."""
+    deadline = time.monotonic() + timeout_s
+    while any(_keymap(window) or b"") and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 class GameWindow(arcade.Window):
@@ -129,6 +187,41 @@ class GameWindow(arcade.Window):
                 self.center_window()
         except Exception:  # a platform that cannot place windows: leave it where it is
             pass
+
+    def set_fullscreen(self, fullscreen: bool = True, screen=None,  # type: ignore[no-untyped-def]
+                       mode=None, width: float | None = None,
+                       height: float | None = None) -> None:
+        """Switch full screen as ``arcade.Window`` does, so that the keys that asked for it
+        (F11, Alt+Enter) work again on their next press, on any X11 window manager or none.
+
+        On X11 pyglet re-creates the window to switch, and the release of a key pressed
+        before goes to the destroyed window. pyglet's key handler also adds the pressed key
+        to its auto-repeat filter (``pressed_keys``) only *after* ``on_key_press`` returns,
+        i.e. after the switch. So F11 stayed "held" in the new window and its next press
+        was dropped as a repeat: the toggle worked on every second press only. (xdotool's
+        ``key --window`` also stopped half-way, on the destroyed window, leaving the key
+        down in the X server.) Now the switch first waits until the X server has no key down
+        (``wait_keys_up``, at most ``KEY_UP_WAIT_S``: a key press lasts about 0.1 s), and
+        afterwards, each frame until none is left, releases (``on_key_release``) the keys
+        pyglet counts as held that the server says are up. A key still down stays held,
+        so its auto-repeat does not switch again.
+        """
+        x11 = isinstance(getattr(self, "pressed_keys", None), set)
+        if x11 and bool(fullscreen) != bool(self.fullscreen):
+            wait_keys_up(self)
+        super().set_fullscreen(fullscreen, screen, mode, width, height)
+        if x11:
+            pyglet.clock.unschedule(self._release_lost_keys)
+            pyglet.clock.schedule_interval(self._release_lost_keys, 1 / 60)
+
+    def _release_lost_keys(self, _dt: float = 0.0) -> None:
+        """Release the keys pyglet counts as held that are up (their release went to the
+        window that was re-created); stop once none is left."""
+        pressed: set[int] = getattr(self, "pressed_keys", set())
+        if not self.closed and pressed:
+            release_held_keys(self, keys_up(self, pressed))
+        if self.closed or not pressed:
+            pyglet.clock.unschedule(self._release_lost_keys)
 
     def on_resize(self, width: int, height: int) -> None:
         """Refit the letterbox to the new window size; remember a windowed size."""
