@@ -38,8 +38,10 @@ class AsteroidsVectorEnv(VectorEnv):
 
     Args:
         num_envs: how many games.
-        config, max_ticks, rocks, frame_skip: as for ``AsteroidsEnv``, the same for every
-            game.
+        config: as for ``AsteroidsEnv``, the same for every game.
+        max_ticks: as for ``AsteroidsEnv``.
+        rocks: as for ``AsteroidsEnv``.
+        frame_skip: as for ``AsteroidsEnv``.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
