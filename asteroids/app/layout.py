@@ -345,11 +345,16 @@ class MenuLayout:
 
 
 def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], selected: int,
-                cell: int, note: str = "", help_text: str = "") -> MenuLayout:
+                cell: int, note: str = "", help_text: str = "",
+                reserve: Sequence[str] = (), reserve_help: Sequence[str] = ()) -> MenuLayout:
     """A menu on an opaque panel: a title, rows of (label, value, alternate), a note and a
     help line. The selected row's label and its ``cell`` (1: value, 2: alternate) are drawn
     selected. Letters shrink to fit the width (never below the minimum), long values are cut;
-    rows that do not fit the height scroll, with an arrow where more are above or below."""
+    rows that do not fit the height scroll, with an arrow where more are above or below.
+    ``reserve``: values a cell may show later (a press-to-bind's prompt); the columns are as
+    wide as they need from the start, so the panel does not jump when one appears;
+    ``reserve_help``: help texts that may replace ``help_text`` (room is kept for the tallest,
+    so the rows do not scroll when one appears)."""
     out = MenuLayout()
     w, h, m, floor = frame.width, frame.height, frame.margin, frame.min_size
     s = frame.size(0.034)
@@ -364,9 +369,10 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
         behind shows round it."""
         label = max(text_width(r[0], size) for r in marked)
         paired = [r for r in marked if r[2]]
-        first = max((text_width(r[1], size) for r in paired), default=0.0)
-        alt = max((text_width(r[2], size) for r in paired), default=0.0)
-        single = max((text_width(r[1], size) for r in marked if not r[2]), default=0.0)
+        later = max((text_width("  " + t, size) for t in reserve), default=0.0)
+        first = max([text_width(r[1], size) for r in paired] + [later], default=0.0)
+        alt = max([text_width(r[2], size) for r in paired] + [later], default=0.0)
+        single = max([text_width(r[1], size) for r in marked if not r[2]] + [later])
         return [label, max(first, single - alt - gap_k * size) if paired else single, alt]
 
     def total(size: float) -> float:
@@ -387,11 +393,15 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
     # so the screen behind shows round it (a palette change previews there at once).
     body = min(room, max(cw[0] + cw[1] + cw[2] + 2 * gap, text_width(title, title_s)))
     notes, note_s = fit([note] if note else [], note_s, floor, body, max_lines=2)
-    helps, help_s = fit([help_text] if help_text else [], help_s, floor, body, max_lines=3)
+    help_0 = help_s
+    helps, help_s = fit([help_text] if help_text else [], help_0, floor, body, max_lines=3)
+    help_h = len(helps) * line_pitch(help_s)
+    for text in reserve_help:
+        more, size = fit([text], help_0, floor, body, max_lines=3)
+        help_h = max(help_h, len(more) * line_pitch(size))
     pitch = line_pitch(s)
     fixed = (title_s + 2 * title_s / CAP + 0.5 * s
-             + (len(notes) * line_pitch(note_s) + 0.4 * s if notes else 0.0)
-             + (len(helps) * line_pitch(help_s) if helps else 0.0))
+             + (len(notes) * line_pitch(note_s) + 0.4 * s if notes else 0.0) + help_h)
     avail = h - 2 * m - 2 * floor - fixed
     fits = max(1, int((avail - s - 2 * s / CAP) // pitch) + 1)
     n = len(rows)
@@ -435,14 +445,12 @@ def menu_layout(frame: Frame, title: str, rows: Sequence[tuple[str, str, str]], 
             out.lines.append(TextLine(text, xs[c], yb, s, "selected" if here else "text"))
     y = y0 - (len(slots) - 1) * pitch - s / CAP
     y -= 0.4 * s
-    for text in notes:
-        y = below(y, note_s)
-        out.lines.append(TextLine.placed(text, w / 2, y, note_s, "center"))
-        y -= note_s / CAP
-    for text in helps:
-        y = below(y, help_s)
-        out.lines.append(TextLine.placed(text, w / 2, y, help_s, "center"))
-        y -= help_s / CAP
+    for texts, size in ((notes, note_s), (helps, help_s)):  # wrapped lines a pitch apart
+        for n, text in enumerate(texts):
+            yb = below(y, size) - n * line_pitch(size)
+            out.lines.append(TextLine.placed(text, w / 2, yb, size, "center"))
+        if texts:
+            y = below(y, size) - (len(texts) - 1) * line_pitch(size) - size / CAP
     left = max(m, x0 - pad)
     right = min(w - m, x0 + width + pad)
     out.panel = (left, m, right, h - m)

@@ -10,7 +10,10 @@ overlay, not a View, so opening it from pause neither saves nor ends the game in
 
 A key item shows two slots, the action's primary and alternate key (``KEY_SLOTS``): Left /
 Right pick the slot, Enter binds that slot only, Delete / Backspace (the pad's Y) clears the
-alternate. Pad items stay one button per action.
+alternate. Pad items stay one button per action, shown by name ("RIGHT TRIGGER", "D-PAD UP").
+The shield's rows are listed only while the rules have a shield. "Reset to defaults" asks
+once (Enter again: reset; Escape or a move: keep). The panel keeps its size while a
+press-to-bind waits (``menu_layout``'s ``reserve``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from asteroids.app.input import pad_button_down
+from asteroids.app.input import pad_button_down, pad_button_name
 from asteroids.app.keymap import (
     DOWN_KEYS,
     LEFT_KEYS,
@@ -62,8 +65,10 @@ from asteroids.profile.settings import PAD_BUTTONS
 
 if TYPE_CHECKING:
     from asteroids.app.world_view import WorldView
+    from asteroids.config import Config
 
-__all__ = ["OPEN_KEYS", "OptionsMenu", "key_name", "volume_text"]
+__all__ = ["OPEN_KEYS", "PROMPTS", "RESET_ASK", "OptionsMenu", "key_name", "shown_items",
+           "volume_text"]
 
 OPEN_KEYS = frozenset({arcade.key.O})
 """Keys that open the options screen from the title and from pause."""
@@ -76,6 +81,17 @@ _ANY = type("_AnyKey", (), {"__contains__": lambda self, key: True})()
 _NAMES: dict[int, str] = {}
 for _name in reversed(KEY_NAMES):  # the first name of a code wins
     _NAMES[getattr(arcade.key, _name)] = canonical_key(_name)
+
+KEY_PROMPT = "KEY?"
+PAD_PROMPT = "BUTTON?"
+NO_PAD = "NO PAD"
+PROMPTS = (KEY_PROMPT, PAD_PROMPT, NO_PAD)
+"""What a slot shows while a press-to-bind waits, short (the help line says the rest: "PRESS
+A KEY FOR THE THRUST PRIMARY   ESC: CANCEL"); the panel is laid out wide enough for them from
+the start, so it does not move when one appears."""
+
+RESET_ASK = "RESET EVERY OPTION TO ITS DEFAULT?   ENTER: YES   ESC: NO"
+"""The note when "reset to defaults" is chosen once."""
 
 HELP = "\u2191 \u2193 PICK   \u2190 \u2192 CHANGE   ENTER: SET   ESC: BACK"
 KEY_HELP = ("\u2191 \u2193 PICK   \u2190 \u2192 PRIMARY OR ALTERNATE   ENTER: SET   "
@@ -92,6 +108,14 @@ def volume_text(setting: float) -> str:
     gain = taper(setting)
     level = "SILENT" if gain <= 0.0 else f"{20.0 * math.log10(gain):.0f} DB"
     return f"{round(setting * 100)} %  {level}"
+
+
+def shown_items(config: Config) -> tuple[Item, ...]:
+    """The items listed under ``config``: ``ITEMS`` without the shield's key and pad rows
+    when the rules have no shield."""
+    if config.ship.shield.enabled:
+        return ITEMS
+    return tuple(item for item in ITEMS if item.key not in ("key:shield", "pad:shield"))
 
 
 def key_name(symbol: int) -> str | None:
@@ -117,7 +141,11 @@ class OptionsMenu(Overlay):
         self.on_close = close
         self.changed = changed
         self.index = 0
-        """The selected item (``ITEMS``)."""
+        """The selected item (in ``items``)."""
+        self.items: tuple[Item, ...] = shown_items(self.game.config)
+        """The items listed (``shown_items``), taken again at every refresh."""
+        self.asking = False
+        """"Reset to defaults" was chosen once: Enter again resets, anything else keeps."""
         self.listening: Item | None = None
         """The control item waiting for a key or button press (None: not binding)."""
         self.slot = 0
@@ -126,15 +154,15 @@ class OptionsMenu(Overlay):
         self.message = ""
         """The last binding's outcome, shown under the items."""
         self._pad_held: set[str] = set()
-        self.labels: list[str] = [""] * len(ITEMS)
+        self.labels: list[str] = []
         """Each item's label as shown."""
-        self.values: list[str] = [""] * len(ITEMS)
+        self.values: list[str] = []
         """Each item's value as shown (a key item's primary key)."""
-        self.alternates: list[str] = [""] * len(ITEMS)
+        self.alternates: list[str] = []
         """A key item's alternate slot as shown; empty on the others."""
         self.help = ""
         """The help line as shown."""
-        self.shown = (0, len(ITEMS))
+        self.shown = (0, len(self.items))
         """The first item and how many were on screen at the last layout (it scrolls)."""
         self.refresh()
 
@@ -143,6 +171,8 @@ class OptionsMenu(Overlay):
         (d-pad) move and change, Enter / Space / A activate."""
         binding = lambda: self.listening is not None  # noqa: E731
         return [
+            KeyRule({arcade.key.ESCAPE, PAD_B}, run(self._keep), when=lambda: self.asking,
+                    name="keep"),
             KeyRule({arcade.key.ESCAPE}, run(lambda: self._finish_binding("not changed")),
                     when=binding, name="cancel"),
             KeyRule(_ANY, self._listen_key, when=binding, name="bind"),
@@ -169,7 +199,7 @@ class OptionsMenu(Overlay):
     @property
     def item(self) -> Item:
         """The selected item."""
-        return ITEMS[self.index]
+        return self.items[self.index]
 
     def value_text(self, item: Item) -> str:
         """What the screen shows as ``item``'s value now."""
@@ -198,16 +228,16 @@ class OptionsMenu(Overlay):
             return "   ".join(self.slot_text(item, slot) for slot in range(len(KEY_SLOTS)))
         if key.startswith("pad:"):
             if self.listening == item:
-                return ("PRESS A PAD BUTTON (START / ESC: CANCEL)" if game.gamepad is not None
-                        else "NO GAMEPAD (ESC: CANCEL)")
-            return " / ".join(b.upper() for b in game.rules.pad_buttons[key[4:]]) or "-"
+                return PAD_PROMPT if game.gamepad is not None else NO_PAD
+            return " / ".join(pad_button_name(b) for b in game.rules.pad_buttons[key[4:]]) \
+                or "-"
         return ""
 
     def slot_text(self, item: Item, slot: int) -> str:
         """What a key item's slot shows: its key, ``-`` for no alternate, or the prompt while
         it waits for a key. Keys past the second are bound but not shown."""
         if self.listening == item and self.slot == slot:
-            return "PRESS A KEY"
+            return KEY_PROMPT
         return key_slots(getattr(self.game.config.keys, item.key[4:]))[slot] or "-"
 
     def _changed(self) -> None:
@@ -216,15 +246,21 @@ class OptionsMenu(Overlay):
         self.refresh()
 
     def refresh(self) -> None:
-        """The texts of every line from the current settings."""
-        for i, item in enumerate(ITEMS):
-            self.labels[i] = item.label
+        """The texts of every line from the current settings (and the items listed: the
+        selection stays on its item, or the nearest one)."""
+        selected = self.items[min(self.index, len(self.items) - 1)]
+        self.items = shown_items(self.game.config)
+        self.index = (self.items.index(selected) if selected in self.items
+                      else min(self.index, len(self.items) - 1))
+        self.labels, self.values, self.alternates = [], [], []
+        for item in self.items:
+            self.labels.append(item.label)
             if item.key.startswith("key:"):
-                self.values[i] = self.slot_text(item, 0)
-                self.alternates[i] = self.slot_text(item, 1)
+                self.values.append(self.slot_text(item, 0))
+                self.alternates.append(self.slot_text(item, 1))
             else:
-                self.values[i] = self.value_text(item)
-                self.alternates[i] = ""
+                self.values.append(self.value_text(item))
+                self.alternates.append("")
         self.help = self._help()
 
     def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
@@ -232,23 +268,43 @@ class OptionsMenu(Overlay):
         """The menu on its opaque panel (``asteroids.app.layout.menu_layout``)."""
         rows = list(zip(self.labels, self.values, self.alternates, strict=True))
         cell = 1 + self.slot if self.item.key.startswith("key:") else 1
-        out = menu_layout(frame, "OPTIONS", rows, self.index, cell, self.message, self.help)
+        out = menu_layout(frame, "OPTIONS", rows, self.index, cell, self.message, self.help,
+                          reserve=PROMPTS, reserve_help=self._helps())
         self.shown = (out.first, out.shown)
         return out.lines, out.panel
+
+    def _helps(self) -> list[str]:
+        """Every help line the selected item can show, waiting for a press or not (the
+        layout keeps room for the tallest)."""
+        listening = self.listening
+        try:
+            self.listening = None
+            helps = [self._help()]
+            if self.item.key.startswith(("key:", "pad:")):
+                self.listening = self.item
+                helps.append(self._help())
+            return helps
+        finally:
+            self.listening = listening
 
     def _help(self) -> str:
         item = self.listening
         if item is not None and item.key.startswith("key:"):
             return (f"PRESS A KEY FOR THE {item.key[4:].upper()} {KEY_SLOTS[self.slot].upper()}"
                     "   ESC: CANCEL")
+        if item is not None:  # a pad press-to-bind
+            if self.game.gamepad is None:
+                return "NO GAMEPAD PLUGGED IN   ESC: CANCEL"
+            return f"PRESS A PAD BUTTON FOR {item.key[4:].upper()}   START / ESC: CANCEL"
         return KEY_HELP if self.item.key.startswith("key:") else HELP
 
     def move(self, step: int) -> None:
         """Select the item ``step`` lines down (wrapping)."""
-        self.index = (self.index + step) % len(ITEMS)
+        self.index = (self.index + step) % len(self.items)
         if not self.item.key.startswith("key:"):
             self.slot = 0
         self.message = ""
+        self.asking = False
         self.refresh()
 
     def change(self, step: int) -> None:
@@ -289,6 +345,12 @@ class OptionsMenu(Overlay):
             self.back()
             return
         if key == "reset":
+            if not self.asking:  # ask once: a stray Enter must not undo every option
+                self.asking = True
+                self.message = RESET_ASK
+                self.refresh()
+                return
+            self.asking = False
             self.game.reset_options()
             self.message = "OPTIONS RESET TO DEFAULTS"
             self._changed()
@@ -299,6 +361,12 @@ class OptionsMenu(Overlay):
         else:
             self.change(1)
             return
+        self.refresh()
+
+    def _keep(self) -> None:
+        """Escape (the pad's B) while "reset to defaults" asks: nothing is reset."""
+        self.asking = False
+        self.message = "NOTHING RESET"
         self.refresh()
 
     def _finish_binding(self, error: str | None) -> None:
@@ -354,7 +422,7 @@ class OptionsMenu(Overlay):
             pad[action] = out.table[action]
             self.game.set_option(pad=pad)
             self._changed()
-        self._finish_binding(out.error or f"{action} is pad {button}")
+        self._finish_binding(out.error or f"{action} is pad {pad_button_name(button)}")
 
     def _pad_buttons(self) -> set[str]:
         pad = self.game.gamepad
