@@ -14,6 +14,6 @@ with no traceback. One module per class of attack:
   settings, changes, inputs), re-sealed with a correct checksum.
 
 A new class (the player's files, a work budget) is one more ``test_*.py`` module here using
-``harness.run_cli`` and its caps, and one more row in README.md's "Reliability" table
-(``test_readme`` keeps the table and the modules in step).
+``harness.run_cli`` and its caps, and one more row in the table of docs/maintainers/reliability.md
+(``test_suite.py`` keeps the table and the modules in step).
 """

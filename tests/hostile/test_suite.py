@@ -1,4 +1,4 @@
-"""The suite itself: its caps really stop a runaway, and README's table lists what it tries."""
+"""The suite itself: its caps really stop a runaway, and the docs' table lists what it tries."""
 
 from __future__ import annotations
 
@@ -30,26 +30,27 @@ def test_the_time_limit_fails_a_case_instead_of_waiting(tmp_path: Path) -> None:
         run_cli("config", "presets", expect=EXIT_OK, cwd=tmp_path, time_limit_s=0.01)
 
 
+RELIABILITY_PAGE = ROOT / "docs" / "maintainers" / "reliability.md"
+"""The documentation site's page on hostile input, with the table of what the suite tries."""
+
+
 def _reliability_section() -> str:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("\n## Reliability\n")
-    end = text.index("\n## ", start + 1)
-    return text[start:end]
+    return RELIABILITY_PAGE.read_text(encoding="utf-8")
 
 
 def _table(section: str) -> dict[str, int]:
-    """Module name -> the number of test cases README says it has."""
+    """Module name -> the number of test cases the page says it has."""
     rows = re.findall(r"^\| .*?`(test_\w+\.py)` .*\| (\d+) \|$", section, re.M)
     return {name: int(count) for name, count in rows}
 
 
-def test_readme_lists_every_class_with_its_caps_and_case_count(
+def test_docs_list_every_class_with_its_caps_and_case_count(
         request: pytest.FixtureRequest) -> None:
     section = _reliability_section()
     assert f"{MEMORY_CAP_MB} MiB" in section and f"{TIME_LIMIT_S} s" in section
     modules = {p.name for p in HERE.glob("test_*.py")}
     table = _table(section)
-    assert set(table) == modules, "README's Reliability table: one row per module"
+    assert set(table) == modules, "docs/maintainers/reliability.md's table: one row per module"
     if request.config.getoption("keyword"):
         return  # a -k run collects only some cases: the counts cannot be compared
     collected = Counter(Path(str(item.fspath)).name for item in request.session.items)
