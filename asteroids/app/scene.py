@@ -39,6 +39,7 @@ __all__ = [
     "lerp_positions",
     "match_ids",
     "protected",
+    "wall_segments",
     "wrap_ghosts",
 ]
 
@@ -312,6 +313,35 @@ def _loop(points: np.ndarray) -> np.ndarray:
     return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
 
 
+WALL_INSET = 1.0
+"""How far inside the playfield the walls are drawn (world units), so a wide line stays whole
+inside it."""
+
+
+def wall_segments(params: Params, inset: float = WALL_INSET) -> np.ndarray:
+    """The playfield's walls, (S, 2, 2) world units: an edge gets a wall when something
+    bounces off it under the rules' ``[borders]`` (the ship, rocks or shots: all four edges;
+    saucers only at the top and bottom); none when everything wraps.
+
+    >>> from asteroids.config import load_config
+    >>> from asteroids.core.params import compile_params
+    >>> wall_segments(compile_params(load_config())).shape
+    (0, 2, 2)
+    >>> arena = load_config(overrides=["borders.saucers=bounce"])
+    >>> wall_segments(compile_params(arena), 0.0)[:, :, 1].tolist()
+    [[0.0, 0.0], [720.0, 720.0]]
+    """
+    sides = not (params.wrap_ship and params.wrap_asteroids and params.wrap_shots)
+    ends = sides or not params.wrap_saucers
+    x0, y0, x1, y1 = inset, inset, params.width - inset, params.height - inset
+    segs = []
+    if ends:
+        segs += [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1))]
+    if sides:
+        segs += [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))]
+    return np.array(segs, np.float64).reshape(-1, 2, 2)
+
+
 def protected(world: World) -> bool:
     """Whether the ship cannot be hit now: the grace a game's start or a return gives
     (``ship.grace_s``; ``World.ship_grace`` ticks are left)."""
@@ -330,8 +360,11 @@ class SceneBuilder:
         p = self.params
         self.size = np.array([p.width, p.height], dtype=np.float64)
         self.shot_length = float(config.shots.length_px)
-        self._obstacles = closed_loops(p.obstacle_points, p.obstacle_offsets) \
+        obstacles = closed_loops(p.obstacle_points, p.obstacle_offsets) \
             if p.obstacle_points.shape[0] else np.zeros((0, 2, 2))
+        self._obstacles = np.concatenate([wall_segments(p), obstacles])
+        """The walls where borders bounce (``wall_segments``) and the obstacles: drawn alike,
+        as what the ship and rocks rebound from."""
 
     def _size_if(self, wraps: bool) -> np.ndarray | None:
         return self.size if wraps else None
