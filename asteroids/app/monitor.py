@@ -14,6 +14,10 @@ Each frame, with the look on:
 4. The bars are cleared to black and the glow is scaled up over the playfield only (the
    letterbox stays black under the look), and the lines are drawn crisp on top, a little
    dimmer than in the plain look so their ends can be brighter.
+5. The text (HUD, menus, the border) is drawn last, crisp, and never goes into the afterglow
+   or the bloom: at a low frame rate a changing number left the last frame's digits glowing
+   under the new ones ("35 FPS" read as "85 PPS"), and a thick stroke over its own glow read
+   as a hollow double outline (a dimmer core between two bright edges).
 
 The brightness of each frame wobbles by a factor taken from the frame count (deterministic:
 no random state). A full-window pass costs a lot on a software rasteriser, so step 4's is the
@@ -204,10 +208,11 @@ class VectorMonitor:
         self._quad.render(program)
 
     def frame(self, look: MonitorConfig, camera: Camera2D, size: tuple[int, int], dt: float,
-              draw_lines: Callable[[LinePass], None]) -> None:
+              draw_lines: Callable[[LinePass], None],
+              draw_text: Callable[[LinePass], None] | None = None) -> None:
         """Draw one frame with the look: ``draw_lines`` draws this frame's lines with the
         camera in use, as the ``LinePass`` asks: once into the small buffer, once into the
-        window.
+        window; ``draw_text`` draws the text once, crisp, on top (no afterglow, no bloom).
 
         Args:
             look: the settings (``display.monitor``), read now.
@@ -215,6 +220,7 @@ class VectorMonitor:
             size: the window's framebuffer size in pixels.
             dt: seconds since the last frame (how far the afterglow fades).
             draw_lines: draws this frame's lines.
+            draw_text: draws this frame's text (None: no text).
         """
         ctx = self.ctx
         size = (int(size[0]), int(size[1]))
@@ -267,4 +273,6 @@ class VectorMonitor:
             ctx.enable(ctx.BLEND)
         camera.use()
         draw_lines(LinePass(1.0, dwell, look.dwell_length_px, flicker * (1.0 - CRISP_DIM * s)))
+        if draw_text is not None:
+            draw_text(LinePass(1.0, 0.0, look.dwell_length_px, flicker))
         self._trails.reverse()

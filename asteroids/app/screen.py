@@ -171,13 +171,15 @@ class Screen:
             px = self.px_per_unit
 
             def draw_lines(line: LinePass) -> None:
-                kw = {"dwell": line.dwell, "dwell_length": line.dwell_length_px / px,
-                      "brightness": line.brightness}
-                self.lines.draw(width * line.width, hole=where, **kw)
-                self.text.draw(width * line.width, **kw)
+                self.lines.draw(width * line.width, hole=where, dwell=line.dwell,
+                                dwell_length=line.dwell_length_px / px,
+                                brightness=line.brightness)
+
+            def draw_text(line: LinePass) -> None:  # crisp, on top: no afterglow, no bloom
+                self.text.draw(width * line.width, brightness=line.brightness)
 
             self.monitor.frame(look, self.camera, self.window.get_framebuffer_size(), dt,
-                               draw_lines)
+                               draw_lines, draw_text)
         else:
             if self.monitor is not None:  # the look was turned off: free its buffers
                 self.monitor.release()
