@@ -138,6 +138,9 @@ def test_pad_buttons_bind_with_conflicts_refused() -> None:
     out = opt.bind_button(opt.DEFAULT_PAD, "fire", "rightshoulder")
     assert out.error is None and out.table["fire"] == ["rightshoulder"]
     assert opt.bind_button(opt.DEFAULT_PAD, "fire", "guide").error == "pad guide cannot be bound"
+    # A conflict names the button as the screens do, not pyglet's attribute name.
+    assert opt.bind_button(opt.DEFAULT_PAD, "thrust", "righttrigger").error == \
+        "pad RIGHT TRIGGER is already FIRE: not bound"
 
 
 def test_remembered_options_apply_over_the_toml_unless_pinned_and_never_touch_rules() -> None:

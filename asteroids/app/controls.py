@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from asteroids.config import Config
+from asteroids.profile.settings import pad_button_name
 
 __all__ = ["key_label", "key_lines", "pad_lines"]
 
@@ -61,7 +62,7 @@ def pad_lines(config: Config, pad: Mapping[str, Sequence[str]] | None) -> list[s
     for action in _actions(config):
         if action == "turn":
             continue
-        buttons = " / ".join(b.upper() for b in pad.get(action, ())[:2])
+        buttons = " / ".join(pad_button_name(b) for b in pad.get(action, ())[:2])
         if buttons:
             parts.append(f"{action.upper()}: {buttons}")
     parts.append("PAUSE: START")

@@ -11,6 +11,7 @@ from asteroids.app.stepper import InputLatch
 from asteroids.config import Config
 from asteroids.core import InputFrame
 from asteroids.profile.options import DEFAULT_PAD
+from asteroids.profile.settings import PAD_BUTTON_NAMES, pad_button_name
 
 __all__ = ["ACTION_BITS", "PAD_BUTTON_NAMES", "KeyBindings", "MenuPad", "PlayerInput",
            "first_gamepad", "open_gamepad", "pad_button_down", "pad_button_name"]
@@ -32,25 +33,6 @@ MENU_STICK_ON = 0.5
 """In menus, the left stick moves once when pushed past this..."""
 MENU_STICK_OFF = 0.3
 """...and again only after it has come back inside this (no jitter at the edge)."""
-
-
-PAD_BUTTON_NAMES: dict[str, str] = {
-    "a": "A", "b": "B", "x": "X", "y": "Y", "start": "START", "back": "BACK",
-    "guide": "GUIDE", "leftshoulder": "LEFT SHOULDER", "rightshoulder": "RIGHT SHOULDER",
-    "lefttrigger": "LEFT TRIGGER", "righttrigger": "RIGHT TRIGGER",
-    "leftstick": "LEFT STICK", "rightstick": "RIGHT STICK", "dpup": "D-PAD UP",
-    "dpdown": "D-PAD DOWN", "dpleft": "D-PAD LEFT", "dpright": "D-PAD RIGHT",
-}
-"""What the screens call each gamepad button (pyglet ``Controller`` attribute names)."""
-
-
-def pad_button_name(button: str) -> str:
-    """A gamepad button as the screens show it.
-
-    >>> pad_button_name("righttrigger"), pad_button_name("dpup"), pad_button_name("x")
-    ('RIGHT TRIGGER', 'D-PAD UP', 'X')
-    """
-    return PAD_BUTTON_NAMES.get(button, button.upper())
 
 
 def _codes(names: tuple[str, ...]) -> set[int]:

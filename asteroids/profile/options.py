@@ -21,7 +21,13 @@ from typing import NamedTuple
 from asteroids.config import Config
 from asteroids.config.keys import canonical_key
 from asteroids.config.player_tables import KeysConfig
-from asteroids.profile.settings import KEY_ACTIONS, PAD_ACTIONS, PAD_BUTTONS, Settings
+from asteroids.profile.settings import (
+    KEY_ACTIONS,
+    PAD_ACTIONS,
+    PAD_BUTTONS,
+    Settings,
+    pad_button_name,
+)
 
 __all__ = ["BIND_ACTIONS", "DEFAULT_PAD", "HUD_SCALES", "ITEMS", "KEY_SLOTS",
            "MONITOR_STRENGTHS", "RESERVED_KEYS", "VOLUME_STEP", "Binding", "Item",
@@ -236,7 +242,8 @@ def bind_button(table: Mapping[str, tuple[str, ...] | list[str]], action: str,
     for other, buttons in table.items():
         if other != action and button in buttons:
             return Binding({a: list(v) for a, v in table.items()},
-                           f"pad {button.upper()} is already {other.upper()}: not bound")
+                           f"pad {pad_button_name(button)} is already {other.upper()}: "
+                           "not bound")
     out = {a: list(v) for a, v in table.items()}
     out[action] = [button]
     return Binding(out, None)

@@ -56,9 +56,9 @@ from asteroids.profile.store import (
 )
 
 __all__ = ["KEY_ACTIONS", "LATER_FIELDS", "MAX_BINDINGS", "MAX_SETTINGS_BYTES", "PAD_ACTIONS",
-           "PAD_BUTTONS", "SCHEMA_FIELDS", "SETTINGS_FILE", "SETTINGS_FORMAT",
+           "PAD_BUTTONS", "PAD_BUTTON_NAMES", "SCHEMA_FIELDS", "SETTINGS_FILE", "SETTINGS_FORMAT",
            "SETTINGS_SCHEMA_VERSION", "ParsedSettings", "Settings", "SettingsFileError",
-           "parse_settings"]
+           "pad_button_name", "parse_settings"]
 
 SETTINGS_FILE = "settings.json"
 SETTINGS_SCHEMA_VERSION = 2
@@ -99,6 +99,24 @@ PAD_BUTTONS: tuple[str, ...] = ("a", "b", "x", "y", "leftshoulder", "rightshould
                                 "dpright")
 """Gamepad buttons that may be bound (pyglet ``Controller`` attribute names; the sticks
 always steer, and start / back / guide are the menus')."""
+
+PAD_BUTTON_NAMES: dict[str, str] = {
+    "a": "A", "b": "B", "x": "X", "y": "Y", "start": "START", "back": "BACK",
+    "guide": "GUIDE", "leftshoulder": "LEFT SHOULDER", "rightshoulder": "RIGHT SHOULDER",
+    "lefttrigger": "LEFT TRIGGER", "righttrigger": "RIGHT TRIGGER",
+    "leftstick": "LEFT STICK", "rightstick": "RIGHT STICK", "dpup": "D-PAD UP",
+    "dpdown": "D-PAD DOWN", "dpleft": "D-PAD LEFT", "dpright": "D-PAD RIGHT",
+}
+"""What the screens call each gamepad button (pyglet ``Controller`` attribute names)."""
+
+
+def pad_button_name(button: str) -> str:
+    """A gamepad button as the screens show it.
+
+    >>> pad_button_name("righttrigger"), pad_button_name("dpup"), pad_button_name("x")
+    ('RIGHT TRIGGER', 'D-PAD UP', 'X')
+    """
+    return PAD_BUTTON_NAMES.get(button, button.upper())
 
 
 class SettingsFileError(StoreFileError):

@@ -246,7 +246,7 @@ def test_the_title_teaches_the_actual_keys_and_the_pad(window, config):
     game.gamepad = StubPad()
     game.nav.title()
     controls = window.current_view.hud.values["controls"]
-    assert "PAD: STICK" in controls and "FIRE: A / RIGHTTRIGGER" in controls
+    assert "PAD: STICK" in controls and "FIRE: A / RIGHT TRIGGER" in controls
 
 
 def test_a_new_players_first_game_shows_the_controls_card_until_the_first_input(window,
@@ -384,3 +384,26 @@ def test_reset_to_defaults_forgets_every_remembered_value_full_screen_included(w
         dict.fromkeys(REMEMBERED_FIELDS)
     assert game.config.display == config.display and not game.audio.muted
     assert [item.key for item in ITEMS].index("reset") >= 0
+
+
+def test_the_pad_buttons_by_name_fit_on_the_title_and_the_card(window, config):
+    """The longer names ("RIGHT TRIGGER", "D-PAD UP") still fit every window size and HUD
+    scale, on the title and on a new player's controls card."""
+    from tests.app.test_layout_fits import frames as layout_frames
+    from tests.app.test_layout_fits import problems
+
+    game = open_shell(window, config, seed=3, sound=False, profile=True)
+    game.gamepad = StubPad()
+    bad = []
+    for screen in ("title", "play"):
+        getattr(game.nav, screen)()
+        view = window.current_view
+        view.on_update(1 / 60)
+        assert "RIGHT TRIGGER" in view.hud.values["controls"], screen
+        for frame in layout_frames(game.rules.width, game.rules.height):
+            lines, _ = view.text_lines(frame)
+            # The card meets the ship's "SAFE" at HUD scale 3 with or without a pad (not
+            # this check's concern).
+            bad += [f"{screen} at {frame}: {p}" for p in problems(lines, frame)
+                    if "'SAFE'" not in p]
+    assert bad == []
