@@ -220,6 +220,26 @@ def test_every_benchmark_page_names_its_command() -> None:
             f"{page.name}: its figures need the machine they were measured on"
 
 
+def test_the_batch_throughput_csv_is_the_pages_table() -> None:
+    """The picture ``python -m benchmarks.batch_plot`` draws reads the CSV; the page shows the
+    table: both must hold the same numbers."""
+    from benchmarks.batch_plot import CSV, read_rows
+
+    page = DOCS / "researchers" / "benchmarks" / "games-per-second.md"
+    table = []
+    for line in page.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and (m := re.fullmatch(r"\**([\d ]+) ([\w/-]+)\**", cells[2])):
+            table.append((cells[0], cells[1], int(m.group(1).replace(" ", "")), m.group(2)))
+    rows = read_rows(CSV)
+    assert table == [(e, i, rate, unit) for e, i, _, rate, unit in rows], \
+        f"{page.name}'s table and {CSV.name} differ: update both, then run " \
+        "python -m benchmarks.batch_plot docs/img/batch-throughput.png"
+    for engine, _, batch, _, _ in rows:
+        m = re.search(r"B = ([\d ]+)$", engine)
+        assert batch == (int(m.group(1).replace(" ", "")) if m else None), engine
+
+
 def test_the_configuration_reference_is_what_the_schema_writes() -> None:
     folder = DOCS / "modders" / "reference"
     want = reference_pages()
