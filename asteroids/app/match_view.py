@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from asteroids.app.game import Game
 from asteroids.app.hud import MatchHud
+from asteroids.app.palettes import VECTOR, Palette
 from asteroids.app.replay_view import ReplayView
 from asteroids.app.scene import ICON_PITCH, Segments
 from asteroids.app.screens import player_name
@@ -92,6 +93,10 @@ class MatchStepping(_View):
             self.hud.message("GAME OVER", player_name(match.active))
             return True
         return False
+
+    def world_palette(self: Any) -> Palette:
+        """The palette ``build_segments`` draws the World in (the scene's default)."""
+        return VECTOR
 
     def build_segments(self: Any) -> Segments:
         """The active World, particles, and both players' spare ships (player 2's ending at

@@ -5,9 +5,15 @@ Each frame, with the look on:
 
 1. This frame's lines are drawn into a small buffer (1/``DOWNSCALE`` of the window's width
    and height), brighter at their ends, where the beam dwelt.
+   Before them go the lines of the ticks the frame stepped over (``draw_past``, at most
+   ``MAX_PAST_TICKS``, each dimmed by ``fade`` of its age): at a low frame rate a moving
+   rock leaves a streak of its positions tick by tick, not a few copies a frame apart.
 2. One pass at that size updates the afterglow, the brighter of those lines and the last
-   afterglow faded by ``0.1 ** (dt / persistence)`` (less one step of 1/255, so an 8-bit trail
-   always reaches black), and writes the glow: the afterglow plus the last frame's bloom.
+   afterglow faded by ``fade(dt)`` = ``0.1 ** (dt / persistence)`` less ``FADE_FLOOR_PER_S``
+   times ``dt`` (so a trail always reaches black), and writes the glow: the afterglow plus
+   the last frame's bloom, faded by the same ``dt``. Both fades follow the real time between
+   frames and the buffers hold half floats (no 8-bit step stalls a slow fade), so the glow
+   after a given time is the same at 8, 28, 60 or 120 frames a second.
 3. Bloom: the afterglow is blurred at half that size again (one pass of 9 bilinear taps)
    over ``bloom_radius_px``, for the next frame's glow (a halo one frame behind is invisible
    at game speeds and saves a pass).
@@ -40,7 +46,8 @@ if TYPE_CHECKING:
     from arcade.context import ArcadeContext
     from arcade.gl import Framebuffer, Program, Texture2D
 
-__all__ = ["LinePass", "VectorMonitor", "flicker_factor"]
+__all__ = ["FADE_FLOOR_PER_S", "MAX_PAST_TICKS", "LinePass", "VectorMonitor", "fade",
+           "flicker_factor"]
 
 _QUAD_VS = """#version 330
 in vec2 in_vert;
@@ -54,6 +61,7 @@ uniform sampler2D prev;
 uniform sampler2D now;
 uniform sampler2D halo;
 uniform float decay;
+uniform float floor_step;
 uniform float trail_gain;
 uniform float halo_gain;
 in vec2 uv;
@@ -61,8 +69,8 @@ layout(location = 0) out vec4 trail;
 layout(location = 1) out vec4 glow;
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
-    vec3 old = texelFetch(prev, p, 0).rgb * decay - 1.0 / 255.0;
-    vec3 t = max(old, texelFetch(now, p, 0).rgb);
+    vec3 old = texelFetch(prev, p, 0).rgb * decay - floor_step;
+    vec3 t = max(max(old, texelFetch(now, p, 0).rgb), 0.0);
     trail = vec4(t, 1.0);
     glow = vec4(t * trail_gain + texture(halo, uv).rgb * halo_gain, 1.0);
 }
@@ -103,6 +111,25 @@ TRAIL_WIDTH = 0.75
 stay about one texel wide there)."""
 CRISP_DIM = 0.2
 """Crisp lines are dimmed by this much at full strength, so their ends can be brighter."""
+FADE_FLOOR_PER_S = 60.0 / 255.0
+"""Besides fading by ``fade``, the afterglow loses this much brightness a second (1/255 a
+frame at 60 FPS, as before), so a faint trail ends instead of fading for ever."""
+MAX_PAST_TICKS = 8
+"""Most ticks a frame draws into the afterglow besides its own (the cost stays bounded when
+a slow frame or a fast replay steps over many)."""
+
+
+def fade(age_s: float, persistence_s: float) -> float:
+    """What is left of a line ``age_s`` seconds old: 0.1 after ``persistence_s`` (0: none).
+
+    >>> round(fade(0.16, 0.08), 6)
+    0.01
+    >>> fade(0.1, 0.0)
+    0.0
+    """
+    if persistence_s <= 0.0:
+        return 0.0
+    return 0.1 ** (max(age_s, 0.0) / persistence_s)
 
 
 class LinePass(NamedTuple):
@@ -162,9 +189,9 @@ class VectorMonitor:
         self._show = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_SHOW_FS)
         self._show["glow"] = 0
 
-    def _texture(self, size: tuple[int, int]) -> Texture2D:
+    def _texture(self, size: tuple[int, int], dtype: str = "f1") -> Texture2D:
         ctx = self.ctx
-        return ctx.texture(size, components=4, dtype="f1", filter=(ctx.LINEAR, ctx.LINEAR),
+        return ctx.texture(size, components=4, dtype=dtype, filter=(ctx.LINEAR, ctx.LINEAR),
                            wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
 
     def _fbo(self, *textures: Texture2D) -> Framebuffer:
@@ -181,9 +208,9 @@ class VectorMonitor:
         smaller = (max(1, (small[0] + 1) // 2), max(1, (small[1] + 1) // 2))
         now = self._texture(small)
         self._now = (self._fbo(now), now)
-        self._glow = glow = self._texture(small)
+        self._glow = glow = self._texture(small, "f2")
         for _ in range(2):
-            trail = self._texture(small)
+            trail = self._texture(small, "f2")
             self._trails.append((self._fbo(trail, glow), trail))
         halo = self._texture(smaller)
         self._halo = (self._fbo(halo), halo)
@@ -209,10 +236,13 @@ class VectorMonitor:
 
     def frame(self, look: MonitorConfig, camera: Camera2D, size: tuple[int, int], dt: float,
               draw_lines: Callable[[LinePass], None],
-              draw_text: Callable[[LinePass], None] | None = None) -> None:
+              draw_text: Callable[[LinePass], None] | None = None,
+              draw_past: Callable[[LinePass], None] | None = None) -> None:
         """Draw one frame with the look: ``draw_lines`` draws this frame's lines with the
         camera in use, as the ``LinePass`` asks: once into the small buffer, once into the
-        window; ``draw_text`` draws the text once, crisp, on top (no afterglow, no bloom).
+        window; ``draw_past`` draws the stepped-over ticks' lines into the small buffer only,
+        before them; ``draw_text`` draws the text once, crisp, on top (no afterglow, no
+        bloom).
 
         Args:
             look: the settings (``display.monitor``), read now.
@@ -221,6 +251,8 @@ class VectorMonitor:
             dt: seconds since the last frame (how far the afterglow fades).
             draw_lines: draws this frame's lines.
             draw_text: draws this frame's text (None: no text).
+            draw_past: draws the lines of the ticks this frame stepped over, each already
+                dimmed by ``fade`` of its age (None: none).
         """
         ctx = self.ctx
         size = (int(size[0]), int(size[1]))
@@ -231,7 +263,8 @@ class VectorMonitor:
         self.frame_count += 1
         flicker = flicker_factor(self.frame_count, look.flicker * s)
         persistence = look.persistence_s * s
-        decay = 0.1 ** (max(dt, 0.0) / persistence) if persistence > 0.0 else 0.0
+        dt = max(dt, 0.0)
+        decay = fade(dt, persistence)
         dwell = look.beam_dwell * s
         (trail_fbo, trail_tex), (_, prev_tex) = self._trails
         now_fbo, now_tex = self._now
@@ -247,13 +280,18 @@ class VectorMonitor:
             k = self.DOWNSCALE
             ctx.viewport = (vx // k, vy // k, -(-vw // k), -(-vh // k))
             ctx.scissor = ctx.viewport
-            draw_lines(LinePass(TRAIL_WIDTH * k, dwell, look.dwell_length_px, 1.0))
+            small = LinePass(TRAIL_WIDTH * k, dwell, look.dwell_length_px, 1.0)
+            if draw_past is not None:
+                draw_past(small)
+            draw_lines(small)
             ctx.scissor = None
             ctx.disable(ctx.BLEND)
             # 2. Afterglow and glow (the glow uses the last frame's bloom).
             self._persist["decay"] = decay
+            self._persist["floor_step"] = FADE_FLOOR_PER_S * dt
             self._persist["trail_gain"] = TRAIL_GAIN * s * flicker
-            self._persist["halo_gain"] = look.bloom * s * flicker
+            # The bloom is the last frame's: faded by this frame's time, as its trail was.
+            self._persist["halo_gain"] = look.bloom * s * flicker * decay
             self._pass(trail_fbo, self._persist, prev_tex, now_tex, halo_tex)
             # 3. Bloom for the next frame: half the radius per step, at half the size again.
             texel = look.bloom_radius_px / (2.0 * self.DOWNSCALE) / 2.0

@@ -216,9 +216,11 @@ class PlayView(WorldView):
         screen runs the world on); returns how many ran."""
         n = self.owed_ticks(delta_time)
         self.events = []
+        self.passed = []
         ran = 0
         while ran < n and self.finished is None:
             self.run_tick(self.tick_mask())
+            self.note_passed()
             ran += 1
         return ran
 

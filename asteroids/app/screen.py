@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 
 import arcade
 import numpy as np
 from arcade.types import LRBT
 
-from asteroids.app.monitor import LinePass, VectorMonitor
+from asteroids.app.monitor import MAX_PAST_TICKS, LinePass, VectorMonitor, fade
 from asteroids.app.outlines import NO_HOLE
 from asteroids.app.palettes import Palette, palette_named
 from asteroids.app.render import LineRenderer
@@ -50,6 +51,8 @@ class Screen:
         self.text = LineRenderer(window.ctx, capacity=1024)
         """The text's lines (and the border): drawn after the world's, never under a hole."""
         self.text.glow_scale = TEXT_GLOW
+        self.past = LineRenderer(window.ctx)
+        """The lines of the ticks a frame stepped over, for the monitor look's afterglow."""
         self.monitor: VectorMonitor | None = None
         """The vector-monitor look's buffers while it is on (None: off, nothing allocated)."""
         self.frame_time_s: float | None = None
@@ -145,7 +148,8 @@ class Screen:
                 self.afterglow_restarts += 1
 
     def draw_frame(self, display: DisplayConfig, segs: Segments, text: Segments | None = None,
-                   hole: tuple[float, float, float, float] | None = None) -> None:
+                   hole: tuple[float, float, float, float] | None = None,
+                   past: Sequence[tuple[Segments, float]] = ()) -> None:
         """Draw the world's segments, then the text's, in world units over black (the bars
         included): the plain look, or the vector-monitor look when
         ``display.monitor.strength`` > 0.
@@ -155,6 +159,9 @@ class Screen:
             segs: the world's segments (rocks kept as ``RockOutlines``).
             text: the text's segments (``asteroids.app.text.text_ink``), the border's.
             hole: a world rectangle the world's lines leave empty (an opaque panel).
+            past: the world's segments at the ticks this frame stepped over, each with its
+                age in seconds: the monitor look's afterglow gets them too, dimmed by their
+                age (the last ``MAX_PAST_TICKS``); the plain look ignores them.
         """
         self._check_viewport()
         self.lines.upload(segs.packed(rocks=False), segs.rocks)
@@ -178,8 +185,14 @@ class Screen:
             def draw_text(line: LinePass) -> None:  # crisp, on top: no afterglow, no bloom
                 self.text.draw(width * line.width, brightness=line.brightness)
 
+            def draw_past(line: LinePass) -> None:  # into the afterglow only
+                self.past.draw(width * line.width, hole=where, dwell=line.dwell,
+                               dwell_length=line.dwell_length_px / px,
+                               brightness=line.brightness)
+
+            has_past = self._upload_past(past, look.persistence_s * look.strength)
             self.monitor.frame(look, self.camera, self.window.get_framebuffer_size(), dt,
-                               draw_lines, draw_text)
+                               draw_lines, draw_text, draw_past if has_past else None)
         else:
             if self.monitor is not None:  # the look was turned off: free its buffers
                 self.monitor.release()
@@ -189,6 +202,23 @@ class Screen:
             self.camera.use()
             self.lines.draw(width, glow=display.glow, hole=where)
             self.text.draw(width, glow=display.glow)
+
+    def _upload_past(self, past: Sequence[tuple[Segments, float]],
+                     persistence_s: float) -> bool:
+        """Upload the stepped-over ticks' segments (rocks as segments), oldest first, each
+        colour dimmed by ``fade`` of its age; False when there is nothing to draw."""
+        parts = []
+        for segs, age_s in list(past)[-MAX_PAST_TICKS:]:
+            weight = fade(age_s, persistence_s)
+            if weight <= 0.0 or not len(segs):
+                continue
+            packed = segs.packed(rocks=True)
+            packed[:, 4:7] *= weight
+            parts.append(packed)
+        if not parts:
+            return False
+        self.past.upload(np.concatenate(parts))
+        return True
 
     def set_fullscreen(self, want: bool) -> bool:
         """Switch the window to full screen or back; returns whether it is full screen now

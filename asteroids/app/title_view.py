@@ -373,6 +373,14 @@ class TitleView(WorldView):
         self.hud.best(self.game.best_score())
         super().update_hud()
 
+    def world_palette(self) -> Palette:
+        """The attract game's palette, dimmed (``ATTRACT_DIM``)."""
+        return dimmed(self.game.screen.palette(self.game.config.display), ATTRACT_DIM)
+
+    def past_segments(self) -> list[tuple[Segments, float]]:
+        """The attract game's stepped-over ticks; none behind the table."""
+        return [] if self.showing_table else super().past_segments()
+
     def build_segments(self) -> Segments:
         """The attract game dimmed behind the title's text (``ATTRACT_DIM``), or nothing
         behind the table."""

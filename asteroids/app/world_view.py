@@ -28,6 +28,8 @@ from asteroids.app.input import MenuPad
 from asteroids.app.keymap import KeyRule, KeyTable, alt_enter_rule, common_rules, pad_key
 from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
+from asteroids.app.monitor import MAX_PAST_TICKS
+from asteroids.app.palettes import Palette
 from asteroids.app.scene import SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.app.text import Frame, TextLine, rgba, text_ink
@@ -169,6 +171,10 @@ class WorldView(arcade.View):
         self._table: KeyTable | None = None
         self.drawn_lines: list[TextLine] = []
         """Every line of text of the last frame drawn (tests read where text went)."""
+        self.passed: list[World] = []
+        """The worlds this frame's ticks started from, oldest first (at most
+        ``MAX_PAST_TICKS``): where things were in between, for the monitor look's
+        afterglow. Display only: nothing is decided from them."""
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -337,12 +343,22 @@ class WorldView(arcade.View):
         """How many ticks this frame owes."""
         return self.stepper.frame(delta_time)
 
+    def note_passed(self) -> None:
+        """After a tick of this frame: keep the world it started from (``passed``). A cut
+        (the view shows the new world unblended: a turn change) starts the list afresh."""
+        if self.prev is self.world:
+            self.passed.clear()
+        self.passed.append(self.prev)
+        del self.passed[:-MAX_PAST_TICKS]
+
     def advance(self, delta_time: float) -> int:
         """Run the ticks this frame owes; returns how many ran."""
         n = self.owed_ticks(delta_time)
         self.events = []
+        self.passed = []
         for _ in range(n):
             self.run_tick(self.tick_mask())
+            self.note_passed()
         return n
 
     def count_frame(self, delta_time: float) -> None:
@@ -389,6 +405,23 @@ class WorldView(arcade.View):
             self.game.rules.scene.life_icons(self.world.lives, x, y, segs,
                                              scale=0.8 * self.hud.scale, palette=palette)
         return segs
+
+    def world_palette(self) -> Palette:
+        """The palette the world is drawn in."""
+        return self.game.screen.palette(self.game.config.display)
+
+    def past_segments(self) -> list[tuple[Segments, float]]:
+        """The world at each tick this frame stepped over, with its age in seconds (how
+        long before the moment drawn now), oldest first; none when the frame ran fewer than
+        two ticks (the last frame's afterglow already holds the one before)."""
+        if len(self.passed) < 2:
+            return []
+        tick_s = self.stepper.tick_ns / 1e9
+        alpha = self.stepper.alpha
+        palette = self.world_palette()
+        last = len(self.passed) - 1
+        return [(self.scene.build(w, w, 0.0, palette=palette), (last - i + alpha) * tick_s)
+                for i, w in enumerate(self.passed)]
 
     def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
         """Text the screen adds to its HUD's (the title's high-score table)."""
@@ -438,7 +471,8 @@ class WorldView(arcade.View):
         if hole is not None:
             screen.panel_edge(hole, faint, text)
         text_ink(lines, colors, screen.px_per_unit, display.line_width_px, text)
-        screen.draw_frame(display, segs, text, hole)
+        past = self.past_segments() if display.monitor.strength > 0.0 else []
+        screen.draw_frame(display, segs, text, hole, past)
         self.drawn_lines = lines
         return True
 
