@@ -9,7 +9,9 @@ step returns its first observation with reward 0).
 
 The games live in one ``Batch`` of the batched core (``asteroids.core.batch``) and advance
 together by ``step_batch``; a game that ended holds still while the others finish their
-frame skip (``active``), and a reset replaces its lane (``reset_lanes``).
+frame skip (``active``), and a reset replaces its lane (``reset_lanes``). The observations
+are built from the batch's columns in one pass (``Observer.observe_batch``), the single
+env's by the same code on a batch of one.
 """
 
 from __future__ import annotations
@@ -83,9 +85,9 @@ class AsteroidsVectorEnv(VectorEnv):
         self.game_seeds[i] = game_seed
         return game_seed
 
-    def _observe(self, batch: Batch, lanes: Any = None) -> np.ndarray:
-        lanes = range(self.num_envs) if lanes is None else lanes
-        return np.stack([self.observer.observe(batch.world(i)) for i in lanes])
+    def _observe(self, batch: Batch) -> np.ndarray:
+        """Every game's observation, built from the batch's columns in one pass."""
+        return self.observer.observe_batch(batch)
 
     def _info(self) -> dict[str, Any]:
         b = self.batch
