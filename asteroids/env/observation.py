@@ -119,7 +119,8 @@ class Observer:
 
         The float operations are the one-game observation's, element by element (tested
         against it value for value): the nearest rocks are a stable sort of each game's
-        rows by squared distance, the nearest saucer shot the first of the least."""
+        rows by squared distance (a padded ``(B, most rocks)`` array sorted along its rows),
+        the nearest saucer shot the first of the least."""
         p = self.p
         games = c["ship_x"].shape[0]
         out = np.zeros((games, self.size), dtype=np.float64)
@@ -141,11 +142,16 @@ class Observer:
         if rows[-1]:
             rock_game = _game_of_rows(rows)
             rel = self._rel(c["ast_pos"], ship[rock_game])
-            order = np.lexsort((rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1], rock_game))
-            game = rock_game[order]  # sorted by game, so each game's block is where it was
-            rank = np.arange(order.shape[0]) - rows[game]
-            near = rank < self.rocks
-            order, game, rank = order[near], game[near], rank[near]
+            counts = np.diff(rows)
+            # each game's squared distances in a row of their own, padded with inf; a
+            # stable sort of each row puts its rocks nearest first, ties in row order
+            local = np.arange(rows[-1]) - rows[rock_game]
+            square = np.full((games, int(counts.max())), np.inf)
+            square[rock_game, local] = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
+            nearest = np.argsort(square, axis=1, kind="stable")[:, :self.rocks]
+            real = nearest < counts[:, None]
+            game, rank = real.nonzero()
+            order = rows[game] + nearest[real]
             block = out[:, at:at + 6 * self.rocks].reshape(games, self.rocks, 6)
             block[game, rank, 0] = 1.0
             block[game, rank, 1:3] = rel[order]
