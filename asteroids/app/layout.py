@@ -233,7 +233,8 @@ def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int
     An item is never set larger than the one above it (a hint that had to shrink does not
     sit over bigger controls). With ``clear`` (a band of heights: the ship's spawn) the stack
     is split round it, the first items above and the rest below, at the split that shrinks
-    least and balances best; when no split keeps every item, the stack ignores the band."""
+    least and balances best (however much: text over the ship is what the band prevents);
+    only when no split keeps every item does the stack ignore the band."""
     w, m, floor = frame.width, frame.margin, frame.min_size
     room = w - 2 * m
     letters = [values.get(f"letter{i}", "") or "" for i in range(3)]
@@ -323,7 +324,7 @@ def _middle(out: HudLayout, frame: Frame, values: Mapping[str, str], cursor: int
             score = (round(min(up_k, down_k), 3), -abs(height(up) - height(down)), -split)
             if best is None or score > best[0]:
                 best = (score, up, down)
-        if best is not None and (len(whole) < len(present) or best[0][0] >= 0.6):
+        if best is not None:  # clear of the ship, even if smaller (never below the floor)
             _, up, down = best
             place(up, (up_lo + hi) / 2 + height(up) / 2)
             place(down, (lo + down_hi) / 2 + height(down) / 2)

@@ -370,7 +370,7 @@ class PlayView(WorldView):
         if not self.teach or self.paused or world.ship_grace <= 0 or \
                 world.tick >= self.first_grace_ticks:
             return []
-        s = frame.size(0.022)
+        s = frame.size(0.022, scaled=False)  # not the HUD scale: it stays in spawn_band's room
         half = text_width(GRACE_WORD, s) / 2
         m = frame.margin
         x = min(max(float(world.ship_x), m + half), frame.width - m - half)
