@@ -129,3 +129,15 @@ def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need
         row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {peer}"))
         assert "frames/s" in row or "pip install '.[peers]'" in row
     assert "200 000 game-ticks/s" in out.stdout
+
+
+@pytest.mark.slow
+def test_env_benchmark_runs_and_prints_rates_and_the_observation_share() -> None:
+    pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
+    done = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "env", "--sizes", "1", "16", "--steps",
+         "3", "--warmup", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| classic | 16 |" in done.stdout and "observations, share" in done.stdout
