@@ -4,11 +4,11 @@ Every command shown in a code block is checked against the program it names (an
 ``asteroids`` line is parsed by the game's own argument parser; a module, script, extra or
 test path must exist), marked ``<!-- not run: REASON -->`` on the line before its block or
 not. ``tests/test_docs_commands.py`` runs the cheap ones (its slow test) and checks that every
-command of an unmarked block is among them.
-No page is over 600 lines, every benchmark page names its command, the configuration
-reference is what the schema writes, and the README stays a one-minute read. The site itself
-is built by ``.ci/run`` (``mkdocs build --strict``); ``test_the_site_builds`` builds it here
-too when mkdocs is installed (the ``[docs]`` extra).
+command of an unmarked block is among them. No page is over 600 lines, every benchmark page
+and every table of measurements names its command, the configuration reference is what the
+schema writes, and the README stays a one-minute read. The site itself is built by
+``.ci/run`` (``mkdocs build --strict``); ``test_the_site_builds`` builds it here too when
+mkdocs is installed (the ``[docs]`` extra).
 """
 
 from __future__ import annotations
@@ -218,6 +218,50 @@ def test_every_benchmark_page_names_its_command() -> None:
         tables = len(re.findall(r"^\|[-:| ]+\|$", text, re.M))
         assert tables == 0 or "Machine" in text or "machine" in text, \
             f"{page.name}: its figures need the machine they were measured on"
+
+
+FIGURE_PAGES = (*sorted((DOCS / "researchers" / "benchmarks").glob("*.md")),
+                DOCS / "batch-measurements.md")
+"""The pages whose tables are measurements: each table's section names its command."""
+BENCH_COMMAND = re.compile(
+    r"asteroids bench \w+|python -m benchmarks\.\w+|asteroids (balance|verify)")
+
+
+def tables(path: Path) -> list[tuple[int, str]]:
+    """Each Markdown table outside code blocks: (line of its header, the text of its section
+    from the heading before it to three lines after the table)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    inside = set()
+    for block in blocks(path):
+        inside.update(range(block.line - 1, block.line + len(block.body) + 1))
+    out = []
+    for i, line in enumerate(lines):
+        if i in inside or not re.match(r"^\|[-:| ]+\|$", line.strip()):
+            continue
+        start = max((j for j in range(i) if j not in inside and lines[j].startswith("#")),
+                    default=0)
+        end = i
+        while end < len(lines) and lines[end].strip().startswith("|"):
+            end += 1
+        out.append((i + 1, "\n".join(lines[start:end + 3])))
+    return out
+
+
+def test_every_benchmark_table_names_its_command() -> None:
+    """Per table: its section names the command, or an option of the command the page names
+    in its first paragraphs (``--kernels`` under ``python -m benchmarks.batch_spike``)."""
+    problems = []
+    for page in FIGURE_PAGES:
+        head = "\n".join(page.read_text(encoding="utf-8").splitlines()[:30])
+        page_command = BENCH_COMMAND.search(head)
+        for line, section in tables(page):
+            if BENCH_COMMAND.search(section):
+                continue
+            if page_command and re.search(r"`--[\w-]+", section):
+                continue
+            problems.append(f"{page.relative_to(ROOT)}:{line}: a table whose section names no "
+                            "command (asteroids bench NAME, python -m benchmarks.NAME)")
+    assert not problems, "\n".join(problems)
 
 
 def test_the_batch_throughput_csv_is_the_pages_table() -> None:
