@@ -47,6 +47,8 @@ class Run:
     what the command prints."""
     needs: tuple[str, ...] = ()
     """Modules of an optional extra the command needs; without them it is skipped."""
+    unchanged: str = ""
+    """A glob of tracked files the command regenerates: after it they must be as committed."""
 
 
 SMALL = "--games 2 --ticks 300"
@@ -65,10 +67,12 @@ ship = "wrapp"
 """A file with the three mistakes docs/modders/configuration.md shows, on its lines."""
 
 RUNS: dict[tuple[str, str], Run] = {
-    ("docs/adding-a-rule.md", "python -m asteroids config show > config/default.toml"): Run(),
-    ("docs/adding-a-rule.md", "cp config/*.toml asteroids/config/presets/"): Run(),
+    ("docs/adding-a-rule.md", "python -m asteroids config show > config/default.toml"):
+        Run(unchanged="config/default.toml"),
+    ("docs/adding-a-rule.md", "cp config/*.toml asteroids/config/presets/"):
+        Run(unchanged="asteroids/config/presets/*.toml"),
     ("docs/adding-a-rule.md", "python -m asteroids.config.reference docs/modders/reference"):
-        Run(),
+        Run(unchanged="docs/modders/reference/*.md"),
     ("docs/maintainers/replays.md", "asteroids record --bot aimer --seed 7 --ticks 3000 "
      "--config classic --out a.replay"): Run(),
     ("docs/maintainers/replays.md", "asteroids verify a.replay b.replay ..."):
@@ -205,6 +209,13 @@ def _run_block(block: Block, base: Path, where: Path, env: dict[str, str]) -> li
         if proc.returncode != run.rc:
             problems.append(f"{block.where()}: {command!r} exited {proc.returncode}, the page "
                             f"says {run.rc}:\n{(proc.stdout + proc.stderr)[-1500:]}")
+        changed = [] if not run.unchanged else [
+            name for f in sorted(where.glob(run.unchanged))
+            if not (ROOT / (name := f.relative_to(where).as_posix())).is_file()
+            or f.read_bytes() != (ROOT / name).read_bytes()]
+        if changed:
+            problems.append(f"{block.where()}: {command!r} changed {changed}: the committed "
+                            "files are not what it writes")
         if run.output:
             want = [ln.rstrip() for ln in block.body if ln.strip() and
                     not ln.lstrip().startswith("$ ")]
