@@ -4,13 +4,21 @@
 with the chosen set's voices (``synth.render_set``) and streams it (``audio_stream``). With no
 audio device the bank says so once (``notice``), reports itself unavailable and plays
 nothing: no sound is never a reason not to play.
+
+Threads: the render thread (pyglet's worker) owns the mixer. The game thread never touches
+it: each cue, volume change, stop or set switch is appended to a queue (``collections.deque``:
+appends and pops are atomic) that the render thread drains at the start of each block. So the
+render never waits on the game: when the game stalls, loops and tails play on.
 """
 
 from __future__ import annotations
 
 import io
 import threading
+import time
 import wave
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -64,11 +72,13 @@ def cues(event: ev.Event) -> tuple[Cue, ...]:
     return ()
 
 
-def apply_cue(mixer: Mixer, cue: Cue) -> None:
-    """Do one cue on ``mixer`` (the bank and the offline renders share this)."""
+def apply_cue(mixer: Mixer, cue: Cue, at: float | None = None,
+              sent: float | None = None) -> None:
+    """Do one cue on ``mixer`` (the bank and the offline renders share this); a one-shot
+    starts at game time ``at`` (``Mixer.play``), loops switch at once."""
     action, name = cue
     if action == "play":
-        mixer.play(name)
+        mixer.play(name, at=at, sent=sent)
     else:
         mixer.loop(name, action == "loop_on")
 
@@ -111,7 +121,8 @@ class SoundBank:
         """One line for the player about sound being off, to be said once (``Game`` does)."""
         self.mixer: Mixer | None = None
         """The mixer (None while sound is off)."""
-        self._lock = threading.Lock()
+        self._render_lock = threading.Lock()  # two renders at once (tests); never the game's
+        self._commands: deque[Callable[[Mixer], object]] = deque(maxlen=1 << 14)
         self._player: Any = None
         self._outgoing: Mixer | None = None
         if enabled:
@@ -133,15 +144,20 @@ class SoundBank:
             self.notice = f"sound off: {self.error}"
 
     def _build_mixer(self, sound_set: str) -> Mixer:
-        mixer = Mixer(synth.render_set(sound_set), synth.RATE, synth.LOOPING)
+        mixer = Mixer(synth.render_set(sound_set), synth.RATE, synth.LOOPING,
+                      clock=time.monotonic)
         mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
         mixer.snap_volumes()
         return mixer
 
     def render(self, n: int) -> bytes:
         """The next ``n`` samples of the stream as 16-bit bytes (pyglet's worker thread asks;
-        silence while sound is off)."""
-        with self._lock:
+        silence while sound is off). Drains the game's commands first."""
+        with self._render_lock:
+            while self._commands:
+                command = self._commands.popleft()
+                if self.mixer is not None:
+                    command(self.mixer)
             if self.mixer is None:
                 return bytes(2 * n)
             mix = self.mixer.render(n)
@@ -166,10 +182,11 @@ class SoundBank:
         """The heartbeat's volume setting (0..1, on top of the master)."""
         return self._heartbeat
 
-    def play(self, name: str) -> None:
-        """Play a one-shot sound (ignored when muted, unavailable or not in the set)."""
+    def play(self, name: str, at: float | None = None) -> None:
+        """Play a one-shot sound (ignored when muted, unavailable or not in the set), at game
+        time ``at`` (``Mixer.play``; None: at the next block)."""
         if not self.muted:
-            self._cue(("play", name))
+            self._cue(("play", name), at)
 
     def loop(self, name: str, on: bool) -> None:
         """Start or stop a looping sound (thrust, saucer sirens); muted, only stops."""
@@ -177,25 +194,28 @@ class SoundBank:
             return
         self._cue(("loop_on" if on else "loop_off", name))
 
-    def _cue(self, cue: Cue) -> None:
-        if self.mixer is None:
-            return
-        with self._lock:
-            apply_cue(self.mixer, cue)
+    def _send(self, command: Callable[[Mixer], object]) -> None:
+        """Hand ``command`` to the render thread: it is called with the mixer at the start
+        of the next block."""
+        if self.mixer is not None:
+            self._commands.append(command)
 
-    def on_event(self, event: ev.Event) -> None:
-        """Play whatever one core event sounds like."""
+    def _cue(self, cue: Cue, at: float | None = None) -> None:
+        sent = time.monotonic()
+        self._send(lambda mixer: apply_cue(mixer, cue, at, sent))
+
+    def on_event(self, event: ev.Event, at: float | None = None) -> None:
+        """Play whatever one core event sounds like; ``at`` is the time of the tick that
+        caused it on the game's clock (``Mixer.play``)."""
         for action, name in cues(event):
             if action == "play":
-                self.play(name)
+                self.play(name, at)
             else:
                 self.loop(name, action == "loop_on")
 
     def stop_all(self) -> None:
         """Fade out every loop and one-shot (pause, game over, leaving a view)."""
-        if self.mixer is not None:
-            with self._lock:
-                self.mixer.stop_all()
+        self._send(Mixer.stop_all)
 
     def set_muted(self, muted: bool) -> None:
         """Mute or unmute (muting fades out what is playing)."""
@@ -228,15 +248,17 @@ class SoundBank:
         synth.voice_names(sound_set)  # KeyError for an unknown set, before anything changes
         self.sound_set = sound_set
         if self.mixer is not None:
-            mixer = self._build_mixer(sound_set)
-            with self._lock:
-                self.mixer.stop_all()
-                self._outgoing, self.mixer = self.mixer, mixer
+            new = self._build_mixer(sound_set)
+            self._send(lambda old: self._swap(old, new))
+
+    def _swap(self, old: Mixer, new: Mixer) -> None:
+        """Render thread: the new set's mixer takes over; the old one fades out."""
+        old.stop_all()
+        self._outgoing, self.mixer = old, new
 
     def _push_volumes(self) -> None:
-        if self.mixer is not None:
-            with self._lock:
-                self.mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
+        volumes = (self.master_volume, self._effects, self._heartbeat)
+        self._send(lambda mixer: mixer.set_volumes(*volumes))
 
     def close(self) -> None:
         """Stop the stream for good (the window is closing)."""

@@ -105,9 +105,10 @@ class AudioService:
         """The sound notice on screen now (empty: none)."""
         return self._notice if self.clock() - self._notice_at < NOTICE_S else ""
 
-    def on_event(self, event: ev.Event) -> None:
-        """Play what a core event sounds like."""
-        self.bank.on_event(event)
+    def on_event(self, event: ev.Event, at: float | None = None) -> None:
+        """Play what a core event sounds like; ``at``: the time of the tick that caused it on
+        the game's clock (tick / tick rate), so that it sounds on time (``Mixer.play``)."""
+        self.bank.on_event(event, at)
 
     def loop(self, name: str, on: bool) -> None:
         """Start or stop a looping sound."""

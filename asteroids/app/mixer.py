@@ -17,16 +17,30 @@ tests call the same ``render`` offline, so what they measure is what the player 
 - **Limiter**: the sum is brought under ``KNEE`` by a gain that drops within one 64-sample
   block and recovers with ``RELEASE_S``; a soft clipper after it bends anything above
   ``KNEE`` towards ``CEILING`` (-1 dBFS), which no sample can reach.
+- **Cues on time** (issue 37): ``play(name, at=t)`` takes the time ``t`` of the tick that
+  caused the sound on the game's clock. The mixer keeps its own sample clock (``samples``,
+  the samples rendered so far) and maps game time to it with a fixed latency,
+  ``sample = floor(t * rate + 0.5) + round(offset)``; the voice starts at that exact sample,
+  wherever it falls in a block. ``offset`` is anchored by the first cue (to "now" plus
+  ``latency_s``) and then follows drift slowly: it moves at most ``SLEW`` of the samples
+  played since the last cue, never by a jump, unless the clocks part by more than ``JUMP_S``
+  (a new game, a seek, a pause, a stall), when it is anchored afresh. "Now" is the sample
+  clock at the block start, or, with a ``clock`` (the bank's wall clock), the sample clock
+  extrapolated from the last block's start to when the cue was sent, which does not jitter
+  with the driver's block size. A cue whose sample has gone plays at once and is counted
+  (``late_cues``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
-__all__ = ["BLOCK", "CEILING", "GAIN_GLIDE_S", "GROUPS", "KNEE", "LOOP_FADE_S", "RELEASE_S",
-           "STEAL_FADE_S", "TAPER_DB", "Mixer", "soft_clip", "taper"]
+__all__ = ["BLOCK", "CEILING", "DEADBAND_S", "GAIN_GLIDE_S", "GROUPS", "JUMP_S", "KNEE",
+           "LATENCY_S", "LOOP_FADE_S", "RELEASE_S", "SLEW", "STEAL_FADE_S", "TAPER_DB",
+           "UNDERRUN_SLACK_S", "Mixer", "soft_clip", "taper"]
 
 TAPER_DB = 40.0
 """The volume settings' range: 1.0 is 0 dB, 0.1 is -36 dB, 0 is silence."""
@@ -46,6 +60,20 @@ STEAL_FADE_S = 0.008
 """A voice stolen for a newer one, or cut by ``stop_all``, fades out over 8 ms."""
 GAIN_GLIDE_S = 0.02
 """Volume changes glide over 20 ms (no zipper noise)."""
+LATENCY_S = 0.05
+"""A timed cue sounds this long after "now" when the clock map is anchored: it must cover
+the driver's block (OpenAL asks for about 1 024 samples, 46 ms) or cues arrive late."""
+SLEW = 0.01
+"""The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
+second), so neighbouring cues never move against each other by more."""
+DEADBAND_S = 0.002
+"""Clock-map errors under this are left alone (no chasing of rounding and frame jitter)."""
+JUMP_S = 0.1
+"""When game time and the sample clock part by more than this, the map is anchored afresh
+instead of slewing (the game clock jumped: a new game, a seek, a pause, a stall)."""
+UNDERRUN_SLACK_S = 0.01
+"""With a ``clock``: a block asked for this much later than the audio already delivered ran
+out is counted as an underrun."""
 
 
 GROUPS: dict[str, tuple[int, tuple[str, ...]]] = {
@@ -83,11 +111,17 @@ def soft_clip(x: np.ndarray) -> np.ndarray:
 
 
 class _Voice:
-    __slots__ = ("buffer", "fade_step", "gain", "group", "loop", "name", "pos", "serial")
+    __slots__ = ("buffer", "cut_in", "cut_step", "delay", "fade_step", "gain", "group", "loop",
+                 "name", "pos", "serial")
 
     def __init__(self, name: str, buffer: np.ndarray, group: str, loop: bool, serial: int,
-                 gain: float, fade_step: float) -> None:
+                 gain: float, fade_step: float, delay: int = 0) -> None:
         self.name = name
+        self.delay = delay
+        """Samples of silence before the voice starts (a cue scheduled inside a block)."""
+        self.cut_in: int | None = None
+        """Samples until a steal fade begins (a newer voice starts then); None: none due."""
+        self.cut_step = 0.0
         self.buffer = buffer
         self.group = group
         self.loop = loop
@@ -100,10 +134,50 @@ class _Voice:
 
     @property
     def fading_out(self) -> bool:
-        return self.fade_step < 0.0
+        return self.fade_step < 0.0 or self.cut_in is not None
+
+    def end(self, now: int) -> float:
+        """The sample this voice stops on if nothing cuts it (inf for a loop)."""
+        if self.loop:
+            return math.inf
+        return now + self.delay + self.buffer.size - self.pos
+
+    def cut(self, cut_in: int, step: float) -> None:
+        """Begin fading out (``step`` per sample) ``cut_in`` samples from now."""
+        if cut_in <= 0:
+            self.fade_step = step
+        else:
+            self.cut_in, self.cut_step = cut_in, step
 
     def render(self, n: int) -> tuple[np.ndarray, bool]:
         """The next ``n`` samples, and whether the voice is still alive after them."""
+        cut = self.cut_in
+        if cut is None or cut >= n:
+            if cut is not None:
+                self.cut_in = cut - n
+            return self._wait_then_sound(n)
+        self.cut_in = None
+        out = np.zeros(n, dtype=np.float32)
+        out[:cut], alive = self._wait_then_sound(cut)
+        self.fade_step = self.cut_step
+        if alive:
+            out[cut:], alive = self._wait_then_sound(n - cut)
+        return out, alive
+
+    def _wait_then_sound(self, n: int) -> tuple[np.ndarray, bool]:
+        if n <= 0:
+            return np.zeros(0, dtype=np.float32), True
+        if self.delay <= 0:
+            return self._sound(n)
+        wait = min(self.delay, n)
+        self.delay -= wait
+        out = np.zeros(n, dtype=np.float32)
+        if wait == n:
+            return out, True
+        out[wait:], alive = self._sound(n - wait)
+        return out, alive
+
+    def _sound(self, n: int) -> tuple[np.ndarray, bool]:
         size = self.buffer.size
         if self.loop:
             idx = (self.pos + np.arange(n)) % size
@@ -131,18 +205,41 @@ class _Voice:
 class Mixer:
     """Voices in, one mono float32 stream out.
 
-    Not thread-safe by itself: ``audio.SoundBank`` calls it under a lock.
+    Not thread-safe by itself: ``audio.SoundBank`` calls it from the render thread only, and
+    the game thread hands it commands through a queue.
 
     Args:
         buffers: each sound's samples at its mix level (``synth.render_set``: peak 1.0 for
             level 0 dB, which the mixer puts at ``KNEE``).
         rate: sample rate in Hz.
         loops: the names in ``buffers`` that loop.
+        latency_s: how long after "now" a timed cue sounds, once the clock map is anchored.
+        clock: wall-clock seconds (``time.monotonic``), read when each block starts; None
+            (offline renders): "now" is the sample clock itself and no underruns are counted.
     """
 
     def __init__(self, buffers: Mapping[str, np.ndarray], rate: int,
-                 loops: frozenset[str] | set[str] = frozenset()) -> None:
+                 loops: frozenset[str] | set[str] = frozenset(), *,
+                 latency_s: float = LATENCY_S,
+                 clock: Callable[[], float] | None = None) -> None:
         self.rate = rate
+        self.latency = round(latency_s * rate)
+        """``latency_s`` in samples."""
+        self.clock = clock
+        self.samples = 0
+        """The sample clock: samples rendered so far (the next block starts here)."""
+        self.late_cues = 0
+        """Timed cues whose sample had gone when they arrived (played at once)."""
+        self.anchors = 0
+        """How often the clock map was anchored (the first cue, then each jump)."""
+        self.underruns = 0
+        """Blocks asked for after the audio delivered before them had run out (``clock``)."""
+        self.offset: float | None = None
+        """The clock map: game time ``t`` sounds at sample ``floor(t * rate + 0.5) +
+        round(offset)`` (None until the first timed cue)."""
+        self._cue_at = 0
+        self._stamp: tuple[int, float] | None = None
+        self._ahead = 0.0
         self._buffers = {k: np.ascontiguousarray(np.asarray(v) * KNEE, dtype=np.float32)
                          for k, v in buffers.items()}
         self._loops = frozenset(loops)
@@ -172,20 +269,60 @@ class Mixer:
         """Whether this mixer has a sound called ``name``."""
         return name in self._buffers
 
-    def play(self, name: str) -> None:
-        """Start a one-shot sound now; unknown names and loops are ignored. When its group is
-        full the oldest voice in it fades out to make room."""
+    def play(self, name: str, at: float | None = None, sent: float | None = None) -> None:
+        """Start a one-shot sound; unknown names and loops are ignored. When its group is
+        full the oldest voice in it fades out to make room.
+
+        Args:
+            name: the sound.
+            at: the time of the tick that caused it on the game's clock (seconds); it starts
+                at that time's sample on the clock map. None: at the start of the next block.
+            sent: when the game sent it, on ``clock`` (None: now).
+        """
         buffer = self._buffers.get(name)
         if buffer is None or name in self._loops:
             return
+        delay = 0 if at is None else self.schedule(at, sent) - self.samples
         group = _GROUP_OF.get(name, name)
         limit = GROUPS[group][0] if group in GROUPS else 1
-        live = sorted((v for v in self._voices if v.group == group and not v.fading_out),
-                      key=lambda v: v.serial)
+        start = self.samples + delay
+        live = sorted((v for v in self._voices if v.group == group and not v.fading_out
+                       and v.end(self.samples) > start), key=lambda v: v.serial)
         for old in live[: max(0, len(live) - limit + 1)]:
-            old.fade_step = -1.0 / (STEAL_FADE_S * self.rate)
+            old.cut(delay, -1.0 / (STEAL_FADE_S * self.rate))  # as the new voice starts
             self.steals += 1
-        self._voices.append(self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0))
+        voice = self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0)
+        voice.delay = delay
+        self._voices.append(voice)
+
+    def schedule(self, at: float, sent: float | None = None) -> int:
+        """The sample a cue of game time ``at`` starts on, never before the next block (a
+        late one is counted); moves the clock map towards this cue as ``SLEW`` allows."""
+        want = self._now(sent) + self.latency - at * self.rate
+        jump = JUMP_S * self.rate
+        if self.offset is None or abs(want - self.offset) > jump:
+            self.offset = float(round(want))
+            self.anchors += 1
+        else:
+            err = want - self.offset
+            if abs(err) > DEADBAND_S * self.rate:
+                room = SLEW * (self.samples - self._cue_at)
+                self.offset += min(max(err, -room), room)
+        self._cue_at = self.samples
+        start = math.floor(at * self.rate + 0.5) + round(self.offset)
+        if start < self.samples:
+            self.late_cues += 1
+            return self.samples
+        return start
+
+    def _now(self, sent: float | None) -> float:
+        """The sample clock when a cue was sent: extrapolated on ``clock`` from the start of
+        the last block, else the next block's start."""
+        if self.clock is None or self._stamp is None:
+            return float(self.samples)
+        base, wall = self._stamp
+        when = self.clock() if sent is None else sent
+        return base + (when - wall) * self.rate
 
     def loop(self, name: str, on: bool) -> None:
         """Start (fading in) or stop (fading out) a looping sound; unknown names are ignored."""
@@ -208,8 +345,9 @@ class Mixer:
         return any(v.loop and v.name == name and not v.fading_out for v in self._voices)
 
     def stop_all(self) -> None:
-        """Fade every voice out (``STEAL_FADE_S``)."""
+        """Fade every voice out (``STEAL_FADE_S``); cues not yet started are dropped."""
         step = -1.0 / (STEAL_FADE_S * self.rate)
+        self._voices = [v for v in self._voices if v.delay <= 0]
         for voice in self._voices:
             voice.fade_step = step
 
@@ -233,6 +371,8 @@ class Mixer:
         """The next ``n`` samples of the mix, float32, every one within +-``CEILING``."""
         if n <= 0:
             return np.zeros(0, dtype=np.float32)
+        self._clock_block(n)
+        self.samples += n
         buses = {"effects": np.zeros(n, dtype=np.float32),
                  "heartbeat": np.zeros(n, dtype=np.float32)}
         alive = []
@@ -245,6 +385,22 @@ class Mixer:
         mix = (buses["effects"] * self._glide("effects", n)
                + buses["heartbeat"] * self._glide("heartbeat", n))
         return (self._limit(mix) * self._glide("master", n)).astype(np.float32)
+
+    def _clock_block(self, n: int) -> None:
+        """Stamp this block's start on ``clock`` and count an underrun: the block was asked
+        for after the audio delivered so far had run out. The stream itself goes on where
+        it was (no gap in it); the clock map is anchored afresh at the next cue."""
+        if self.clock is None:
+            return
+        wall = self.clock()
+        if self._stamp is not None:
+            self._ahead -= wall - self._stamp[1]
+            if self._ahead < -UNDERRUN_SLACK_S:
+                self.underruns += 1
+                self.offset = None
+            self._ahead = max(self._ahead, 0.0)
+        self._ahead += n / self.rate
+        self._stamp = (self.samples, wall)
 
     def render_int16(self, n: int) -> np.ndarray:
         """``render`` as 16-bit PCM."""

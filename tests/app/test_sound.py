@@ -154,6 +154,7 @@ def test_the_bank_streams_the_mixer(live_bank):
     assert live_bank.available and live_bank.notice is None
     for event in ALL_EVENTS:
         live_bank.on_event(event)
+    live_bank.render(0)  # the render thread takes the game's commands at its next block
     assert "beat_high" in live_bank.mixer.voices
     assert wait_for(lambda: "beat_high" not in live_bank.mixer.voices)  # the stream ran
     pcm = np.frombuffer(live_bank.render(512), dtype=np.int16)
@@ -162,13 +163,16 @@ def test_the_bank_streams_the_mixer(live_bank):
 
 def test_muting_fades_out_and_keeps_quiet(live_bank):
     live_bank.on_event(ev.ThrustChanged(True))
+    live_bank.render(0)
     assert live_bank.mixer.looping("thrust")
     live_bank.set_muted(True)
     live_bank.on_event(ev.ShotFired("ship", 0, 0))
     live_bank.on_event(ev.ThrustChanged(True))
+    live_bank.render(0)
     assert not live_bank.mixer.looping("thrust") and "fire" not in live_bank.mixer.voices
     live_bank.set_muted(False)
     live_bank.on_event(ev.ShotFired("ship", 0, 0))
+    live_bank.render(0)
     assert "fire" in live_bank.mixer.voices
 
 
@@ -176,6 +180,7 @@ def test_the_sound_set_switches_while_playing(live_bank):
     assert live_bank.sound_set == "cabinet" and not live_bank.mixer.has("hyperspace")
     live_bank.on_event(ev.ThrustChanged(True))
     live_bank.set_sound_set("modern")
+    live_bank.render(0)
     assert live_bank.mixer.has("hyperspace") and live_bank.mixer.voices == []
     live_bank.render(1000)  # the cabinet's thrust fades out under the new set
     with pytest.raises(KeyError):

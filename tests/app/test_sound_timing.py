@@ -1,0 +1,198 @@
+"""Sound on time (issue 37): cues start at the sample their tick maps to, whatever blocks the
+driver asks for; the clock map follows drift without jumps; late cues are counted; and the
+render thread never waits on the game thread."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import numpy as np
+
+from asteroids.app import synth
+from asteroids.app.audio import SoundBank
+from asteroids.app.mixer import DEADBAND_S, JUMP_S, SLEW, Mixer
+from asteroids.core import events as ev
+
+R = synth.RATE
+HZ = 60.0
+CLICK = np.ones(40)
+"""A test sound: non-zero from its first sample, shorter than a tick."""
+
+
+class FakeClock:
+    """Wall-clock seconds that the test sets."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def onsets(out: np.ndarray) -> list[int]:
+    """Where the output goes from silence to sound."""
+    sounding = out != 0
+    return [int(i) for i in np.flatnonzero(sounding & ~np.concatenate(([False],
+                                                                        sounding[:-1])))]
+
+
+def run(mixer: Mixer, clock: FakeClock, cues: list[tuple[float, float]], seconds: float,
+        blocks: np.random.Generator, largest: int) -> np.ndarray:
+    """Render ``seconds`` in random blocks of 1..``largest`` samples, each asked for just in
+    time (the wall clock at the block's start is its first sample's time); before each
+    block, the cues ``(game time, wall time sent)`` sent by then go to the mixer."""
+    total = round(seconds * R)
+    parts = []
+    pending = sorted(cues, key=lambda c: c[1])
+    while mixer.samples < total:
+        clock.now = mixer.samples / R
+        while pending and pending[0][1] <= clock.now:
+            at, sent = pending.pop(0)
+            mixer.play("fire", at=at, sent=sent)
+        parts.append(mixer.render(int(blocks.integers(1, largest + 1))))
+    return np.concatenate(parts)[:total]
+
+
+def test_each_cue_starts_on_its_exact_sample_whatever_the_block_sizes():
+    rng = np.random.default_rng(37)
+    clock = FakeClock()
+    latency = 8192  # the largest block: a cue is never later than that
+    mixer = Mixer({"fire": CLICK}, R, latency_s=latency / R, clock=clock)
+    ticks = np.sort(rng.choice(np.arange(1, 1200), size=200, replace=False))
+    cues = [(t / HZ, t / HZ) for t in ticks]  # each sent when its tick ran
+    out = run(mixer, clock, cues, 21.0, rng, 8192)
+    expected = [math.floor(at * R + 0.5) + latency for at, _ in cues]
+    assert onsets(out) == expected
+    assert mixer.late_cues == 0 and mixer.anchors == 1 and mixer.underruns == 0
+    assert any(e % 64 for e in expected)  # not on any block grid
+
+
+def test_without_a_clock_cues_follow_the_sample_clock():
+    mixer = Mixer({"fire": CLICK}, R, latency_s=0.01)
+    mixer.play("fire", at=5.0)  # anchored: sample 0 + latency
+    mixer.play("fire", at=5.1)
+    out = mixer.render(R)
+    assert onsets(out) == [round(0.01 * R), round(0.01 * R) + round(0.1 * R)]
+    mixer.play("fire")  # no time: the next block's first sample
+    assert onsets(mixer.render(100)) == [0]
+
+
+def test_the_map_follows_a_fast_game_clock_slowly_and_never_jumps():
+    rng = np.random.default_rng(5)
+    clock = FakeClock()
+    mixer = Mixer({"fire": CLICK}, R, clock=clock)  # default latency, 50 ms
+    fast = 1.005  # the game's clock runs 0.5 % fast against the sound card's
+    ticks = np.arange(0, 60 * 60, 8)  # a beat every 8 ticks for a minute
+    cues = [(t / HZ, t / HZ / fast) for t in ticks]
+    out = run(mixer, clock, cues, 61.0, rng, 1024)
+    starts = np.array(onsets(out))
+    assert starts.size == ticks.size
+    assert mixer.late_cues == 0 and mixer.anchors == 1
+    # against the game's clock the cues slide (the map follows the card) ...
+    slide = starts - ticks / HZ * R
+    gaps = np.diff(starts)
+    assert np.all(np.abs(np.diff(slide)) <= SLEW * (gaps + 1024) + 1)
+    assert slide[0] - slide[-1] > 0.004 * 60 * R
+    # ... and against the wall clock they keep the latency, within the dead band
+    wall = starts - ticks / HZ / fast * R
+    assert np.all(np.abs(wall[20:] - mixer.latency) <= DEADBAND_S * R + SLEW * 1024 + 2)
+
+
+def test_a_cue_whose_sample_has_gone_plays_at_once_and_is_counted():
+    clock = FakeClock()
+    mixer = Mixer({"fire": CLICK}, R, latency_s=0.05, clock=clock)
+    mixer.play("fire", at=0.0, sent=0.0)
+    mixer.render(4096)
+    clock.now = 4096 / R
+    mixer.play("fire", at=0.01, sent=0.09)  # a slow frame: sent 80 ms after its tick
+    assert mixer.late_cues == 1
+    out = mixer.render(512)
+    assert out[0] != 0  # at once: the block's first sample
+    assert mixer.anchors == 1  # under JUMP_S: the map only slews
+
+
+def test_a_jump_of_the_game_clock_anchors_the_map_afresh():
+    clock = FakeClock()
+    mixer = Mixer({"fire": CLICK}, R, latency_s=0.05, clock=clock)
+    mixer.play("fire", at=100.0, sent=0.0)
+    mixer.render(2048)
+    clock.now = 2048 / R
+    mixer.play("fire", at=0.0, sent=clock.now)  # a new game: tick 0 again
+    assert mixer.anchors == 2 and mixer.late_cues == 0
+    assert onsets(mixer.render(4096)) == [round(0.05 * R)]
+    assert JUMP_S * R < 100 * R
+
+
+def test_a_voice_stolen_for_a_later_cue_plays_until_that_cue_starts():
+    clock = FakeClock()
+    mixer = Mixer({"beat_low": np.ones(4000)}, R, latency_s=0.05, clock=clock)
+    mixer.play("beat_low", at=0.0, sent=0.0)  # starts at 1102
+    mixer.play("beat_low", at=0.1, sent=0.0)  # the heartbeat group holds one: cut at 3307
+    out = mixer.render(8000)
+    start = round(0.05 * R)
+    assert onsets(out) == [start]
+    assert np.all(out[start:start + 2205 - 64] > 0.6)  # whole until then (bar the limiter)
+    assert mixer.steals == 1
+
+
+def test_an_underrun_is_counted_and_the_stream_goes_on_where_it_was():
+    clock = FakeClock()
+    buffers = {"thrust": np.sin(np.arange(2205) * 2 * np.pi * 100 / R) + 1.5}
+    mixer = Mixer(buffers, R, {"thrust"}, clock=clock)
+    mixer.loop("thrust", True)
+    parts = []
+    for k in range(40):
+        clock.now = mixer.samples / R + (1.0 if k >= 20 else 0.0)  # a 1 s stall at k = 20
+        parts.append(mixer.render(1024))
+    out = np.concatenate(parts)
+    assert mixer.underruns == 1
+    assert np.all(out[1024:] != 0)  # no gap in what the mixer made
+    mixer.play("fire", at=0.0)  # unknown: ignored, but the map is due a fresh anchor
+    assert mixer.offset is None
+
+
+def longest_silence(pcm: np.ndarray) -> int:
+    """The longest run of zero samples."""
+    zero = np.concatenate(([0], (pcm == 0).astype(np.int8), [0]))
+    edges = np.flatnonzero(np.diff(zero))
+    return int((edges[1::2] - edges[::2]).max()) if edges.size else 0
+
+
+def test_a_stalled_game_thread_leaves_no_gap(config):
+    bank = SoundBank(config, enabled=False)
+    bank.mixer = bank._build_mixer(bank.sound_set)  # a mixer, no pyglet stream
+    bank.loop("thrust", True)
+    block = 512
+    out: list[bytes] = []
+    worst = [0.0]
+    stop = threading.Event()
+
+    def render_thread() -> None:  # the driver: a block every 23 ms, on time
+        start = time.monotonic()
+        done = 0
+        while not stop.is_set():
+            wait = start + done / R - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            t0 = time.monotonic()
+            out.append(bank.render(block))
+            worst[0] = max(worst[0], time.monotonic() - t0)
+            done += block
+
+    thread = threading.Thread(target=render_thread)
+    thread.start()
+    try:
+        time.sleep(0.2)
+        bank.on_event(ev.Heartbeat(0, 8), at=0.0)
+        time.sleep(1.0)  # the game thread stalls
+        bank.loop("thrust", False)
+        time.sleep(0.2)
+    finally:
+        stop.set()
+        thread.join()
+    pcm = np.frombuffer(b"".join(out), dtype=np.int16)
+    sounding = pcm[round(0.05 * R): round(1.2 * R)]  # after the fade-in, before the stop
+    assert longest_silence(sounding) < bank.mixer.latency
+    assert worst[0] < 0.05
