@@ -71,7 +71,7 @@ class MatchStepping(_View):
         for event in events:
             self.particles.on_event(event, self.game.rules.params.ship_length)
             if self.sound:
-                self.game.audio.on_event(event)
+                self.game.audio.on_event(event, at=self.sound_time())
         if self.match.active != before.active:
             self.particles.clear()
             self.game.audio.stop_all()
@@ -81,6 +81,13 @@ class MatchStepping(_View):
                                  True)
         self.events.extend(events)
         self.on_tick(mask)
+
+    def sound_time(self: Any) -> float | None:
+        """The match's tick on the game's clock (turn changes do not move it back); None
+        (the next audio block) for a replay played faster than 1x."""
+        if getattr(self, "speed", 1) != 1:
+            return None
+        return self.match.tick / self.config.world.tick_hz
 
     def match_message(self: Any) -> bool:
         """Put the match's moment on screen (``PLAYER N`` during a banner, ``GAME OVER`` for

@@ -151,6 +151,11 @@ class ReplayView(WorldView):
             self.config = self._config_for(self.tick)
         super().run_tick(mask)
 
+    def sound_time(self) -> float | None:
+        """The tick's time at 1x; None (the next audio block) when played faster, where
+        game time outruns the sound card's clock."""
+        return super().sound_time() if self.speed == 1 else None
+
     def tick_mask(self) -> int:
         """The recorded mask of the next tick."""
         return self.replay.masks[self.tick]

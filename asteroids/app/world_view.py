@@ -331,9 +331,14 @@ class WorldView(arcade.View):
         for event in events:
             self.particles.on_event(event, self.game.rules.params.ship_length)
             if self.sound:
-                self.game.audio.on_event(event)
+                self.game.audio.on_event(event, at=self.sound_time())
         self.events.extend(events)
         self.on_tick(mask)
+
+    def sound_time(self) -> float | None:
+        """The time of the tick just run on the game's clock (tick / tick rate): its sounds
+        start that far apart (``Mixer.play``). None: at the next audio block."""
+        return self.world.tick / self.config.world.tick_hz
 
     def on_tick(self, mask: int) -> None:
         """Called after each tick with the mask the core was given (``self.world`` is the

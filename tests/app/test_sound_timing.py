@@ -9,6 +9,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 from asteroids.app import synth
 from asteroids.app.audio import SoundBank
@@ -196,3 +197,26 @@ def test_a_stalled_game_thread_leaves_no_gap(config):
     sounding = pcm[round(0.05 * R): round(1.2 * R)]  # after the fade-in, before the stop
     assert longest_silence(sounding) < bank.mixer.latency
     assert worst[0] < 0.05
+
+
+@pytest.mark.gl
+def test_the_replay_view_sends_each_tick_time_with_its_sounds(window, config, tmp_path):
+    from asteroids.app.replay_view import ReplayView
+    from asteroids.app.router import open_shell
+    from asteroids.replay import load_replay
+    from tests.app.replays import random_masks, record
+
+    record(config, 31, random_masks(400, 5), tmp_path / "game.replay")
+    replay = load_replay(tmp_path / "game.replay")
+    game = open_shell(window, replay.config, sound=False)
+    view = ReplayView(game, replay)
+    sent: list[tuple[int, float | None]] = []
+    game.audio.on_event = lambda event, at=None: sent.append((view.world.tick, at))
+    hz = replay.config.world.tick_hz
+    for _ in range(300):
+        view.run_tick(view.tick_mask())
+    assert len(sent) > 10 and all(at == tick / hz for tick, at in sent)
+    view.speed, sent[:] = 2, []
+    for _ in range(100):
+        view.run_tick(view.tick_mask())
+    assert sent and all(at is None for _, at in sent)  # faster than 1x: at the next block
