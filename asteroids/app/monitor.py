@@ -227,7 +227,10 @@ class VectorMonitor:
         k = self.DOWNSCALE
         small = (max(1, -(-size[0] // k)), max(1, -(-size[1] // k)))
         smaller = (max(1, (small[0] + 1) // 2), max(1, (small[1] + 1) // 2))
-        now = self._texture(small)
+        # Half floats: a line's bright ends (dwell) go over 1; clamped at 1 in 8 bits, a 60
+        # FPS frame lost them while a slow frame's past ticks, dimmed first, kept them
+        # (a moving rock 6-10 % brighter at 8 FPS).
+        now = self._texture(small, "f2")
         self._now = (self._fbo(now), now)
         for _ in range(2):
             trail = self._texture(small, "f2")

@@ -99,7 +99,12 @@ def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> Non
                                       monitor={"strength": 1.0}),
     }.get(look, with_display(config, glow=True, palette="high_contrast"))
     world = rocky_world(config)
-    new, old, game = both_ways(window, config, world,
+    monitor = config.display.monitor.strength > 0.0
+    # Under the monitor look the bloom's outer ring is 1-2 of 255, and there the two paths'
+    # small-buffer lines (rasterised differently, no longer clamped at 1) round either way,
+    # so a pixel counts as lit above 2 there. (At 0 one pixel of ~21 000 failed, at 1 one
+    # more: at (225, 591) the rock path gave 1 where the segments' 3 x 3 had 0.)
+    new, old, game = both_ways(window, config, world, threshold=2 if monitor else 0,
                                palette=DASHED if look == "dashed" else None)
     assert game.screen.lines.outlines.instances > world.ast_id.shape[0]   # the seam copies
     assert old.sum() > 500
@@ -113,7 +118,7 @@ def test_the_rocks_light_the_pixels_their_segments_lit(window, look: str) -> Non
     # (the rock across the top seam, lit at the bottom; with that rock left out the two
     # match everywhere), so the margin there is twice the bloom's reach again.
     margin = 8
-    if config.display.monitor.strength > 0.0:
+    if monitor:
         margin += int(2 * config.display.monitor.bloom_radius_px)
     inner = np.zeros_like(new)
     inner[margin:-margin, margin:-margin] = True
