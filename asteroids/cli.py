@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from asteroids.cli_parser import EXIT_BAD_INPUT, benchmarks_here, build_parser
 from asteroids.config import ConfigError, ConfigIssue, load_config, render_default_toml, render_toml
@@ -110,7 +110,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         folder = Path(args.record).resolve().parent
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
-    extra = {"live": live} if live is not None else {}
+    extra: dict[str, Any] = {"live": live} if live is not None else {}
+    if args.audio != "auto":
+        extra["audio"] = args.audio
     result = run_game(config, seed=args.seed, record_to=args.record,
                       rulesets=choices.rulesets, ruleset_index=choices.selected,
                       pinned=_pinned(args), **extra)
@@ -158,6 +160,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         extra: dict[str, object] = {"live": live} if live is not None else {}
         if deadline.at is not None:
             extra["deadline"] = deadline
+        if args.audio != "auto":
+            extra["audio"] = args.audio
         code = int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
                                 **extra) or 0)  # type: ignore[arg-type]
     if deadline.stopped_at is None:

@@ -17,9 +17,9 @@ from typing import NoReturn
 from asteroids import __version__
 from asteroids.messages import one_line
 
-__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "PlayHelp", "Parser", "add_config_options",
-           "add_live_option", "add_work_options", "benchmarks_here", "build_parser", "seconds",
-           "tick_count", "version_text"]
+__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "PlayHelp", "Parser", "add_audio_option",
+           "add_config_options", "add_live_option", "add_work_options", "benchmarks_here",
+           "build_parser", "seconds", "tick_count", "version_text"]
 
 EXIT_BAD_INPUT = 2
 """Exit code for anything the user can fix: bad config, missing file, unknown benchmark.
@@ -41,6 +41,15 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         help="override one setting, e.g. ship.thrust_px_per_s2=400; may repeat; "
         "applied after all files",
     )
+
+
+def add_audio_option(parser: argparse.ArgumentParser) -> None:
+    """``--audio DRIVER``: which audio driver pyglet opens (chosen before arcade loads)."""
+    parser.add_argument("--audio", choices=("auto", "openal", "pulse", "silent"),
+                        default="auto",
+                        help="the audio driver: auto (OpenAL, else PulseAudio, else none; "
+                        "or ARCADE_SOUND_BACKENDS when set), openal, pulse or silent "
+                        "(default auto)")
 
 
 def add_live_option(parser: argparse.ArgumentParser, text: str) -> None:
@@ -144,6 +153,7 @@ def build_parser(bench: bool | None = None) -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", default=None,
                       help="save the game's replay to FILE (later games of the session "
                       "beside it as FILE-2, FILE-3, ...) instead of the replay folder")
+    add_audio_option(play)
     add_live_option(play, "apply edits of the --config files while the game runs: "
                      "handling, speeds, timers, scoring... from the next tick, the world's "
                      "size, tick rate, obstacles and rock shapes at the next game (R starts "
@@ -161,6 +171,7 @@ def build_parser(bench: bool | None = None) -> argparse.ArgumentParser:
     watch.add_argument("--speed", type=int, choices=(1, 2, 4, 8), default=1,
                        help="starting speed (default 1)")
     add_config_options(watch)
+    add_audio_option(watch)
     add_live_option(watch, "apply edits of the --config files' display, sound and keys "
                      "while the replay plays")
     add_work_options(watch, "watching (the window closes)")

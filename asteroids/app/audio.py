@@ -119,6 +119,8 @@ class SoundBank:
         """Why sound is off, if it is (no device, or the driver failed)."""
         self.notice: str | None = None
         """One line for the player about sound being off, to be said once (``Game`` does)."""
+        self.report: str | None = None
+        """One line on the driver that plays and its latency (``Game`` prints it)."""
         self.mixer: Mixer | None = None
         """The mixer (None while sound is off)."""
         self._render_lock = threading.Lock()  # two renders at once (tests); never the game's
@@ -138,10 +140,22 @@ class SoundBank:
             self.mixer = self._build_mixer(self.sound_set)
             self._player = audio_stream.open_stream(self.render, synth.RATE,
                                                     allow_silent=allow_silent)
+            self.report = self._describe(audio_stream)
         except Exception as exc:  # a driver that fails to start: play silently
             self.mixer = None
             self.error = f"{type(exc).__name__}: {exc}"
             self.notice = f"sound off: {self.error}"
+
+    def _describe(self, audio_stream: Any) -> str:
+        """Which driver plays, the queue asked of it and the cues' latency."""
+        from asteroids.app import audio_driver
+
+        tuned = getattr(self._player, "tuned", False)
+        queue = (f"{round(audio_stream.LATENCY_S * 1000)} ms queue" if tuned
+                 else "the driver's own queue")
+        latency = round(self.mixer.latency / synth.RATE * 1000) if self.mixer else 0
+        return (f"sound: {audio_driver.current()} driver, {queue}, cues {latency} ms after "
+                "their tick")
 
     def _build_mixer(self, sound_set: str) -> Mixer:
         mixer = Mixer(synth.render_set(sound_set), synth.RATE, synth.LOOPING,

@@ -109,6 +109,8 @@ class Game:
         audio = AudioService(config, enabled=sound, remember=kept.remember)
         if audio.bank.notice:  # no audio device: said once, on stderr and on the title
             kept.tell(audio.bank.notice)
+        elif audio.bank.report:  # the driver and latency it got: on stderr
+            tell(audio.bank.report)
         screen = Screen(window, rules.width, rules.height)
         saver = ReplaySaver(record_to) if record or record_to is not None else None
         game: Game

@@ -27,12 +27,19 @@ def _fail(message: str) -> int:
     return EXIT_NO_DISPLAY
 
 
-def _run_window(make_window: Callable[[], Any]) -> int:
-    """Open a window with ``make_window`` and run arcade until it closes.
+def _run_window(make_window: Callable[[], Any], audio: str = "auto") -> int:
+    """Open a window with ``make_window`` and run arcade until it closes, on audio driver
+    ``audio`` (``audio_driver.CHOICES``, chosen before arcade opens one).
 
     Returns 0, or ``EXIT_NO_DISPLAY`` with a one-line reason on stderr (never a traceback)
     when arcade cannot load or no window can be opened.
     """
+    from asteroids.app import audio_driver
+
+    try:
+        audio_driver.choose(audio)
+    except audio_driver.TooLate as exc:
+        print(f"asteroids: {exc}", file=sys.stderr)
     try:
         import arcade
     except Exception as exc:  # arcade/pyglet missing or broken: say so in one line
@@ -63,7 +70,8 @@ def _run_window(make_window: Callable[[], Any]) -> int:
 def run_game(config: Config, seed: int | None = None, *,
              record_to: str | os.PathLike[str] | None = None,
              rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
-             pinned: Collection[str] = (), live: LiveSpec | None = None) -> int:
+             pinned: Collection[str] = (), live: LiveSpec | None = None,
+             audio: str = "auto") -> int:
     """Open the game window and play until it is closed. Every game played is recorded.
 
     Args:
@@ -80,6 +88,7 @@ def run_game(config: Config, seed: int | None = None, *,
             do not replace these at start.
         live: watch the settings files and apply their changes while the game runs
             (``--live``); ``config`` is what they gave at start.
+        audio: the audio driver (``--audio``: auto, openal, pulse or silent).
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
@@ -92,12 +101,12 @@ def run_game(config: Config, seed: int | None = None, *,
                           rulesets=rulesets, ruleset_index=ruleset_index, pinned=pinned,
                           live=live)
 
-    return _run_window(make)
+    return _run_window(make, audio)
 
 
 def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *,
                  live: LiveSpec | None = None, pinned: Collection[str] = (),
-                 deadline: Deadline | None = None) -> int:
+                 deadline: Deadline | None = None, audio: str = "auto") -> int:
     """Open the game window and play ``replay`` in it until the window is closed, with the
     player's remembered look (palette, monitor look, HUD scale, sound; never saved).
 
@@ -112,6 +121,7 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
             not replace these.
         deadline: ``watch --time-limit``: the viewer closes the window when it passes and
             sets ``deadline.stopped_at`` to the tick it showed.
+        audio: the audio driver (``--audio``), as for ``run_game``.
 
     Returns:
         The process exit code, as for ``run_game``.
@@ -136,4 +146,4 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
                 view.deadline = deadline
         return window
 
-    return _run_window(make)
+    return _run_window(make, audio)

@@ -220,3 +220,56 @@ def test_the_replay_view_sends_each_tick_time_with_its_sounds(window, config, tm
     for _ in range(100):
         view.run_tick(view.tick_mask())
     assert sent and all(at is None for _, at in sent)  # faster than 1x: at the next block
+
+
+def _driver_after(audio: str, env: str | None) -> str:
+    """The pyglet driver a fresh process opens after ``choose(audio)`` then ``import
+    arcade`` (the order ``asteroids.app.main`` runs them in)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from asteroids.app import audio_driver\n"
+            f"audio_driver.choose({audio!r})\n"
+            "import arcade, pyglet\n"
+            "print(tuple(pyglet.options['audio']), audio_driver.current())\n")
+    environ = {k: v for k, v in os.environ.items() if k != "ARCADE_SOUND_BACKENDS"}
+    environ["ARCADE_HEADLESS"] = "1"
+    if env is not None:
+        environ["ARCADE_SOUND_BACKENDS"] = env
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environ, timeout=60, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_audio_choice_reaches_pyglet_before_arcade_opens_a_driver():
+    assert _driver_after("silent", None) == "('silent',) silent"
+    # without the fix pyglet opened its default order whatever was asked: here every
+    # real driver fails to open (no device), so the order is what shows the choice
+    assert _driver_after("pulse", None).startswith("('pulse',)")
+    assert _driver_after("auto", "silent") == "('silent',) silent"
+    assert _driver_after("openal", None).startswith("('openal',)")
+
+
+def test_the_audio_choice_says_when_it_comes_too_late():
+    import arcade  # noqa: F401  (headless; it opens pyglet's audio driver)
+
+    from asteroids.app import audio_driver
+
+    with pytest.raises(audio_driver.TooLate):
+        audio_driver.choose("pulse" if audio_driver.current() != "pulse" else "openal")
+
+
+def test_play_hands_the_audio_choice_to_run_game(monkeypatch):
+    import sys
+    import types
+
+    from asteroids import cli
+
+    calls: list[str] = []
+    fake = types.ModuleType("asteroids.app.main")
+    fake.run_game = lambda config, audio="auto", **kw: calls.append(audio)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "asteroids.app.main", fake)
+    assert cli.main(["play", "--audio", "pulse"]) == 0
+    assert cli.main(["play"]) == 0
+    assert calls == ["pulse", "auto"]
