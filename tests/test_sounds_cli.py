@@ -85,9 +85,14 @@ def test_the_report_measures_the_cabinet_against_the_board_and_every_loop(render
     rows = [line for line in text.splitlines() if line.startswith("| beat_")
             or line.startswith("| bang_") or line.startswith("| saucer_")
             or line.startswith("| fire |") or line.startswith("| thrust |")
-            or line.startswith("| ship_explode |") or line.startswith("| extra_life |")]
-    assert len(rows) == 30 and all(row.endswith("| yes |") for row in rows), rows
+            or line.startswith("| ship_explode |") or line.startswith("| extra_life |")
+            or line.startswith("| heartbeat |")]
+    circuit = [row for row in rows if " % |" in row]
+    balance = [row for row in rows if " % |" not in row]
+    assert len(circuit) == 30 and all(row.endswith("| yes |") for row in rows), rows
     assert "30 of 30 numbers within 10 % of the board's." in text
+    assert "| sound | board's mixer | board dB | measured LU | difference | within 2 dB |" in text
+    assert len(balance) == 11 and "11 of 11 voices within 2 dB of the board's." in text
     loops = [line for line in text.splitlines()
              if line.startswith(("| cabinet | thrust | 3", "| cabinet | saucer_",
                                  "| modern | thrust | 3", "| modern | saucer_"))

@@ -21,15 +21,18 @@ from asteroids.app.sound_measure import (
     band_peak_hz,
     first_null_hz,
     gate_rate_hz,
+    loudness_lufs,
     period_s,
     pitch_track,
     strongest_hz,
     warble_hz,
 )
-from asteroids.app.sound_scenes import mixer_for
+from asteroids.app.sound_scenes import FASTEST_BEAT_S, Step, mixer_for, render_scene
+from asteroids.config.player_tables import AudioConfig
 
-__all__ = ["CIRCUIT_TOLERANCE", "CircuitCheck", "LoopCheck", "circuit_checks", "circuit_table",
-           "loop_check", "loop_checks", "loop_table"]
+__all__ = ["BALANCE_TOLERANCE_DB", "BOARD_GAIN", "BalanceCheck", "CIRCUIT_TOLERANCE",
+           "CircuitCheck", "LoopCheck", "balance_checks", "balance_table", "balance_take",
+           "circuit_checks", "circuit_table", "loop_check", "loop_checks", "loop_table"]
 
 CIRCUIT_TOLERANCE = 0.10
 """How far a measured pitch, rate or length may be from the board's number (issue 23)."""
@@ -182,4 +185,79 @@ def loop_table(checks: list[LoopCheck]) -> str:
     lines += [f"| {c.sound_set} | {c.sound} | {c.periods:.1f} | {c.longest_silence_ms:.1f} ms "
               f"| {c.mismatch:.1e} | {c.largest_step:.4f} ({c.inside_step:.4f}) | "
               f"{'yes' if c.ok else 'NO'} |" for c in checks]
+    return "\n".join(lines)
+
+
+# --- the balance: each voice's loudness against the explosions, as the board mixes them ---
+
+BALANCE_TOLERANCE_DB = 2.0
+"""How far a voice's loudness relative to the large explosion may be from the board's
+mixer gain relative to the explosion's (issue 37)."""
+
+BOARD_GAIN: dict[str, tuple[float, tuple[str, ...]]] = {
+    "explosion": (1000.0, ("bang_large", "bang_medium", "bang_small", "ship_explode")),
+    "thrust": (600.0, ("thrust",)),
+    "thump": (131.6, ("heartbeat",)),
+    "extra life": (100.0, ("extra_life",)),
+    "saucer": (76.1, ("saucer_large", "saucer_small")),
+    "ship fire": (53.0, ("fire",)),
+    "saucer fire": (49.5, ("saucer_fire",)),
+}
+"""The board's mixer gains (MAME's ``asteroid_a.cpp`` gain table; research/classic-1979.md
+quotes explosion, thrust, thump and fire) and the voices each one mixes. ``heartbeat`` is
+the fastest heartbeat: ``beat_low`` and ``beat_high`` alternating every 128 ms."""
+
+
+class BalanceCheck(NamedTuple):
+    """One voice's loudness relative to the large explosion, against the board's gain."""
+
+    sound: str
+    source: str
+    board_db: float
+    """20 log10 of the source's gain over the explosion's."""
+    measured_lu: float
+    """Its momentary loudness (``loudness_lufs``) less the large explosion's, in LU."""
+
+    @property
+    def error(self) -> float:
+        return self.measured_lu - self.board_db
+
+    @property
+    def ok(self) -> bool:
+        return abs(self.error) <= BALANCE_TOLERANCE_DB
+
+
+def balance_take(sound: str, sound_set: str = "cabinet", rate: int = synth.RATE) -> np.ndarray:
+    """``sound`` as the balance hears it, through the mixer at the default volumes: a loop
+    on for 3 s, a one-shot to 2 s, ``heartbeat`` the fastest beat for 3 s."""
+    audio = AudioConfig()
+    mixer = mixer_for(sound_set, audio.volume, audio.effects_volume, audio.heartbeat_volume,
+                      rate=rate)
+    if sound == "heartbeat":
+        steps = [Step(float(t), ("play", ("beat_low", "beat_high")[i % 2]))
+                 for i, t in enumerate(np.arange(0.0, 3.0, FASTEST_BEAT_S))]
+        return render_scene(mixer, steps, 3.0)
+    if sound in synth.LOOPING:
+        return render_scene(mixer, [Step(0.0, ("loop_on", sound))], 3.0)
+    return render_scene(mixer, [Step(0.0, ("play", sound))], 2.0)
+
+
+def balance_checks(rate: int = synth.RATE) -> list[BalanceCheck]:
+    """Every cabinet voice's loudness relative to the large explosion, in LU, against the
+    board's mixer gain relative to the explosion's."""
+    ref = loudness_lufs(balance_take("bang_large", rate=rate), rate)
+    explosion = BOARD_GAIN["explosion"][0]
+    return [BalanceCheck(sound, source, 20.0 * float(np.log10(gain / explosion)),
+                         loudness_lufs(balance_take(sound, rate=rate), rate) - ref)
+            for source, (gain, sounds) in BOARD_GAIN.items() for sound in sounds]
+
+
+def balance_table(checks: list[BalanceCheck]) -> str:
+    """The balance checks as a Markdown table."""
+    lines = ["| sound | board's mixer | board dB | measured LU | difference | within 2 dB |",
+             "|---|---|---:|---:|---:|---|"]
+    gains = {source: gain for source, (gain, _) in BOARD_GAIN.items()}
+    lines += [f"| {c.sound} | {c.source} {gains[c.source]:g} | {c.board_db:.1f} | "
+              f"{c.measured_lu:.1f} | {c.error:+.1f} | {'yes' if c.ok else 'NO'} |"
+              for c in checks]
     return "\n".join(lines)

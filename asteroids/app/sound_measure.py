@@ -1,4 +1,5 @@
-"""Measurements of rendered sound: peak, RMS, A-weighted loudness, spectral centroid, pitch.
+"""Measurements of rendered sound: peak, RMS, A-weighted and K-weighted (LUFS) loudness,
+spectral centroid, pitch.
 
 Pure numpy; used by ``asteroids sounds`` and by the tests, so the numbers the README prints
 are the numbers the tests check. Levels are dB relative to full scale (1.0): a full-scale
@@ -12,9 +13,9 @@ import numpy as np
 from asteroids.app import dsp
 
 __all__ = ["LOUDNESS_WINDOW_S", "SMALL_SPEAKER_HZ", "a_weighted", "a_weighting_db",
-           "band_peak_hz", "centroid_hz", "db", "first_null_hz", "gate_rate_hz",
-           "loudness_dba", "peak_dbfs", "period_s", "pitch_track", "rms_dbfs", "small_speaker",
-           "strongest_hz", "warble_hz"]
+           "band_peak_hz", "centroid_hz", "db", "first_null_hz", "gate_rate_hz", "k_weighting",
+           "loudness_dba", "loudness_lufs", "peak_dbfs", "period_s", "pitch_track", "rms_dbfs",
+           "small_speaker", "strongest_hz", "warble_hz"]
 
 LOUDNESS_WINDOW_S = 0.4
 """Loudness is the A-weighted RMS of the loudest window this long (the length of EBU
@@ -67,6 +68,37 @@ def loudness_dba(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S) 
     hop = max(1, round(0.01 * rate))
     starts = np.arange(0, x.size - w + 1, hop)
     return db(float(np.sqrt((power[starts + w] - power[starts]).max() / w)))
+
+
+def k_weighting(f: np.ndarray) -> np.ndarray:
+    """The K-weighting of ITU-R BS.1770-4 as a complex response at ``f`` Hz: its +4 dB high
+    shelf (1682 Hz, Q 0.707) and its RLB high-pass (38 Hz, Q 0.500), as the analog
+    prototypes of the standard's two biquads (so it holds at any sample rate)."""
+    s = 1j * np.asarray(f, dtype=np.float64) / 1681.97
+    vh, q = 10.0 ** (4.0 / 20.0), 0.7072
+    shelf = (vh * s * s + np.sqrt(vh) * s / q + 1.0) / (s * s + s / q + 1.0)
+    h = 1j * np.asarray(f, dtype=np.float64) / 38.135
+    return shelf * (h * h) / (h * h + h / 0.5003 + 1.0)
+
+
+def loudness_lufs(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S) -> float:
+    """Momentary loudness in LUFS (BS.1770: -0.691 + 10 log10 of the K-weighted mean square)
+    of the loudest ``window_s``, windows every 10 ms; a shorter signal counts as if padded
+    with silence. Differences between two of these are LU."""
+    if not x.size:
+        return float("-inf")
+    n = x.size
+    spectrum = np.fft.rfft(np.asarray(x, dtype=np.float64), 2 * n)
+    f = np.fft.rfftfreq(2 * n, 1.0 / rate)
+    weighted = np.fft.irfft(spectrum * k_weighting(f), 2 * n)[:n]
+    w = max(1, round(window_s * rate))
+    power = np.concatenate(([0.0], np.cumsum(np.square(weighted))))
+    if n <= w:
+        top = float(power[-1])
+    else:
+        starts = np.arange(0, n - w + 1, max(1, round(0.01 * rate)))
+        top = float((power[starts + w] - power[starts]).max())
+    return -0.691 + 10.0 * float(np.log10(top / w)) if top > 0 else float("-inf")
 
 
 SMALL_SPEAKER_HZ = 200.0

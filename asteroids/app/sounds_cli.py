@@ -21,7 +21,14 @@ from asteroids.app import synth
 from asteroids.app.audio import pcm_to_wav
 from asteroids.app.dsp import fade_edges
 from asteroids.app.mixer import Mixer
-from asteroids.app.sound_checks import circuit_checks, circuit_table, loop_checks, loop_table
+from asteroids.app.sound_checks import (
+    balance_checks,
+    balance_table,
+    circuit_checks,
+    circuit_table,
+    loop_checks,
+    loop_table,
+)
 from asteroids.app.sound_measure import (
     centroid_hz,
     db,
@@ -53,10 +60,11 @@ fire, bursts of 3 and 6 explosions within 250 ms with the ship's explosion and a
 life) to 16-bit mono WAV files at 22 050 Hz, through the game's own mixer. Prints a table:
 duration, peak and RMS (dBFS), loudness (A-weighted RMS of the loudest 400 ms, dB re full
 scale), the same through a 200 Hz high-pass (a small speaker) and spectral centroid
-(power-weighted, Hz). Then two checks: the cabinet set's pitches, rates and lengths against
-the 1979 board's numbers (within 10 %), and every loop played through the mixer for three
-lengths of its buffer (no gap, no click at the wraps). Also draws a spectrogram of the
-cabinet set (needs matplotlib: the [lab] extra)."""
+(power-weighted, Hz). Then three checks: the cabinet set's pitches, rates and lengths against
+the 1979 board's numbers (within 10 %), the cabinet set's loudness relative to the large
+explosion against the board's mixer gains (within 2 dB), and every loop played through
+the mixer for three lengths of its buffer (no gap, no click at the wraps). Also draws a
+spectrogram of the cabinet set (needs matplotlib: the [lab] extra)."""
 
 
 class Row(NamedTuple):
@@ -141,6 +149,11 @@ def run(args: argparse.Namespace) -> int:
     print("\n\nThe cabinet set against the board (MAME's asteroid_a.cpp and the ROM):\n")
     print(circuit_table(circuit))
     print(f"\n{sum(c.ok for c in circuit)} of {len(circuit)} numbers within 10 % of the board's.")
+    balance = balance_checks()
+    print("\nThe cabinet set's balance against the board's mixer gains (loudness relative to "
+          "the large explosion, BS.1770 momentary, default volumes):\n")
+    print(balance_table(balance))
+    print(f"\n{sum(c.ok for c in balance)} of {len(balance)} voices within 2 dB of the board's.")
     print("\nLoops through the mixer (odd-sized blocks, as a sound driver asks):\n")
     print(loop_table(loops))
     print(f"\n{sum(c.ok for c in loops)} of {len(loops)} loops gapless and click-free.")

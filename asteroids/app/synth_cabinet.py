@@ -219,13 +219,13 @@ BUILDERS: dict[str, Callable[[int], np.ndarray]] = {
 
 LEVELS_DB: dict[str, float] = {
     "bang_large": 0.0, "bang_medium": 0.0, "bang_small": 0.0, "ship_explode": 0.0,
-    "thrust": 0.0, "beat_low": 0.0, "beat_high": 0.0, "extra_life": -27.0,
-    "saucer_large": -27.0, "saucer_small": -27.0, "fire": -20.0, "saucer_fire": -25.0,
+    "thrust": -8.5, "beat_low": -17.3, "beat_high": -17.3, "extra_life": -32.6,
+    "saucer_large": -32.3, "saucer_small": -32.9, "fire": -26.2, "saucer_fire": -31.0,
 }
-"""Each voice's peak in the mix, dB under the loudest. The circuit's gains (``CIRCUIT_GAIN``:
-explosions 0 dB, thrust -4.4, thump -17.6, extra life -20, saucer -22.4, fire -25.5, saucer
-fire -26.1) were moved until the A-weighted loudness (``sound_measure.loudness_dba``) keeps
-the cabinet's order at the default volumes (the heartbeat's 0.8 is -8 dB): explosions
-loudest, then thrust, then the thump, and the shots at least 8 dB under every explosion. The
-bass voices went up (A-weighting, like a small speaker, hears little of 80 Hz) and the
-1-3 kHz tones down (it hears them fully)."""
+"""Each voice's peak in the mix, dB under the loudest, set so that its loudness relative
+to the large explosion (BS.1770 momentary, ``sound_measure.loudness_lufs``, at the default
+volumes, the heartbeat at its fastest) is the board's mixer gain relative to the
+explosion's (``CIRCUIT_GAIN``: thrust -4.4 dB, thump -17.6, extra life -20, saucer -22.4,
+fire -25.5, saucer fire -26.1); ``sound_checks.balance_checks`` measures each, within 2 dB.
+Thrust (-8.5 dB) and the thump (-17.3 dB, then -8 dB of heartbeat volume) stay under the
+limiter's knee alone and together."""
