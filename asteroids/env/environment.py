@@ -11,6 +11,14 @@ contains, bools aside, and ``reset`` only the option ``game_seed``; anything els
 Every episode can be kept as a replay that ``asteroids watch`` plays and ``asteroids
 verify`` checks: ``record=True`` keeps the current one (``save_replay(path)``), and
 ``replay_dir=FOLDER`` saves each episode there as it ends.
+
+The ALE v5 protocol as options (the ``-v1`` ids set them; the ``-v0`` ids leave them off):
+``repeat_action_probability=p`` (sticky actions: at each step, with probability p, the
+previous step's action is played instead of the one given; one draw per env step from the
+env's own seeded generator ``np_random``, where ALE draws per frame; the previous action is
+0 at reset), ``max_episode_steps=N`` (truncated after N steps, N * ``frame_skip`` ticks),
+``terminal_on_life_loss`` (terminated at the tick a life is lost) and ``extended_obs`` (lives,
+wave, timers and the ship's own shots in the observation).
 """
 
 from __future__ import annotations
@@ -27,9 +35,10 @@ from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
 from asteroids.env.checks import action_index, game_seed_option
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
+from asteroids.env.pixels import Observations
 
 __all__ = ["DEFAULT_MAX_MINUTES", "AsteroidsEnv", "config_for", "episode_end", "game_seed_from",
-           "max_ticks_for", "play_ticks"]
+           "max_ticks_for", "play_ticks", "sticky_probability"]
 
 DEFAULT_MAX_MINUTES = 5.0
 """Without ``max_ticks``, an episode is truncated after this much game time."""
@@ -41,13 +50,15 @@ def game_seed_from(rng: np.random.Generator) -> int:
 
 
 def play_ticks(world: World, mask: int, config: Config, frame_skip: int, max_ticks: int,
-               recorder: Any = None) -> tuple[World, World | None]:
+               recorder: Any = None, until_life_lost: bool = False) -> tuple[World, World | None]:
     """One environment step: ``frame_skip`` ticks with the buttons of ``mask``, fewer when the
-    game ends or reaches ``max_ticks``. Returns the World after them and the one before the
-    last tick (None when no tick was played)."""
+    game ends or reaches ``max_ticks`` (or, ``until_life_lost``, at a tick that loses a
+    life). Returns the World after them and the one before the last tick (None when no tick
+    was played)."""
     prev = None
     for _ in range(frame_skip):
-        if world.game_over or world.tick >= max_ticks:
+        if world.game_over or world.tick >= max_ticks or (
+                until_life_lost and prev is not None and world.lives < prev.lives):
             break
         prev = world
         world, _ = step(world, mask, config)
@@ -62,13 +73,32 @@ def episode_end(world: World, max_ticks: int) -> tuple[bool, bool]:
     return terminated, not terminated and world.tick >= max_ticks
 
 
-def max_ticks_for(config: Config, max_ticks: int | None) -> int:
-    """``max_ticks``, or ``DEFAULT_MAX_MINUTES`` of game time at the config's tick rate."""
+def max_ticks_for(config: Config, max_ticks: int | None, max_episode_steps: int | None = None,
+                  frame_skip: int = 1) -> int:
+    """The ticks an episode may last: ``max_ticks``, ``max_episode_steps * frame_skip`` (the
+    fewer when both are given), or ``DEFAULT_MAX_MINUTES`` of game time at the config's tick
+    rate when neither is."""
+    if max_episode_steps is not None:
+        if max_episode_steps < 1:
+            raise ValueError(f"max_episode_steps must be 1 or more; got {max_episode_steps}")
+        steps = max_episode_steps * frame_skip
+        max_ticks = steps if max_ticks is None else min(max_ticks, steps)
     ticks = max_ticks if max_ticks is not None else round(
         DEFAULT_MAX_MINUTES * 60.0 * float(config.world.tick_hz))
     if ticks < 1:
         raise ValueError(f"max_ticks must be 1 or more; got {ticks}")
     return ticks
+
+
+def sticky_probability(p: float) -> float:
+    """``repeat_action_probability`` checked: a number in [0, 1].
+
+    Raises:
+        ValueError: for anything else.
+    """
+    if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:
+        raise ValueError(f"repeat_action_probability must be a number in [0, 1]; got {p!r}")
+    return float(p)
 
 
 def config_for(config: Config | str | os.PathLike[str] | None) -> Config:
@@ -91,25 +121,41 @@ class AsteroidsEnv(gym.Env):
         record: keep each episode as a replay (``replay()``, ``save_replay``).
         replay_dir: save each episode there as it ends (implies ``record``).
         render_size: the rgb_array frame's (width, height) in px.
+        obs_type: ``"vector"`` (``asteroids.env.observation``), ``"grayscale"`` or
+            ``"rgb"`` (frames of ``asteroids.env.pixels``).
+        obs_size: the frame's (width, height) in px, or one int (84: 84 x 84).
+        frame_stack: observations stacked on a new leading axis (1: none).
+        repeat_action_probability: sticky actions (see the module docstring); 0 is off.
+        max_episode_steps: truncate after this many steps (with ``max_ticks``, the first).
+        terminal_on_life_loss: end the episode (terminated) at the tick a life is lost.
+        extended_obs: the observation adds lives, wave, timers and the ship's own shots.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
 
     def __init__(self, config: Config | str | os.PathLike[str] | None = None, *,
                  max_ticks: int | None = None, rocks: int = DEFAULT_ROCKS,
+                 obs_type: str = "vector", obs_size: int | tuple[int, int] = 84,
+                 frame_stack: int = 1,
                  frame_skip: int = 1, render_mode: str | None = None, record: bool = False,
                  replay_dir: str | os.PathLike[str] | None = None,
-                 render_size: tuple[int, int] = (320, 240)) -> None:
+                 render_size: tuple[int, int] = (320, 240),
+                 repeat_action_probability: float = 0.0, max_episode_steps: int | None = None,
+                 terminal_on_life_loss: bool = False, extended_obs: bool = False) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array'; got {render_mode!r}")
         if frame_skip < 1 or rocks < 1:
             raise ValueError("frame_skip and rocks must be 1 or more")
+        self.repeat_action_probability = sticky_probability(repeat_action_probability)
+        self.terminal_on_life_loss = bool(terminal_on_life_loss)
         self.config = config_for(config)
         hz = float(self.config.world.tick_hz)
-        self.max_ticks = max_ticks_for(self.config, max_ticks)
+        self.max_ticks = max_ticks_for(self.config, max_ticks, max_episode_steps, frame_skip)
         self.frame_skip = frame_skip
-        self.observer = Observer(self.config, rocks)
-        self.observation_space = spaces.Box(-1.0, 1.0, (self.observer.size,), np.float32)
+        self.observer = Observer(self.config, rocks, extended_obs)
+        self.obs = Observations(self.config, self.observer, obs_type, obs_size, frame_stack)
+        self.observation_space = spaces.Box(self.obs.low, self.obs.high, self.obs.shape,
+                                            self.obs.dtype)
         self.action_space = spaces.Discrete(len(ACTIONS))
         self.action_names = ACTION_NAMES
         self.render_mode = render_mode
@@ -121,6 +167,7 @@ class AsteroidsEnv(gym.Env):
         self.prev: World | None = None
         self.game_seed = 0
         self.episodes = 0
+        self.last_action = 0
         self._recorder: Any = None
         self._renderer: Any = None
 
@@ -138,11 +185,12 @@ class AsteroidsEnv(gym.Env):
         self.game_seed = game_seed_from(self.np_random) if chosen is None else chosen
         self.world = self.prev = new_world(self.config, self.game_seed)
         self.episodes += 1
+        self.last_action = 0
         if self.record:
             from asteroids.replay import Recorder
 
             self._recorder = Recorder(self.config, self.game_seed)
-        return self.observer.observe(self.world), self._info()
+        return self.obs.observe_world(self.world, True), self._info()
 
     def _info(self) -> dict[str, Any]:
         w = self.world
@@ -161,16 +209,24 @@ class AsteroidsEnv(gym.Env):
         index = action_index(self.action_space, action)
         if self.world is None:
             raise RuntimeError("call reset() before step()")
+        if self.repeat_action_probability and \
+                self.np_random.random() < self.repeat_action_probability:
+            index = self.last_action
+        self.last_action = index
         start = self.world.score
         self.world, prev = play_ticks(self.world, ACTIONS[index], self.config,
-                                      self.frame_skip, self.max_ticks, self._recorder)
+                                      self.frame_skip, self.max_ticks, self._recorder,
+                                      self.terminal_on_life_loss)
         self.prev = prev if prev is not None else self.prev
         terminated, truncated = episode_end(self.world, self.max_ticks)
+        if self.terminal_on_life_loss and prev is not None and self.world.lives < prev.lives:
+            terminated, truncated = True, False
         if (terminated or truncated) and self.replay_dir is not None:
             self.save_replay(self.replay_dir / f"episode{self.episodes:05d}-seed"
                              f"{self.game_seed}.replay")
         reward = float(self.world.score - start)
-        return self.observer.observe(self.world), reward, terminated, truncated, self._info()
+        return (self.obs.observe_world(self.world, False), reward, terminated, truncated,
+                self._info())
 
     def replay(self) -> Any:
         """The episode so far as a ``Replay`` (needs ``record=True`` or ``replay_dir``)."""

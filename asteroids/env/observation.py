@@ -18,6 +18,13 @@ index  meaning
        present, dx, dy, vx, vy
 =====  ====================================================================================
 
+With ``extended=True`` (the v1 environments) ``STATUS`` more numbers follow: lives / the
+most lives (``game.max_lives``, or the starting lives if more), wave / ``WAVE_SCALE``, and the
+ship's, the wave's and the saucer's timers (ticks over ``TIMER_SCALE_S`` seconds of ticks);
+then the ship's own shots, ``shots.max_alive`` slots of 6 in the batch's row order (oldest
+first): present, dx, dy, vx, vy, ticks left / the shot lifetime. ``size(k, shot_max)`` is
+then ``size(k) + STATUS + 6 * shot_max``.
+
 **Actions** (``ACTIONS``): every combination of turning (none, left, right), thrust (off,
 on) and fire (off, on), numbered ``turn * 4 + thrust * 2 + fire`` (0 to 11), then 12
 hyperspace and 13 the shield (nothing, in rules without one). Fire shoots on the press, as
@@ -38,12 +45,19 @@ from asteroids.core.params import params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
 
-__all__ = ["ACTIONS", "ACTION_NAMES", "DEFAULT_ROCKS", "SPEED_SCALE", "Observer", "size"]
+__all__ = ["ACTIONS", "ACTION_NAMES", "DEFAULT_ROCKS", "SPEED_SCALE", "STATUS", "TIMER_SCALE_S",
+           "WAVE_SCALE", "Observer", "size"]
 
 DEFAULT_ROCKS = 8
 """Rocks in the observation unless ``rocks=`` says otherwise."""
 SPEED_SCALE = 1.5
 """Velocities are divided by this many times the ship's shot speed."""
+STATUS = 5
+"""The extended observation's status numbers: lives, wave and three timers."""
+WAVE_SCALE = 20.0
+"""The extended observation's wave is divided by this (and clipped at 1)."""
+TIMER_SCALE_S = 10.0
+"""The extended observation's timers are divided by this many seconds of ticks."""
 
 
 def _actions() -> tuple[tuple[int, str], ...]:
@@ -67,9 +81,10 @@ ACTION_NAMES: tuple[str, ...] = tuple(name for _, name in _TABLE)
 """What each action number presses, e.g. ``left+thrust+fire``."""
 
 
-def size(rocks: int) -> int:
-    """The observation's length with ``rocks`` rocks."""
-    return 8 + 6 * rocks + 6 + 6
+def size(rocks: int, shot_max: int | None = None) -> int:
+    """The observation's length with ``rocks`` rocks (and, extended, ``shot_max`` shots)."""
+    base = 8 + 6 * rocks + 6 + 6
+    return base if shot_max is None else base + STATUS + 6 * shot_max
 
 
 class Observer:
@@ -78,13 +93,19 @@ class Observer:
     Args:
         config: the settings the game runs under.
         rocks: how many of the nearest rocks the observation holds.
+        extended: add lives, wave, timers and the ship's own shots (the v1 observation).
     """
 
-    def __init__(self, config: Config, rocks: int = DEFAULT_ROCKS) -> None:
+    def __init__(self, config: Config, rocks: int = DEFAULT_ROCKS,
+                 extended: bool = False) -> None:
         p = params_for(config)
         self.p = p
         self.rocks = rocks
-        self.size = size(rocks)
+        self.extended = extended
+        self.size = size(rocks, p.shot_max if extended else None)
+        self.columns = _COLUMNS + (_EXTENDED if extended else ())
+        self.lives = float(max(p.max_lives, p.lives, 1))
+        self.timer = max(TIMER_SCALE_S * float(config.world.tick_hz), 1.0)
         self.scale = np.array([p.width, p.height])
         self.wrap = p.size if p.wrap_any else None
         self.speed = SPEED_SCALE * max(p.shot_speed, 1e-9)
@@ -102,15 +123,17 @@ class Observer:
         """The observation of ``world`` (a new float32 array): ``observe_columns`` on the
         world as a batch of one."""
         shots = world.shot_owner.shape[0]
-        columns = {name: np.array([getattr(world, name)]) for name in _SCALARS}
-        columns.update({name: getattr(world, name) for name in _ROWS})
+        scalars, rows = (_SCALARS + _EXTENDED_SCALARS, _ROWS + ("shot_ttl",)) \
+            if self.extended else (_SCALARS, _ROWS)
+        columns = {name: np.array([getattr(world, name)]) for name in scalars}
+        columns.update({name: getattr(world, name) for name in rows})
         columns["ast_rows"] = np.array([0, world.ast_id.shape[0]])
         columns["shot_rows"] = np.array([0, shots])
         return self.observe_columns(columns)[0]
 
     def observe_batch(self, batch: Batch) -> np.ndarray:
         """The ``(B, size)`` float32 observations of a batch's games, in lane order."""
-        return self.observe_columns({name: getattr(batch, name) for name in _COLUMNS})
+        return self.observe_columns({name: getattr(batch, name) for name in self.columns})
 
     def observe_columns(self, c: Mapping[str, np.ndarray]) -> np.ndarray:
         """The ``(B, size)`` float32 observations of B games given as a batch's columns
@@ -182,7 +205,36 @@ class Observer:
             out[g, at + 1] = 1.0
             out[g, at + 2:at + 4] = rel[k]
             out[g, at + 4:at + 6] = c["shot_vel"][enemy[k]] / self.speed
+        if self.extended:
+            self._status(c, out, size(self.rocks), ship, shot_game, owner)
         return np.clip(out, -1.0, 1.0).astype(np.float32)
+
+
+    def _status(self, c: Mapping[str, np.ndarray], out: np.ndarray, at: int, ship: np.ndarray,
+                shot_game: np.ndarray, owner: np.ndarray) -> None:
+        """The extended block from ``at``: lives, wave, timers, then the ship's own shots in
+        row order (each game's first ``shot_max``), for all games in one pass."""
+        p = self.p
+        games = out.shape[0]
+        out[:, at] = c["lives"] / self.lives
+        out[:, at + 1] = c["wave"] / WAVE_SCALE
+        out[:, at + 2] = c["ship_timer"] / self.timer
+        out[:, at + 3] = c["wave_timer"] / self.timer
+        out[:, at + 4] = c["saucer_timer"] / self.timer
+        at += STATUS
+        own = np.flatnonzero(owner == SHOOTER_SHIP)
+        if not own.size or not p.shot_max:
+            return
+        game = shot_game[own]  # non-decreasing: rows are packed game after game
+        rank = np.arange(own.size) - np.searchsorted(game, game, side="left")
+        keep = rank < p.shot_max
+        own, game, rank = own[keep], game[keep], rank[keep]
+        block = out[:, at:at + 6 * p.shot_max].reshape(games, p.shot_max, 6)
+        block[game, rank, 0] = 1.0
+        block[game, rank, 1:3] = self._rel(c["shot_pos"][own], ship[game])
+        block[game, rank, 3:5] = c["shot_vel"][own] / self.speed
+        block[game, rank, 5] = c["shot_ttl"][own] / max(p.shot_ticks, 1)
+        out[:, at:at + 6 * p.shot_max] = block.reshape(games, 6 * p.shot_max)
 
 
 def _game_of_rows(rows: np.ndarray) -> np.ndarray:
@@ -198,3 +250,7 @@ _ROWS = ("ast_pos", "ast_vel", "ast_radius", "shot_owner", "shot_pos", "shot_vel
 """The row fields an observation reads."""
 _COLUMNS = (*_SCALARS, *_ROWS, "ast_rows", "shot_rows")
 """Every column ``observe_columns`` reads."""
+_EXTENDED_SCALARS = ("lives", "wave", "ship_timer", "wave_timer", "saucer_timer")
+"""The per-game fields the extended observation adds."""
+_EXTENDED = (*_EXTENDED_SCALARS, "shot_ttl")
+"""The columns the extended observation adds."""

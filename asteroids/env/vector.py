@@ -12,6 +12,10 @@ together by ``step_batch``; a game that ended holds still while the others finis
 frame skip (``active``), and a reset replaces its lane (``reset_lanes``). The observations
 are built from the batch's columns in one pass (``Observer.observe_batch``), the single
 env's by the same code on a batch of one.
+
+The v1 options are ``AsteroidsEnv``'s, lane for lane: lane i's sticky-action draw comes from
+lane i's own generator (the one its game seeds come from), drawn in lane order for the lanes
+that play the step, so the lanes are B single environments seeded alike.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from asteroids.config import Config
 from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch
 from asteroids.core.params import params_for
 from asteroids.env.checks import action_indices, game_seed_option
-from asteroids.env.environment import config_for, game_seed_from, max_ticks_for
+from asteroids.env.environment import config_for, game_seed_from, max_ticks_for, sticky_probability
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
+from asteroids.env.pixels import Observations
 
 __all__ = ["AsteroidsVectorEnv"]
 
@@ -44,6 +49,9 @@ class AsteroidsVectorEnv(VectorEnv):
         max_ticks: as for ``AsteroidsEnv``.
         rocks: as for ``AsteroidsEnv``.
         frame_skip: as for ``AsteroidsEnv``.
+        obs_type, obs_size, frame_stack: as for ``AsteroidsEnv``.
+        repeat_action_probability, max_episode_steps, terminal_on_life_loss, extended_obs:
+            as for ``AsteroidsEnv``.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -51,18 +59,25 @@ class AsteroidsVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1,
                  config: Config | str | os.PathLike[str] | None = None, *,
                  max_ticks: int | None = None, rocks: int = DEFAULT_ROCKS,
-                 frame_skip: int = 1) -> None:
+                 obs_type: str = "vector", obs_size: int | tuple[int, int] = 84,
+                 frame_stack: int = 1,
+                 frame_skip: int = 1, repeat_action_probability: float = 0.0,
+                 max_episode_steps: int | None = None, terminal_on_life_loss: bool = False,
+                 extended_obs: bool = False) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be 1 or more; got {num_envs}")
         if frame_skip < 1 or rocks < 1:
             raise ValueError("frame_skip and rocks must be 1 or more")
         self.num_envs = num_envs
+        self.repeat_action_probability = sticky_probability(repeat_action_probability)
+        self.terminal_on_life_loss = bool(terminal_on_life_loss)
         self.config = config_for(config)
-        self.max_ticks = max_ticks_for(self.config, max_ticks)
+        self.max_ticks = max_ticks_for(self.config, max_ticks, max_episode_steps, frame_skip)
         self.frame_skip = frame_skip
-        self.observer = Observer(self.config, rocks)
-        self.single_observation_space = spaces.Box(-1.0, 1.0, (self.observer.size,),
-                                                   np.float32)
+        self.observer = Observer(self.config, rocks, extended_obs)
+        self.obs = Observations(self.config, self.observer, obs_type, obs_size, frame_stack)
+        self.single_observation_space = spaces.Box(self.obs.low, self.obs.high,
+                                                   self.obs.shape, self.obs.dtype)
         self.single_action_space = spaces.Discrete(len(ACTIONS))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -74,6 +89,7 @@ class AsteroidsVectorEnv(VectorEnv):
         self.game_seeds = np.zeros(num_envs, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._ended = np.zeros(num_envs, dtype=bool)
+        self._last = np.zeros(num_envs, dtype=np.int64)
         self._masks = np.array(ACTIONS, dtype=np.int64)
 
     def _game_seed(self, i: int, seed: int | None, chosen: int | None) -> int:
@@ -85,9 +101,23 @@ class AsteroidsVectorEnv(VectorEnv):
         self.game_seeds[i] = game_seed
         return game_seed
 
-    def _observe(self, batch: Batch) -> np.ndarray:
-        """Every game's observation, built from the batch's columns in one pass."""
-        return self.observer.observe_batch(batch)
+    def _sticky(self, indices: np.ndarray, playing: np.ndarray) -> np.ndarray:
+        """The actions played: each playing lane repeats its last action with probability
+        ``repeat_action_probability``, one draw from its own generator in lane order (as B
+        single envs draw); a lane that restarts this step has last action 0."""
+        lanes = np.flatnonzero(playing)
+        draws = np.fromiter((self._rngs[i].random() for i in lanes),  # type: ignore[union-attr]
+                            dtype=np.float64, count=lanes.size)
+        stick = np.zeros(self.num_envs, dtype=bool)
+        stick[lanes] = draws < self.repeat_action_probability
+        played = np.where(stick, self._last, indices)
+        self._last = np.where(playing, played, 0)
+        return played
+
+    def _observe(self, batch: Batch, fresh: np.ndarray) -> np.ndarray:
+        """Every game's observation, built from the batch's columns in one pass
+        (``fresh``: the lanes whose games just started)."""
+        return self.obs.observe_batch(batch, fresh)
 
     def _info(self) -> dict[str, Any]:
         b = self.batch
@@ -113,7 +143,8 @@ class AsteroidsVectorEnv(VectorEnv):
         game_seeds = [self._game_seed(i, s, chosen) for i, s in enumerate(seeds)]
         self.batch = new_batch(self.params, game_seeds)
         self._ended[:] = False
-        return self._observe(self.batch), self._info()
+        self._last[:] = 0
+        return self._observe(self.batch, np.ones(self.num_envs, bool)), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -134,15 +165,22 @@ class AsteroidsVectorEnv(VectorEnv):
             batch = reset_lanes(batch, restart,
                                 [self._game_seed(int(i), None, None) for i in restart])
         playing = ~self._ended
+        if self.repeat_action_probability:
+            indices = self._sticky(indices, playing)
+            masks = self._masks[indices]
         score = batch.score
+        lost = np.zeros(self.num_envs, dtype=bool)
         for _ in range(self.frame_skip):
-            moving = playing & ~batch.game_over & (batch.tick < self.max_ticks)
+            moving = playing & ~batch.game_over & (batch.tick < self.max_ticks) & ~lost
             if not moving.any():
                 break
+            lives = batch.lives
             batch, _ = step_batch(batch, masks, self.params, active=moving)
+            if self.terminal_on_life_loss:
+                lost |= batch.lives < lives
         self.batch = batch
         rewards = np.where(playing, batch.score - score, 0).astype(np.float64)
-        terminated = playing & batch.game_over
-        truncated = playing & ~batch.game_over & (batch.tick >= self.max_ticks)
+        terminated = playing & (batch.game_over | lost)
+        truncated = playing & ~terminated & (batch.tick >= self.max_ticks)
         self._ended = terminated | truncated
-        return self._observe(batch), rewards, terminated, truncated, self._info()
+        return self._observe(batch, restart), rewards, terminated, truncated, self._info()
