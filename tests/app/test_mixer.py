@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from asteroids.app import synth
 from asteroids.app.mixer import (
+    BLOCK,
     CEILING,
     GAIN_GLIDE_S,
     GROUPS,
     KNEE,
+    LOOKAHEAD,
     LOOP_FADE_S,
     STEAL_FADE_S,
     TAPER_DB,
@@ -252,3 +254,31 @@ def test_the_cabinet_keeps_its_mixer_order():
 def test_solo_renders_are_what_the_mixer_plays():
     buffer = synth.render_set("cabinet")["fire"]
     np.testing.assert_allclose(solo("fire", "cabinet"), buffer * KNEE, atol=1e-7)
+
+
+# --- the limiter: look-ahead, no ducking on every beat (issue 37, item 4) ------------
+
+@pytest.mark.parametrize("sound_set", SOUND_SETS)
+def test_the_limiter_moves_at_most_1_db_per_10_ms_in_the_worst_case(sound_set):
+    audio = AudioConfig()
+    mixer = mixer_for(sound_set, audio.volume, audio.effects_volume, audio.heartbeat_volume)
+    mixer.gain_trace = []
+    out = render_scene(mixer, worst_case(), 5.0)
+    gain = 20 * np.log10(np.concatenate(mixer.gain_trace))
+    k = round(0.01 * R)
+    assert gain.min() < -6.0  # the bursts do need the limiter
+    assert np.abs(gain[k:] - gain[:-k]).max() <= 1.0 + 1e-6
+    assert peak_dbfs(out) <= -1.0
+
+
+def test_the_limiter_starts_down_before_the_peak():
+    level = 3.0  # one sample 9.5 dB over the knee at 1000
+    spike = np.zeros(2000)
+    spike[1000] = level
+    mixer = Mixer({"x": spike}, R)
+    mixer.gain_trace = []
+    mixer.play("x")
+    mixer.render(2000)
+    gain = np.concatenate(mixer.gain_trace)
+    assert gain[1000 - LOOKAHEAD // 2] < 1.0 and gain[1000] < gain[1000 - LOOKAHEAD // 2]
+    assert gain[: 1000 - LOOKAHEAD - 2 * BLOCK].min() == 1.0

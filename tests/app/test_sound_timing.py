@@ -13,7 +13,7 @@ import pytest
 
 from asteroids.app import synth
 from asteroids.app.audio import SoundBank
-from asteroids.app.mixer import DEADBAND_S, JUMP_S, SLEW, Mixer
+from asteroids.app.mixer import BLOCK, DEADBAND_S, JUMP_S, LOOKAHEAD, SLEW, Mixer
 from asteroids.core import events as ev
 
 R = synth.RATE
@@ -134,7 +134,8 @@ def test_a_voice_stolen_for_a_later_cue_plays_until_that_cue_starts():
     out = mixer.render(8000)
     start = round(0.05 * R)
     assert onsets(out) == [start]
-    assert np.all(out[start:start + 2205 - 64] > 0.6)  # whole until then (bar the limiter)
+    # whole until then, bar the limiter, which starts down LOOKAHEAD before the overlap
+    assert np.all(out[start:start + 2205 - LOOKAHEAD - 2 * BLOCK] > 0.6)
     assert mixer.steals == 1
 
 
