@@ -12,6 +12,8 @@
     envs = gym.make_vec("asteroids/Classic-v0", num_envs=64,
                         vectorization_mode="vector_entry_point")  # B games as one env
 
+Evaluation (fixed seeds, episodes and cap) and the human-normalised score:
+``asteroids.env.evaluation`` (``evaluate``, ``human_normalised``).
 Observation, actions, reward and episode ends: ``asteroids.env.environment`` and
 ``asteroids.env.observation``; the vector environment: ``asteroids.env.vector``.
 """
@@ -29,11 +31,13 @@ except ImportError:  # pragma: no cover - exercised by a test that hides gymnasi
         "python -m pip install '.[rl]')") from None
 
 from asteroids.env.environment import AsteroidsEnv
+from asteroids.env.evaluation import EVAL_CAP, EVAL_SEEDS, evaluate, human_normalised
 from asteroids.env.observation import ACTION_NAMES, ACTIONS
 from asteroids.env.vector import AsteroidsVectorEnv
 
-__all__ = ["ACTIONS", "ACTION_NAMES", "ENV_IDS", "V1_MAX_EPISODE_STEPS", "V1_OPTIONS",
-           "AsteroidsEnv", "AsteroidsVectorEnv"]
+__all__ = ["ACTIONS", "ACTION_NAMES", "ENV_IDS", "EVAL_CAP", "EVAL_SEEDS",
+           "V1_MAX_EPISODE_STEPS", "V1_OPTIONS", "AsteroidsEnv", "AsteroidsVectorEnv", "evaluate",
+           "human_normalised"]
 
 ENV_IDS = {"asteroids/Classic-v0": "classic", "asteroids/Default-v0": "default",
            "asteroids/Arena-v0": "arena", "asteroids/Classic-v1": "classic",
