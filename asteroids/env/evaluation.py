@@ -140,9 +140,8 @@ def bot_policy(name: str = "aimer") -> Policy:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m asteroids.env.evaluation --policy random|aimer --env ID``."""
-    import asteroids.env  # noqa: F401  (registers the ids)
-
+    """``python -m asteroids.env.evaluation --policy random|aimer --env ID`` (running it
+    imports ``asteroids.env`` first, which registers the ids)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--policy", choices=("random", "aimer"), default="random")
     parser.add_argument("--env", default="asteroids/Classic-v1")

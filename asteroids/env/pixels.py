@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,8 @@ from asteroids.core.ship import ship_outline_points
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, World
 
-__all__ = ["COLUMNS", "GRACE_BLINK_TICKS", "SPACING", "Rasteriser", "columns_of_world"]
+__all__ = ["COLUMNS", "GRACE_BLINK_TICKS", "OBS_TYPES", "SPACING", "Observations", "Rasteriser",
+           "columns_of_world"]
 
 SPACING = 0.25
 """The longest gap between two samples of a segment, in px."""
@@ -241,3 +243,78 @@ class Rasteriser:
             flat = (game[seg] * h + row) * w + col
             out[flat] = self.colours[kind] if self.rgb else self.lumas[kind]
         return out.reshape(games, *self.shape)
+
+
+OBS_TYPES = ("vector", "grayscale", "rgb")
+"""What an environment's observation can be (``obs_type``)."""
+
+
+class Observations:
+    """An environment's observations under ``obs_type``, ``obs_size`` and ``frame_stack``.
+
+    ``"vector"`` is ``observer``'s float32 vector; ``"grayscale"`` an (H, W) and ``"rgb"`` an
+    (H, W, 3) uint8 frame of a ``Rasteriser`` (``obs_size``: width and height in px, or one
+    number for a square, 84 by default as ``AtariPreprocessing``). ``frame_stack`` k > 1
+    stacks the k latest observations on a new leading axis, oldest first, as Gymnasium's
+    ``FrameStackObservation``: (k, H, W) for grayscale; a new game starts with its first
+    observation k times (its "reset" padding).
+
+    Args:
+        config: the rules.
+        observer: the vector observation's ``Observer``.
+        obs_type: one of ``OBS_TYPES``.
+        obs_size: the frame's (width, height) in px, or one int for both.
+        frame_stack: how many observations each one holds (1: no stack axis).
+
+    Raises:
+        ValueError: for an unknown ``obs_type``, a size under 1 px or a stack under 1.
+    """
+
+    def __init__(self, config: Config, observer: Any, obs_type: str = "vector",
+                 obs_size: int | tuple[int, int] = 84, frame_stack: int = 1) -> None:
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {OBS_TYPES}; got {obs_type!r}")
+        if isinstance(frame_stack, bool) or not isinstance(frame_stack, int) \
+                or frame_stack < 1:
+            raise ValueError(f"frame_stack must be an int, 1 or more; got {frame_stack!r}")
+        width, height = (obs_size, obs_size) if isinstance(obs_size, int) else obs_size
+        if width < 1 or height < 1:
+            raise ValueError(f"obs_size must be 1 px or more each way; got {obs_size!r}")
+        self.obs_type, self.stack = obs_type, frame_stack
+        self.observer = observer
+        self.raster = None if obs_type == "vector" else Rasteriser(
+            config, int(width), int(height), rgb=obs_type == "rgb")
+        one: tuple[int, ...] = (observer.size,) if self.raster is None else self.raster.shape
+        self.shape = one if frame_stack == 1 else (frame_stack, *one)
+        """One observation's shape."""
+        self.dtype = np.dtype(np.float32 if self.raster is None else np.uint8)
+        self.low, self.high = (-1.0, 1.0) if self.raster is None else (0, 255)
+        self._held: np.ndarray | None = None
+
+    def observe_world(self, world: World, fresh: bool) -> np.ndarray:
+        """One game's observation (``fresh``: its first, after a reset)."""
+        frame = (self.observer.observe(world)[None] if self.raster is None
+                 else self.raster.frames(columns_of_world(world)))
+        return self._stacked(frame, np.array([fresh]))[0]
+
+    def observe_batch(self, batch: Any, fresh: np.ndarray) -> np.ndarray:
+        """The ``(B, *shape)`` observations of a batch's games; ``fresh``: the lanes whose
+        games just started (a bool mask or lane indices)."""
+        if self.raster is None:
+            frame = self.observer.observe_batch(batch)
+        else:
+            frame = self.raster.frames({name: getattr(batch, name) for name in COLUMNS})
+        return self._stacked(frame, fresh)
+
+    def _stacked(self, frame: np.ndarray, fresh: np.ndarray) -> np.ndarray:
+        if self.stack == 1:
+            return frame
+        held = self._held
+        if held is None or held.shape[0] != frame.shape[0]:
+            held = np.repeat(frame[:, None], self.stack, axis=1)
+        else:
+            held[:, :-1] = held[:, 1:]
+            held[:, -1] = frame
+            held[fresh] = frame[fresh][:, None]
+        self._held = held
+        return held.copy()
