@@ -32,12 +32,14 @@ TARGETS = ("issue 36's targets at B = 4 096, classic, frame skip 1: at least 150
 
 
 def env_row(preset: str, games: int, steps: int, warmup: int, frame_skip: int,
-            seed: int = 0) -> tuple[float, float]:
+            seed: int = 0, obs_type: str = "vector") -> tuple[float, float]:
     """``(env-steps per second, share of the time in observations)`` of a vector env of
-    ``games`` games of ``preset`` stepped ``steps`` times with random actions."""
+    ``games`` games of ``preset`` stepped ``steps`` times with random actions
+    (``obs_type``: ``"grayscale"`` and ``"rgb"`` time 84 x 84 frames)."""
     from asteroids.env.vector import AsteroidsVectorEnv
 
-    env = AsteroidsVectorEnv(games, preset, frame_skip=frame_skip, max_ticks=10**9)
+    env = AsteroidsVectorEnv(games, preset, frame_skip=frame_skip, max_ticks=10**9,
+                             obs_type=obs_type)
     observe = env._observe
     spent = [0.0]
 
@@ -69,16 +71,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=200, help="measured steps per size")
     parser.add_argument("--warmup", type=int, default=20, help="unmeasured steps first")
     parser.add_argument("--frame-skip", type=int, default=1)
+    parser.add_argument("--obs-type", default="vector", choices=["vector", "grayscale", "rgb"],
+                        help="observations: the vector, or 84 x 84 frames")
     args = parser.parse_args(argv)
     tune_malloc()
     print(f"machine: {cpu_name()}")
     print(f"{args.steps} steps after {args.warmup}, frame skip {args.frame_skip}, "
-          "random actions\n")
+          f"random actions, {args.obs_type} observations\n")
     print("| preset | B | env-steps/s | observations, share of a step |")
     print("|---|---:|---:|---:|")
     for preset in args.presets:
         for games in args.sizes:
-            rate, share = env_row(preset, games, args.steps, args.warmup, args.frame_skip)
+            rate, share = env_row(preset, games, args.steps, args.warmup, args.frame_skip,
+                                  obs_type=args.obs_type)
             print(f"| {preset} | {games} | {rate:,.0f} | {100 * share:.1f} % |", flush=True)
     print(f"\n{TARGETS}")
     return 0
