@@ -49,9 +49,14 @@ class AsteroidsVectorEnv(VectorEnv):
         max_ticks: as for ``AsteroidsEnv``.
         rocks: as for ``AsteroidsEnv``.
         frame_skip: as for ``AsteroidsEnv``.
-        obs_type, obs_size, frame_stack: as for ``AsteroidsEnv``.
-        repeat_action_probability, max_episode_steps, terminal_on_life_loss, extended_obs:
-            as for ``AsteroidsEnv``.
+        obs_type: as for ``AsteroidsEnv``.
+        obs_size: as for ``AsteroidsEnv``.
+        frame_stack: as for ``AsteroidsEnv``.
+        repeat_action_probability: as for ``AsteroidsEnv`` (each lane draws from its own
+            generator, in lane order).
+        max_episode_steps: as for ``AsteroidsEnv``.
+        terminal_on_life_loss: as for ``AsteroidsEnv``.
+        extended_obs: as for ``AsteroidsEnv``.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
