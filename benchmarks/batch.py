@@ -19,6 +19,15 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
   game (``tracemalloc``: what a batch holds after two steps, divided by B; its packed
   arrays alone, ``Batch.nbytes``, in the note);
 
+* **ours, per preset, random inputs** (issue 35): for each ``--config`` preset (default
+  classic), the one-game core and ``step_batch`` at B = ``--random-size`` (1 024) with
+  uniformly random input masks (every button combination in ``[0, ALL_BUTTONS]`` alike,
+  from a seeded generator, fresh each tick), games that end restarting from the next seed:
+  both rates, their ratio, and the share of game-ticks the batched pass leaves to the
+  one-game ``step`` (counted by wrapping the ``step`` that ``asteroids.core.batch`` calls:
+  a Python call and an addition per such game-tick). ``--presets-only`` prints this table
+  alone.
+
 The peers come with the optional ``[peers]`` extra (``python -m pip install '.[peers]'``);
 without them their rows say so. The issue's targets for the batched core are printed beside
 the table.
@@ -30,25 +39,29 @@ line it prints.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import platform
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+import asteroids.core.batch as batch_module
 from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import bot_for
 from asteroids.core.bot_batch import batch_bot_for
+from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
 
-__all__ = ["Row", "ale_row", "batch_row", "kessler_row", "main", "one_game_row"]
+__all__ = ["PresetRow", "Row", "ale_row", "batch_row", "kessler_row", "main", "one_game_row",
+           "preset_row"]
 
 SIZES = (1, 64, 1024, 4096)
 """The batch sizes the issue asks for."""
@@ -57,6 +70,12 @@ TARGETS = ("issue 25's targets for the batched core at B = 4 096, classic: at le
            "game-ticks/s with idle inputs, 100 000 with the aimer deciding (moonshot: "
            "1 000 000), at most 20 kB per game; 200 classic aimer games of 3 000 ticks "
            "balanced in under 10 s")
+PRESET_TARGET = 10.0
+"""Issue 35: every preset with random inputs at B = 1 024 at least this many times the
+one-game step's game-ticks/s."""
+PRESET_TARGETS = ("issue 35's targets: every preset with random inputs at B = 1 024 at least "
+                  "10x the one-game step's game-ticks/s; classic idle at B = 4 096 keeps at "
+                  "least 400 000 game-ticks/s (the classic idle rows)")
 PEERS_MISSING = ("not installed: python -m pip install '.[peers]' (ale-py, kesslergame)")
 
 
@@ -215,6 +234,124 @@ def kessler_row(seconds: float) -> Row:
                frames / elapsed, "frames/s", note=f"{frames} frames at {game.frequency:g} Hz")
 
 
+@dataclass
+class PresetRow:
+    """One preset with random inputs: the one-game core against the batched core."""
+
+    preset: str
+    one_game: float
+    """The one-game core's game-ticks per second."""
+    batched: float
+    """``step_batch``'s game-ticks per second at B = ``lanes``."""
+    lanes: int
+    fallback: float
+    """The share of the batched row's game-ticks stepped by the one-game ``step``."""
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """The batched rate over the one-game rate."""
+        return self.batched / self.one_game
+
+
+def _random_masks(rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` input masks, every button combination alike."""
+    return rng.integers(0, ALL_BUTTONS + 1, size=n, dtype=np.int64)
+
+
+def one_game_random_rate(cfg: Config, games: int, ticks: int, seconds: float,
+                         seed: int = 0) -> tuple[float, int]:
+    """Game-ticks per second of the one-game core under random inputs: up to ``games`` games
+    (seeds 1, 2, ...) of up to ``ticks`` ticks each, a game over starting the next seed, for
+    at most ``seconds`` (at least one tick). Returns the rate and the ticks played."""
+    rng = np.random.default_rng(seed)
+    masks = _random_masks(rng, games * ticks).tolist()
+    played = 0
+    start = time.perf_counter()
+    for game in range(games):
+        w = new_world(cfg, game + 1)
+        for t in range(ticks):
+            w, _ = step(w, masks[game * ticks + t], cfg)
+            played += 1
+            if w.game_over or (played > 1 and time.perf_counter() - start >= seconds):
+                break
+        if played > 1 and time.perf_counter() - start >= seconds:
+            break
+    return played / (time.perf_counter() - start), played
+
+
+@contextlib.contextmanager
+def _counting_one_game_steps() -> Iterator[list[int]]:
+    """Count the games ``step_batch`` hands to the one-game ``step`` (its module's name for
+    it is swapped for a counting wrapper while the block runs)."""
+    count = [0]
+    one_game = batch_module.step
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return one_game(*args, **kwargs)
+
+    batch_module.step = counted  # type: ignore[assignment]
+    try:
+        yield count
+    finally:
+        batch_module.step = one_game  # type: ignore[assignment]
+
+
+def batched_random_rate(cfg: Config, lanes: int, ticks: int, seconds: float,
+                        seed: int = 0) -> tuple[float, int, float]:
+    """Game-ticks per second of ``step_batch`` over ``lanes`` new games (seeds 1..lanes)
+    under random inputs, from their first tick for ``ticks`` ticks or until ``seconds`` have
+    passed (at least two steps), ended games restarting from the next seeds. Returns the
+    rate, the steps taken and the share of game-ticks the one-game ``step`` played."""
+    rng = np.random.default_rng(seed)
+    batch = new_batch(cfg, range(1, lanes + 1))
+    more = iter(range(lanes + 1, 2**31))
+    steps = 0
+    with _counting_one_game_steps() as count:
+        start = time.perf_counter()
+        while steps < 2 or (steps < ticks and time.perf_counter() - start < seconds):
+            batch, _ = step_batch(batch, _random_masks(rng, lanes), cfg, auto_reset=more)
+            steps += 1
+        elapsed = time.perf_counter() - start
+    return steps * lanes / elapsed, steps, count[0] / (steps * lanes)
+
+
+def preset_row(name: str, lanes: int, games: int, ticks: int, batch_ticks: int,
+               seconds: float) -> PresetRow:
+    """Preset ``name`` under random inputs: the one-game core (``games`` games of up to
+    ``ticks`` ticks, at most ``seconds``) against ``step_batch`` at B = ``lanes`` (ticks
+    1-``batch_ticks``, at most ``seconds``)."""
+    cfg = load_config(name)
+    one, played = one_game_random_rate(cfg, games, ticks, seconds)
+    rate, steps, fallback = batched_random_rate(cfg, lanes, batch_ticks, seconds)
+    return PresetRow(name, one, rate, lanes, fallback,
+                     note=f"one game: {played} ticks; batched: ticks 1-{steps}")
+
+
+def _spaced(x: float) -> str:
+    return f"{x:,.0f}".replace(",", " ")
+
+
+def preset_table(rows: list[PresetRow]) -> str:
+    """The preset rows as a Markdown table."""
+    size = _spaced(rows[0].lanes) if rows else "B"
+    lines = [f"| preset | inputs | batched / one game | one game, one core | batched, B = {size} "
+             "| game-ticks by the one-game step | 10x target | note |",
+             "|---|---|---:|---:|---:|---:|---|---|"]
+    for r in rows:
+        met = "met" if r.ratio >= PRESET_TARGET else "not met"
+        lines.append(f"| {r.preset} | random | {r.ratio:.1f}x | {_spaced(r.one_game)} "
+                     f"game-ticks/s | {_spaced(r.batched)} game-ticks/s | "
+                     f"{100 * r.fallback:.1f} % | {met} | {r.note} |")
+    return "\n".join(lines)
+
+
+def _presets(values: list[str] | None) -> list[str]:
+    names = [n.strip() for v in (values or ["classic"]) for n in v.split(",") if n.strip()]
+    return list(dict.fromkeys(names))
+
+
 def table(rows: list[Row]) -> str:
     """The rows as a Markdown table."""
     lines = ["| engine | inputs | rate, one core | memory per game | note |",
@@ -244,10 +381,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="batched rows: stop a row after this many seconds (default "
                         "%(default)s)")
     parser.add_argument("--no-peers", action="store_true", help="leave the peers out")
+    parser.add_argument("--config", action="append", metavar="PRESET[,PRESET...]",
+                        help="presets for the random-inputs table (repeatable or "
+                        "comma-separated; default classic)")
+    parser.add_argument("--random-size", type=int, default=1024,
+                        help="random-inputs table: batch size B (default %(default)s)")
+    parser.add_argument("--random-seconds", type=float, default=None,
+                        help="random-inputs table: at most this many seconds for each of a "
+                        "row's two rates (default: --batch-seconds)")
+    parser.add_argument("--presets-only", action="store_true",
+                        help="print the random-inputs table alone (no classic baseline rows, "
+                        "no peers)")
     args = parser.parse_args(argv)
     tune_malloc()
     cfg = load_config("classic")
     print(f"Machine: {cpu_name()}; Python {platform.python_version()}, numpy {np.__version__}")
+    seconds = args.batch_seconds if args.random_seconds is None else args.random_seconds
+    presets = [preset_row(name, args.random_size, args.games, args.ticks, args.batch_ticks,
+                          seconds) for name in _presets(args.config)]
+    if args.presets_only:
+        _print_presets(presets, args, seconds)
+        return 0
     print(f"Classic rules; one-game rows: {args.games} games of up to {args.ticks} ticks.\n")
     rows = [one_game_row(cfg, bot, args.games, args.ticks, args.hold)
             for bot in ("idle", "aimer")]
@@ -259,8 +413,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(rows))
     print("\nMemory per game by tracemalloc: the one-game row holds live Worlds at tick 600, a "
           "batched row a batch after two steps (its packed arrays alone in the note).")
-    print(TARGETS + ".")
+    print(TARGETS + ".\n")
+    _print_presets(presets, args, seconds)
     return 0
+
+
+def _print_presets(rows: list[PresetRow], args: argparse.Namespace, seconds: float) -> None:
+    print(f"Random inputs, per preset: one game = {args.games} games of up to {args.ticks} "
+          f"ticks; batched = ticks 1-{args.batch_ticks} from the games' start; each at most "
+          f"{seconds:g} s; games that end restart from the next seed.\n")
+    print(preset_table(rows))
+    print("\n" + PRESET_TARGETS + ".")
 
 
 if __name__ == "__main__":

@@ -129,6 +129,25 @@ def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need
         row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {peer}"))
         assert "frames/s" in row or "pip install '.[peers]'" in row
     assert "200 000 game-ticks/s" in out.stdout
+    preset = [line for line in out.stdout.splitlines() if line.startswith("| classic |")]
+    assert len(preset) == 1 and "| random |" in preset[0] and "%" in preset[0]
+
+
+def test_batch_benchmark_compares_each_preset_under_random_inputs() -> None:
+    """``--config`` at tiny sizes: a row per preset; arena's games all leave the batched
+    pass (obstacles), so its share of one-game steps is 100 %."""
+    out = subprocess.run(
+        [sys.executable, "-m", "asteroids", "bench", "batch", "--presets-only", "--config",
+         "classic,arena", "--games", "1", "--ticks", "5", "--random-size", "16",
+         "--batch-ticks", "3", "--batch-seconds", "0"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("|")[1:-1] for line in out.stdout.splitlines()
+            if line.startswith(("| classic ", "| arena "))]
+    assert [r[0].strip() for r in rows] == ["classic", "arena"]
+    assert all(r[2].strip().endswith("x") and "game-ticks/s" in r[4] for r in rows)
+    assert rows[1][5].strip() == "100.0 %"
+    assert "| ours, one game" not in out.stdout and "10x" in out.stdout
 
 
 @pytest.mark.slow
