@@ -22,7 +22,9 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
 * **ours, per preset, random inputs** (issue 35): for each ``--config`` preset (default
   classic), the one-game core and ``step_batch`` at B = ``--random-size`` (1 024) with
   uniformly random input masks (every button combination in ``[0, ALL_BUTTONS]`` alike,
-  from a seeded generator, fresh each tick), games that end restarting from the next seed:
+  from a seeded generator, fresh each tick), games that end restarting from the next seed,
+  the batch over ticks 1-``--batch-ticks`` (or ``--random-seconds``) and the one-game core
+  over the same ticks of up to ``--games`` games (a game's cost changes as it goes on):
   both rates, their ratio, and the share of game-ticks the batched pass leaves to the
   one-game ``step`` (counted by wrapping the ``step`` that ``asteroids.core.batch`` calls:
   a Python call and an addition per such game-tick). ``--presets-only`` prints this table
@@ -317,16 +319,18 @@ def batched_random_rate(cfg: Config, lanes: int, ticks: int, seconds: float,
     return steps * lanes / elapsed, steps, count[0] / (steps * lanes)
 
 
-def preset_row(name: str, lanes: int, games: int, ticks: int, batch_ticks: int,
+def preset_row(name: str, lanes: int, games: int, batch_ticks: int,
                seconds: float) -> PresetRow:
-    """Preset ``name`` under random inputs: the one-game core (``games`` games of up to
-    ``ticks`` ticks, at most ``seconds``) against ``step_batch`` at B = ``lanes`` (ticks
-    1-``batch_ticks``, at most ``seconds``)."""
+    """Preset ``name`` under random inputs: ``step_batch`` at B = ``lanes`` (ticks
+    1-``batch_ticks``, at most ``seconds``) against the one-game core over the same ticks of
+    its games (``games`` games of ticks 1 to the batch's last, at most ``seconds``): the
+    rules' cost changes as a game goes on (rocks, shots, saucers), so both rates cover the
+    same stretch."""
     cfg = load_config(name)
-    one, played = one_game_random_rate(cfg, games, ticks, seconds)
     rate, steps, fallback = batched_random_rate(cfg, lanes, batch_ticks, seconds)
+    one, played = one_game_random_rate(cfg, games, steps, seconds)
     return PresetRow(name, one, rate, lanes, fallback,
-                     note=f"one game: {played} ticks; batched: ticks 1-{steps}")
+                     note=f"ticks 1-{steps}; one game: {played} game-ticks")
 
 
 def _spaced(x: float) -> str:
@@ -397,8 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = load_config("classic")
     print(f"Machine: {cpu_name()}; Python {platform.python_version()}, numpy {np.__version__}")
     seconds = args.batch_seconds if args.random_seconds is None else args.random_seconds
-    presets = [preset_row(name, args.random_size, args.games, args.ticks, args.batch_ticks,
-                          seconds) for name in _presets(args.config)]
+    presets = [preset_row(name, args.random_size, args.games, args.batch_ticks, seconds)
+               for name in _presets(args.config)]
     if args.presets_only:
         _print_presets(presets, args, seconds)
         return 0
@@ -419,9 +423,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _print_presets(rows: list[PresetRow], args: argparse.Namespace, seconds: float) -> None:
-    print(f"Random inputs, per preset: one game = {args.games} games of up to {args.ticks} "
-          f"ticks; batched = ticks 1-{args.batch_ticks} from the games' start; each at most "
-          f"{seconds:g} s; games that end restart from the next seed.\n")
+    print(f"Random inputs, per preset: batched = ticks 1-{args.batch_ticks} from the games' "
+          f"start or {seconds:g} s; one game = up to {args.games} games over the same ticks, "
+          f"at most {seconds:g} s; games that end restart from the next seed.\n")
     print(preset_table(rows))
     print("\n" + PRESET_TARGETS + ".")
 
