@@ -84,8 +84,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add the ``sounds`` command to the ``asteroids`` sub-command parsers."""
     p = sub.add_parser("sounds", help="render every sound and a worst-case mix to WAV, "
                        "with measurements", description=DESCRIPTION)
-    p.add_argument("--out", required=True, metavar="DIR",
-                   help="folder for the WAV files and the spectrogram (created if needed)")
+    p.add_argument("--out", metavar="DIR",
+                   help="folder for the WAV files and the spectrogram (created if needed); "
+                   "with --capture, the WAV file to capture into (default capture.wav)")
+    p.add_argument("--capture", type=float, metavar="SECONDS",
+                   help="play SECONDS of a bot's game in real time through the OpenAL "
+                   "driver into OpenAL Soft's wave writer and report cue-to-sound lag and "
+                   "heartbeat interval error (needs libopenal1)")
+    p.add_argument("--bot", default="aimer", help="with --capture: the bot that plays "
+                   "(default aimer)")
     return p
 
 
@@ -121,7 +128,14 @@ def _pcm(x: np.ndarray) -> np.ndarray:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the files, print the table; 0 on success, 2 when the folder cannot be written."""
+    """Write the files, print the table; 0 on success, 2 when the folder cannot be written.
+    With ``--capture``: capture and report (``sound_capture``); 2 without OpenAL Soft."""
+    if getattr(args, "capture", None) is not None:
+        return _run_capture(args)
+    if args.out is None:
+        print("asteroids: sounds: --out DIR is required (or --capture SECONDS)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         print(f"asteroids: sounds: --out {out} is a file; expected a folder to write the WAV "
@@ -170,6 +184,40 @@ def run(args: argparse.Namespace) -> int:
               f"{describe_os_error(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(f"spectrogram of the cabinet set: {out / SPECTROGRAM}")
+    return 0
+
+
+def _run_capture(args: argparse.Namespace) -> int:
+    """``--capture SECONDS``: one line per measure, the report as JSON after them."""
+    import json
+
+    from asteroids.app import sound_capture
+
+    if args.capture <= 0:
+        print("asteroids: sounds: --capture SECONDS must be above 0", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not sound_capture.has_openal_soft():
+        print(f"asteroids: sounds: {sound_capture.NO_OPENAL}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = Path(args.out or "capture.wav")
+    try:
+        report = sound_capture.run_capture(args.capture, out, bot=args.bot)
+    except (RuntimeError, ValueError, OSError, KeyError) as exc:
+        print(f"asteroids: sounds: capture failed: {exc}", file=sys.stderr)
+        return 1
+    lag, err = report["cue_to_sound_lag"], report["heartbeat_interval_error"]
+    print(f"captured {args.capture:g} s of the {args.bot} bot's game through "
+          f"{report['driver']} into {out}")
+    print(f"heartbeats found {report['heartbeats_found']} of {report['heartbeats_cued']}; "
+          f"late cues {report['late_cues']}, underruns {report['underruns']}")
+    if lag.get("n"):
+        print(f"cue-to-sound lag: median {lag['median_ms']} ms, min {lag['min_ms']}, max "
+              f"{lag['max_ms']}, spread {lag['spread_ms']} (stated "
+              f"{report['stated_latency_ms']} ms)")
+    if err.get("n"):
+        print(f"heartbeat interval error: median {err['median_ms']} ms, max "
+              f"{err['max_ms']} ms")
+    print(json.dumps(report))
     return 0
 
 
