@@ -118,6 +118,17 @@ def _words(command: str) -> list[list[str]]:
     return parts
 
 
+def _module_exists(name: str) -> bool:
+    """Whether ``python -m NAME`` has a module to run: a file of the checkout for our own
+    packages (finding ``asteroids.env.evaluation`` by import would import ``asteroids.env``,
+    which needs the [rl] extra), else an installed module."""
+    parts = name.split(".")
+    if parts[0] in ("asteroids", "benchmarks"):
+        base = ROOT.joinpath(*parts)
+        return base.with_suffix(".py").is_file() or (base / "__main__.py").is_file()
+    return importlib.util.find_spec(name) is not None
+
+
 def _extras() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     return set(project["optional-dependencies"])
@@ -148,8 +159,7 @@ def check(words: list[str]) -> str | None:
         missing = [w for w in words[3:] if "/" in w and not (ROOT / w.split("::")[0]).exists()]
         return f"no test path {missing}" if missing else None
     if prog == "python" and args[:1] == ["-m"]:
-        found = importlib.util.find_spec(args[1]) is not None
-        return None if found else f"no module {args[1]}"
+        return None if _module_exists(args[1]) else f"no module {args[1]}"
     if prog == "python" and args and args[0].endswith(".py"):
         return None if (ROOT / args[0]).is_file() else f"no script {args[0]}"
     if prog == "mkdocs":

@@ -8,13 +8,13 @@ import pytest
 
 from asteroids.config import load_config
 from asteroids.core import new_world
-from asteroids.env.pixels import Rasteriser
 
 pytestmark = pytest.mark.rl
 gym = pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import asteroids.env  # noqa: E402,F401
+from asteroids.env.pixels import Rasteriser  # noqa: E402
 
 SHAPES = [("grayscale", 84, 1, (84, 84)), ("rgb", (64, 48), 1, (48, 64, 3)),
           ("grayscale", 84, 4, (4, 84, 84)), ("vector", 84, 2, (2, 68))]

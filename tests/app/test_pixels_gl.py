@@ -18,9 +18,12 @@ from asteroids.config import Config, load_config
 from asteroids.core import World
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.params import params_for
-from asteroids.env.pixels import Rasteriser
 
-pytestmark = pytest.mark.gl
+# asteroids.env (the package of the rasteriser) needs the [rl] extra: this runs in .ci/run's
+# rl step, with the other GL tests' headless window.
+pytestmark = [pytest.mark.gl, pytest.mark.rl]
+pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
+from asteroids.env.pixels import Rasteriser  # noqa: E402
 
 FRAMES = {"default": 67, "classic": 67, "arena": 66}
 """200 frames in all."""
