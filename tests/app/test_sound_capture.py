@@ -17,6 +17,7 @@ needs_openal = pytest.mark.skipif(not sound_capture.has_openal_soft(),
 
 
 @needs_openal
+@pytest.mark.slow  # 5 s of real time through the driver
 def test_a_short_capture_reports_lag_and_heartbeat_intervals(tmp_path):
     stdout, stderr = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
