@@ -194,6 +194,8 @@ def _settings(text: str) -> None:
 TOML_CHECKS: dict[str, Callable[[str], None]] = {
     "scan": _scan, "loads": _loads, "locate": key_positions, "config-check": _config_check}
 JSON_CHECKS: dict[str, Callable[[str], None]] = {"scores": _scores, "settings": _settings}
+ALL_CHECKS: dict[str, Callable[[str], None]] = {**TOML_CHECKS, **JSON_CHECKS, "set": _set}
+"""Every check by name, for a measurement in a new process (``_fresh_ratio``)."""
 
 
 def _seconds(check: Callable[[str], None], text: str, runs: int) -> float:
@@ -251,8 +253,35 @@ def _ratio(check: Callable[[str], None], small: str, big: str) -> float:
     return best
 
 
+def _fresh_ratio(name: str, small: str, big: str) -> float:
+    """``_ratio`` of the check ``name`` measured again in a new Python process: a test
+    worker that ran hundreds of tests (a fragmented heap, llvmpipe's threads from the GL
+    tests) read 103-119 for the linear scan in CI, where a new process reads 40-55. A
+    quadratic check is over the bar there too."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "small").write_text(small, encoding="utf-8", errors="surrogatepass")
+        Path(tmp, "big").write_text(big, encoding="utf-8", errors="surrogatepass")
+        code = ("import json, sys; from pathlib import Path; "
+                "from tests.test_linear_checks import ALL_CHECKS, _ratio; "
+                "t = [Path(sys.argv[1], n).read_text(encoding='utf-8', "
+                "errors='surrogatepass') for n in ('small', 'big')]; "
+                "print(json.dumps(_ratio(ALL_CHECKS[sys.argv[2]], *t)))")
+        done = subprocess.run([sys.executable, "-c", code, tmp, name], capture_output=True,
+                              text=True, cwd=root, timeout=120, check=True)
+    return float(json.loads(done.stdout.splitlines()[-1]))
+
+
 def _assert_linear(checks: dict[str, Callable[[str], None]], small: str, big: str) -> None:
     ratios = {name: _ratio(check, small, big) for name, check in checks.items()}
+    ratios = {name: r if r <= MAX_RATIO or name not in ALL_CHECKS
+              else min(r, _fresh_ratio(name, small, big)) for name, r in ratios.items()}
     over = {name: round(r) for name, r in ratios.items() if r > MAX_RATIO}
     assert not over, (f"{len(big)} characters instead of {len(small)} cost this many times "
                       f"the time (scaled to 64 times the characters): {over}")

@@ -27,16 +27,19 @@ word such as ``true``, a ``.`` between quoted key parts)."""
 _TOKEN = re.compile(
     # Multi-line basic: an escape, a quote not followed by two more, or anything else;
     # closed by the first unescaped triple quote and up to two more quotes (its content).
-    r'(?P<ml_str>"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""(?:""?)?)?'
-    r"|'''[^']*(?:'(?!'')[^']*)*(?:'''(?:''?)?)?)"
+    # Every loop is possessive (*+, ++): the engine keeps no backtracking state per
+    # repetition, so a 64 KiB string grows no stack (each pattern is unambiguous, so its
+    # match is the greedy one).
+    r'(?P<ml_str>"""[^"\\]*+(?:(?:\\.|"(?!""))[^"\\]*+)*+(?:"""(?:""?)?)?'
+    r"|'''[^']*+(?:'(?!'')[^']*+)*+(?:'''(?:''?)?)?)"
     # One-line: closed by its quote, or unclosed up to the end of its line.
-    r'|(?P<str>"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
-    r"|'[^'\n]*'?)"
-    r"|(?P<comment>#[^\n]*)"
+    r'|(?P<str>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?'
+    r"|'[^'\n]*+'?)"
+    r"|(?P<comment>#[^\n]*+)"
     r"|(?P<nl>\n)"
-    r"|(?P<ws>[^\S\n]+)"
+    r"|(?P<ws>[^\S\n]++)"
     r"|(?P<punct>[\[\]{}=,])"
-    r"|(?P<bare>[^\s\[\]{}=,#\"']+)",
+    r"|(?P<bare>[^\s\[\]{}=,#\"']++)",
     re.DOTALL,
 )
 
