@@ -111,7 +111,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             return _error(f"play: --record {args.record}: the folder {folder} does not exist")
     extra: dict[str, Any] = {"live": live} if live is not None else {}
-    if args.audio != "auto":
+    if args.audio is not None:  # else audio.driver chooses
         extra["audio"] = args.audio
     result = run_game(config, seed=args.seed, record_to=args.record,
                       rulesets=choices.rulesets, ruleset_index=choices.selected,
@@ -160,7 +160,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         extra: dict[str, object] = {"live": live} if live is not None else {}
         if deadline.at is not None:
             extra["deadline"] = deadline
-        if args.audio != "auto":
+        if args.audio is not None:  # else audio.driver chooses
             extra["audio"] = args.audio
         code = int(watch_replay(replay, config, speed=args.speed, pinned=_pinned(args),
                                 **extra) or 0)  # type: ignore[arg-type]

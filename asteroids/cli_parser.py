@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from asteroids import __version__
+from asteroids.config.player_tables import AUDIO_DRIVERS
 from asteroids.messages import one_line
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "PlayHelp", "Parser", "add_audio_option",
@@ -44,12 +45,12 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_audio_option(parser: argparse.ArgumentParser) -> None:
-    """``--audio DRIVER``: which audio driver pyglet opens (chosen before arcade loads)."""
-    parser.add_argument("--audio", choices=("auto", "openal", "pulse", "silent"),
-                        default="auto",
+    """``--audio DRIVER``: which audio driver pyglet opens (chosen before arcade loads);
+    None when not given, so the ``audio.driver`` setting chooses."""
+    parser.add_argument("--audio", choices=AUDIO_DRIVERS, default=None,
                         help="the audio driver: auto (OpenAL, else PulseAudio, else none; "
                         "or ARCADE_SOUND_BACKENDS when set), openal, pulse or silent "
-                        "(default auto)")
+                        "(default: the audio.driver setting, auto unless set)")
 
 
 def add_live_option(parser: argparse.ArgumentParser, text: str) -> None:

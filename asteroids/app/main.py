@@ -71,7 +71,7 @@ def run_game(config: Config, seed: int | None = None, *,
              record_to: str | os.PathLike[str] | None = None,
              rulesets: Sequence[Ruleset] | None = None, ruleset_index: int = 0,
              pinned: Collection[str] = (), live: LiveSpec | None = None,
-             audio: str = "auto") -> int:
+             audio: str | None = None) -> int:
     """Open the game window and play until it is closed. Every game played is recorded.
 
     Args:
@@ -88,7 +88,8 @@ def run_game(config: Config, seed: int | None = None, *,
             do not replace these at start.
         live: watch the settings files and apply their changes while the game runs
             (``--live``); ``config`` is what they gave at start.
-        audio: the audio driver (``--audio``: auto, openal, pulse or silent).
+        audio: the audio driver (``--audio``: auto, openal, pulse or silent); None: the
+            ``audio.driver`` setting of ``config``.
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window
@@ -101,12 +102,12 @@ def run_game(config: Config, seed: int | None = None, *,
                           rulesets=rulesets, ruleset_index=ruleset_index, pinned=pinned,
                           live=live)
 
-    return _run_window(make, audio)
+    return _run_window(make, audio if audio is not None else config.audio.driver)
 
 
 def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *,
                  live: LiveSpec | None = None, pinned: Collection[str] = (),
-                 deadline: Deadline | None = None, audio: str = "auto") -> int:
+                 deadline: Deadline | None = None, audio: str | None = None) -> int:
     """Open the game window and play ``replay`` in it until the window is closed, with the
     player's remembered look (palette, monitor look, HUD scale, sound; never saved).
 
@@ -121,7 +122,8 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
             not replace these.
         deadline: ``watch --time-limit``: the viewer closes the window when it passes and
             sets ``deadline.stopped_at`` to the tick it showed.
-        audio: the audio driver (``--audio``), as for ``run_game``.
+        audio: the audio driver (``--audio``); None: the ``audio.driver`` setting of
+            ``config`` (auto without one).
 
     Returns:
         The process exit code, as for ``run_game``.
@@ -146,4 +148,6 @@ def watch_replay(replay: Replay, config: Config | None = None, speed: int = 1, *
                 view.deadline = deadline
         return window
 
+    if audio is None:
+        audio = config.audio.driver if config is not None else "auto"
     return _run_window(make, audio)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from asteroids.config.declare import knob
 
 __all__ = [
+    "AUDIO_DRIVERS",
     "AudioConfig",
     "DisplayConfig",
     "KeysConfig",
@@ -28,6 +29,10 @@ __all__ = [
 
 SOUND_SETS = ("cabinet", "modern")
 """Names of the sound sets (``audio.sound_set``); their voices are in ``asteroids.app.synth``."""
+
+AUDIO_DRIVERS = ("auto", "openal", "pulse", "silent")
+"""Choices of ``audio.driver`` and ``--audio``: the keys of
+``asteroids.app.audio_driver.CHOICES``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,11 @@ class AudioConfig:
     sound_set: str = knob(
         "cabinet", "the voices: cabinet = modelled on the 1979 circuits, modern = the "
         "brighter sounds of asteroids 0.1.0", choices=SOUND_SETS,
+    )
+    driver: str = knob(
+        "auto", "the audio driver, chosen when the game starts (--audio wins over it): auto = "
+        "OpenAL, else PulseAudio, else none (or ARCADE_SOUND_BACKENDS when set); silent = none",
+        choices=AUDIO_DRIVERS, since="0.2.0", before="auto",
     )
 
 

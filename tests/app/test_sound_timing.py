@@ -274,3 +274,49 @@ def test_play_hands_the_audio_choice_to_run_game(monkeypatch):
     assert cli.main(["play", "--audio", "pulse"]) == 0
     assert cli.main(["play"]) == 0
     assert calls == ["pulse", "auto"]
+
+
+def _driver_after_cli(argv: list[str]) -> str:
+    """The exit code and the pyglet driver a fresh, headless process has opened after
+    ``asteroids ARGV`` (no window can open, so it stops once arcade has loaded)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom asteroids import cli\n"
+            f"code = cli.main({argv!r})\n"
+            "import pyglet\nfrom asteroids.app import audio_driver\n"
+            "print(code, tuple(pyglet.options['audio']), audio_driver.current())\n")
+    environ = {k: v for k, v in os.environ.items() if k != "ARCADE_SOUND_BACKENDS"}
+    environ["ARCADE_HEADLESS"] = "1"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environ, timeout=60, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_audio_driver_setting_chooses_the_driver_and_the_flag_wins(tmp_path):
+    from pathlib import Path
+
+    settings = tmp_path / "sound.toml"
+    settings.write_text('[audio]\ndriver = "silent"\n')
+    replay = str(Path(__file__).parents[1] / "replays" / "default.replay")
+    # 3: ARCADE_HEADLESS, no window; the driver was chosen before arcade loaded
+    assert _driver_after_cli(["play", "-c", str(settings)]) == "3 ('silent',) silent"
+    assert _driver_after_cli(["play", "-s", "audio.driver=silent"]) == "3 ('silent',) silent"
+    assert _driver_after_cli(["watch", replay, "-c", str(settings)]) == "3 ('silent',) silent"
+    # every real driver fails to open here (no device), so the order shows the choice
+    assert _driver_after_cli(["play", "-c", str(settings), "--audio", "pulse"]).startswith(
+        "3 ('pulse',)")
+    assert _driver_after_cli(["watch", replay, "-c", str(settings), "--audio", "openal"]
+                             ).startswith("3 ('openal',)")
+    assert _driver_after_cli(["play", "-s", "audio.driver=pulse", "--audio", "silent"]) == (
+        "3 ('silent',) silent")
+    assert _driver_after_cli(["play", "-s", "audio.driver=silent", "--audio", "auto"]
+                             ).startswith("3 ('openal', 'xaudio2'")  # given: auto wins too
+
+
+def test_the_setting_and_the_flag_offer_the_drivers_the_chooser_knows():
+    from asteroids.app import audio_driver
+    from asteroids.config.player_tables import AUDIO_DRIVERS
+
+    assert set(AUDIO_DRIVERS) == set(audio_driver.CHOICES)
