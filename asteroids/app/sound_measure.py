@@ -8,6 +8,8 @@ sine has a peak of 0 dB and an RMS of -3 dB.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from asteroids.app import dsp
@@ -47,12 +49,29 @@ def a_weighting_db(f: np.ndarray) -> np.ndarray:
         return 20.0 * np.log10(np.maximum(num / den, 1e-30)) + 2.0
 
 
-def a_weighted(x: np.ndarray, rate: int) -> np.ndarray:
-    """``x`` through the A-weighting curve (applied in the frequency domain, zero phase)."""
+def _filtered(x: np.ndarray, rate: int, response: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``x`` through ``response(f)`` (applied in the frequency domain)."""
     n = x.size
     spectrum = np.fft.rfft(np.asarray(x, dtype=np.float64), 2 * n)
     f = np.fft.rfftfreq(2 * n, 1.0 / rate)
-    return np.fft.irfft(spectrum * 10.0 ** (a_weighting_db(f) / 20.0), 2 * n)[:n]
+    return np.fft.irfft(spectrum * response(f), 2 * n)[:n]
+
+
+def _loudest_mean_square(x: np.ndarray, rate: int, window_s: float) -> float:
+    """The mean square of the loudest ``window_s`` of ``x``, windows every 10 ms (the whole
+    signal when shorter, counted as if padded with silence to the window)."""
+    w = max(1, round(window_s * rate))
+    power = np.concatenate(([0.0], np.cumsum(np.square(x))))
+    if x.size <= w:
+        return float(power[-1] / w)
+    hop = max(1, round(0.01 * rate))
+    starts = np.arange(0, x.size - w + 1, hop)
+    return float((power[starts + w] - power[starts]).max() / w)
+
+
+def a_weighted(x: np.ndarray, rate: int) -> np.ndarray:
+    """``x`` through the A-weighting curve (applied in the frequency domain, zero phase)."""
+    return _filtered(x, rate, lambda f: 10.0 ** (a_weighting_db(f) / 20.0))
 
 
 def loudness_dba(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S) -> float:
@@ -60,14 +79,7 @@ def loudness_dba(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S) 
     (the whole signal when shorter, counted as if padded with silence to the window)."""
     if not x.size:
         return float("-inf")
-    weighted = a_weighted(x, rate)
-    w = max(1, round(window_s * rate))
-    power = np.concatenate(([0.0], np.cumsum(np.square(weighted))))
-    if x.size <= w:
-        return db(float(np.sqrt(power[-1] / w)))
-    hop = max(1, round(0.01 * rate))
-    starts = np.arange(0, x.size - w + 1, hop)
-    return db(float(np.sqrt((power[starts + w] - power[starts]).max() / w)))
+    return db(float(np.sqrt(_loudest_mean_square(a_weighted(x, rate), rate, window_s))))
 
 
 def k_weighting(f: np.ndarray) -> np.ndarray:
@@ -87,18 +99,8 @@ def loudness_lufs(x: np.ndarray, rate: int, window_s: float = LOUDNESS_WINDOW_S)
     with silence. Differences between two of these are LU."""
     if not x.size:
         return float("-inf")
-    n = x.size
-    spectrum = np.fft.rfft(np.asarray(x, dtype=np.float64), 2 * n)
-    f = np.fft.rfftfreq(2 * n, 1.0 / rate)
-    weighted = np.fft.irfft(spectrum * k_weighting(f), 2 * n)[:n]
-    w = max(1, round(window_s * rate))
-    power = np.concatenate(([0.0], np.cumsum(np.square(weighted))))
-    if n <= w:
-        top = float(power[-1])
-    else:
-        starts = np.arange(0, n - w + 1, max(1, round(0.01 * rate)))
-        top = float((power[starts + w] - power[starts]).max())
-    return -0.691 + 10.0 * float(np.log10(top / w)) if top > 0 else float("-inf")
+    mean_square = _loudest_mean_square(_filtered(x, rate, k_weighting), rate, window_s)
+    return -0.691 + 10.0 * float(np.log10(mean_square)) if mean_square > 0 else float("-inf")
 
 
 SMALL_SPEAKER_HZ = 200.0
