@@ -386,11 +386,7 @@ class TitleView(WorldView):
         behind the table."""
         if self.showing_table:
             return Segments()
-        alpha = self.stepper.alpha
-        palette = dimmed(self.game.screen.palette(self.game.config.display), ATTRACT_DIM)
-        segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
-        self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
-        return segs
+        return super().build_segments()  # in ``world_palette``
 
     def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
         """The high-score table between the HUD's bands, while it is on screen."""

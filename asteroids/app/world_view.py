@@ -402,7 +402,7 @@ class WorldView(arcade.View):
         """This frame's segments: the playfield, particles and, where shown, spare ships
         (where the last HUD layout left room for them)."""
         alpha = self.stepper.alpha
-        palette = self.game.screen.palette(self.game.config.display)
+        palette = self.world_palette()
         segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
         self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
         if self.SHOWS_LIVES:
