@@ -19,43 +19,20 @@ from asteroids.app.initials import InitialsView
 from asteroids.app.play_view import PlayView
 from asteroids.app.recording import SCREEN_NAME_CHARS, SHORT_GAME_S
 from asteroids.app.router import open_shell
-from asteroids.app.screens import FinishedGame
 from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
-from asteroids.core.world import Draft
 from asteroids.paths import replays_dir
 from asteroids.profile import ScoreBook, ScoreEntry, now_iso, ruleset_key
+from tests.app.test_first_minutes_gl import ended, frames, tap
 
 pytestmark = pytest.mark.gl
-
-
-def tap(window, symbol: int) -> None:
-    for kind in ("press", "release"):
-        window.dispatch_event(f"on_key_{kind}", symbol, 0)
-        window.dispatch_events()
-
-
-def frames(window, n: int) -> None:
-    for _ in range(n):
-        window.current_view.on_update(1 / 60)
-
-
-def over_now(game, play: PlayView, slot: bool) -> FinishedGame:
-    """``play``'s game over now (score 1234), in the table when ``slot``."""
-    draft = Draft(play.world)
-    draft.score, draft.lives, draft.game_over = 1234, 0, True
-    world = draft.freeze()
-    made = game.enter_score(world, play.config, None) if slot else None
-    assert (made is not None) == slot
-    return FinishedGame((world,), play.config, play.seed,
-                        slots=[(0, made)] if made is not None else [])
 
 
 def test_mashed_fire_cannot_start_a_new_game_for_3_s_and_enter_can_after_1_s(window, config):
     game = open_shell(window, config, seed=3, sound=False)
     play = PlayView(game, 3)
     window.show_view(play)
-    game.nav.game_over(over_now(game, play, slot=False))
+    game.nav.game_over(ended(game, play, slot=False))
     over = window.current_view
     assert isinstance(over, GameOverView)
     hints = set()
@@ -72,7 +49,7 @@ def test_mashed_fire_cannot_start_a_new_game_for_3_s_and_enter_can_after_1_s(win
     assert isinstance(window.current_view, PlayView) and window.current_view is not play
 
     play = window.current_view                     # Enter, the Start button, after 1 s
-    game.nav.game_over(over_now(game, play, slot=False))
+    game.nav.game_over(ended(game, play, slot=False))
     over = window.current_view
     frames(window, int(GAME_OVER_MIN_S * 60) - 1)
     tap(window, arcade.key.ENTER)
@@ -86,7 +63,7 @@ def test_space_rebound_from_fire_is_a_start_key_after_1_s(window):
     game = open_shell(window, load_config(overrides=['keys.fire=["F"]']), seed=3, sound=False)
     play = PlayView(game, 3)
     window.show_view(play)
-    game.nav.game_over(over_now(game, play, slot=False))
+    game.nav.game_over(ended(game, play, slot=False))
     over = window.current_view
     frames(window, int(GAME_OVER_MIN_S * 60))
     assert over.hud.values["hint"].startswith("PRESS ENTER / SPACE TO PLAY AGAIN")
@@ -101,7 +78,7 @@ def test_initials_take_only_the_keys_they_name_and_the_countdown_is_labelled(win
     game = open_shell(window, config, seed=3, sound=False, profile=True)
     play = PlayView(game, 3)
     window.show_view(play)
-    game.nav.game_over(over_now(game, play, slot=True))
+    game.nav.game_over(ended(game, play, slot=True))
     frames(window, int(FIRE_HOLD_S * 60) + 1)
     entry = window.current_view
     assert isinstance(entry, InitialsView)
