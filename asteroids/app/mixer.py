@@ -311,9 +311,8 @@ class Mixer:
         for old in live[: max(0, len(live) - limit + 1)]:
             old.cut(delay, -1.0 / (STEAL_FADE_S * self.rate))  # as the new voice starts
             self.steals += 1
-        voice = self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0)
-        voice.delay = delay
-        self._voices.append(voice)
+        self._voices.append(self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0,
+                                        delay=delay))
 
     def schedule(self, at: float, sent: float | None = None) -> int:
         """The sample a cue of game time ``at`` starts on, never before the next block (a
@@ -381,9 +380,9 @@ class Mixer:
         return [v.name for v in sorted(self._voices, key=lambda v: v.serial)]
 
     def _voice(self, name: str, buffer: np.ndarray, group: str, loop: bool, gain: float,
-               step: float) -> _Voice:
+               step: float, delay: int = 0) -> _Voice:
         self._serial += 1
-        return _Voice(name, buffer, group, loop, self._serial, gain, step)
+        return _Voice(name, buffer, group, loop, self._serial, gain, step, delay)
 
     # --- output ----------------------------------------------------------------------
 
