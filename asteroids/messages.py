@@ -28,9 +28,16 @@ def count(n: int) -> str:
 
 def quote(text: object, limit: int = QUOTED) -> str:
     """``repr(text)`` for a message, shortened past ``limit`` characters:
-    ``'kkkkkkkk...' (200 000 characters)``. Non-strings are quoted by their ``repr``."""
+    ``'kkkkkkkk...' (200 000 characters)``. Non-strings are quoted by their ``repr``; an int
+    too long for Python's repr (over 4 300 digits) by its size, and a value whose repr fails
+    by its type, so that a message about a hostile value always comes out."""
     if not isinstance(text, str):
-        shown = repr(text)
+        try:
+            shown = repr(text)
+        except Exception:  # past int's str digit limit, or a hostile __repr__
+            if isinstance(text, int):
+                return f"(an int of {count(text.bit_length())} bits)"
+            return f"(a {type(text).__name__})"
         return shown if len(shown) <= limit else shown[: max(limit - 3, 1)] + "..."
     shown = repr(text)
     if len(shown) <= limit:

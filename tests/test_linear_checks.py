@@ -31,7 +31,7 @@ from asteroids.config.errors import MAX_SHOWN
 from asteroids.config.locate import key_positions
 from asteroids.config.reading import MAX_FILE_BYTES, toml_position
 from asteroids.config.toml_scan import tokens
-from asteroids.messages import MAX_LINE, one_line, quote
+from asteroids.messages import MAX_LINE, QUOTED, one_line, quote
 from asteroids.profile.scores import ScoreFileError, parse_scores
 from asteroids.profile.settings import SettingsFileError, parse_settings
 from asteroids.runtime import tune_malloc
@@ -406,3 +406,14 @@ def test_tomllib_s_reason_is_split_from_its_place_and_shortened() -> None:
     assert toml_position("Unterminated string (at end of document)") == (
         "Unterminated string", None, None)
     assert toml_position("a reason without a place") is None
+
+
+def test_quote_gives_any_value_a_short_line_even_when_its_repr_fails() -> None:
+    class Hostile:
+        def __repr__(self) -> str:
+            raise RuntimeError("no")
+
+    assert quote(10**5000) == "(an int of 16 610 bits)"   # repr raises past 4 300 digits
+    assert quote(2**129) == repr(2**129)                   # a long int that fits as it is
+    assert quote(Hostile()) == "(a Hostile)"
+    assert len(quote(list(range(10_000)))) <= QUOTED
