@@ -298,9 +298,10 @@ def quarantine(path: str | os.PathLike[str], *, copy: bool = False,
 def _copy_new(source: Path, target: Path) -> None:
     """Copy a regular file to a name that must not exist yet (``O_EXCL``: a link put there
     meanwhile makes it fail rather than write through it)."""
-    data = read_limited(source, os.lstat(source).st_size, follow_links=False)
+    st = os.lstat(source)
+    data = read_limited(source, st.st_size, follow_links=False)
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
-                 | getattr(os, "O_BINARY", 0), os.lstat(source).st_mode & 0o777)
+                 | getattr(os, "O_BINARY", 0), st.st_mode & 0o777)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
