@@ -15,8 +15,6 @@ unless ``ASTEROIDS_REQUIRE_X=1`` makes that a failure.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import time
@@ -24,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+from tests.app.test_real_window import need_x, stop, x_display
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
 
 SCREEN = (1600, 1000)
 """The virtual screen (the window opens at 1280 x 720)."""
@@ -36,91 +34,63 @@ PRESSES = [("--window", "F11"), ("", "F11"), ("--window", "alt+Return"), ("", "a
 """Each press switches: to full screen, back, and so on."""
 
 
-def _need(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        if os.environ.get("ASTEROIDS_REQUIRE_X") == "1":
-            pytest.fail(f"{' and '.join(missing)} missing (ASTEROIDS_REQUIRE_X=1)")
-        pytest.skip(f"{' and '.join(missing)} not installed (apt-get install xvfb xdotool "
-                    "evilwm)")
-
-
 @pytest.mark.parametrize("wm", [None, "evilwm"])
 def test_every_press_switches_full_screen(tmp_path: Path, wm: str | None) -> None:
-    _need("Xvfb", "xdotool", *([wm] if wm else []))
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0",
-                             f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
-                            pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    os.close(write_fd)
+    need_x("Xvfb", "xdotool", *([wm] if wm else []))
     procs: list[subprocess.Popen] = []
-    try:
-        with os.fdopen(read_fd) as pipe:
-            display = ":" + pipe.readline().strip()
-        env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-        env.update(DISPLAY=display, ASTEROIDS_DATA_DIR=str(tmp_path / "data"),
-                   ARCADE_SOUND_BACKENDS="silent", PYTHONPATH=str(ROOT))
+    with x_display(SCREEN, tmp_path / "data") as env:
+        try:
+            def xdo(*args: str) -> str:
+                # A key sent to a window that a switch destroys ends in BadWindow: not checked.
+                return subprocess.run(["xdotool", *args], env=env, capture_output=True,
+                                      text=True, timeout=30).stdout
 
-        def xdo(*args: str) -> str:
-            # A key sent to a window that a switch destroys ends in BadWindow: not checked.
-            return subprocess.run(["xdotool", *args], env=env, capture_output=True,
-                                  text=True, timeout=30).stdout
+            if wm:
+                procs.append(subprocess.Popen([wm], env=env, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL))
+                time.sleep(0.5)
+            game = subprocess.Popen([sys.executable, "-m", "asteroids", "play", "--seed", "7"],
+                                    env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT)
+            procs.append(game)
 
-        if wm:
-            procs.append(subprocess.Popen([wm], env=env, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL))
-            time.sleep(0.5)
-        game = subprocess.Popen([sys.executable, "-m", "asteroids", "play", "--seed", "7"],
-                                env=env, cwd=tmp_path, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT)
-        procs.append(game)
+            def window() -> str:
+                found = xdo("search", "--onlyvisible", "--name", "^Asteroids$").split()
+                return found[-1] if found else ""
 
-        def window() -> str:
-            found = xdo("search", "--onlyvisible", "--name", "^Asteroids$").split()
-            return found[-1] if found else ""
+            def size() -> tuple[int, int]:
+                shell = dict(line.split("=", 1) for line in
+                             xdo("getwindowgeometry", "--shell", window()).split() if "=" in line)
+                return int(shell.get("WIDTH", 0)), int(shell.get("HEIGHT", 0))
 
-        def size() -> tuple[int, int]:
-            shell = dict(line.split("=", 1) for line in
-                         xdo("getwindowgeometry", "--shell", window()).split() if "=" in line)
-            return int(shell.get("WIDTH", 0)), int(shell.get("HEIGHT", 0))
-
-        def settle(full: bool) -> tuple[int, int]:
-            deadline = time.monotonic() + 3.0
-            while True:
-                got = size()
-                if (got == SCREEN) == full and got != (0, 0):
-                    time.sleep(0.3)  # and it stays so
-                    if (size() == SCREEN) == full:
+            def settle(full: bool) -> tuple[int, int]:
+                deadline = time.monotonic() + 3.0
+                while True:
+                    got = size()
+                    if (got == SCREEN) == full and got != (0, 0):
+                        time.sleep(0.3)  # and it stays so
+                        if (size() == SCREEN) == full:
+                            return got
+                    if time.monotonic() > deadline:
                         return got
-                if time.monotonic() > deadline:
-                    return got
-                time.sleep(0.05)
+                    time.sleep(0.05)
 
-        xdo("search", "--sync", "--onlyvisible", "--name", "^Asteroids$")
-        assert settle(False) == (1280, 720)
-        time.sleep(0.5)
-        seen = []
-        for n, (how, key) in enumerate(PRESSES, 1):
-            assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
-            win = window()
-            if how:
-                xdo("key", "--window", win, key)
-            else:
-                if wm:
-                    xdo("windowactivate", "--sync", win)
-                xdo("key", key)
-            full = n % 2 == 1
-            seen.append((how or "xtest", key, settle(full)))
-            assert (seen[-1][2] == SCREEN) == full, f"press {n} did not switch: {seen}"
-    finally:
-        for proc in reversed(procs):
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            if proc.stdout is not None:
-                proc.stdout.close()
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
+            xdo("search", "--sync", "--onlyvisible", "--name", "^Asteroids$")
+            assert settle(False) == (1280, 720)
+            time.sleep(0.5)
+            seen = []
+            for n, (how, key) in enumerate(PRESSES, 1):
+                assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
+                win = window()
+                if how:
+                    xdo("key", "--window", win, key)
+                else:
+                    if wm:
+                        xdo("windowactivate", "--sync", win)
+                    xdo("key", key)
+                full = n % 2 == 1
+                seen.append((how or "xtest", key, settle(full)))
+                assert (seen[-1][2] == SCREEN) == full, f"press {n} did not switch: {seen}"
+        finally:
+            for proc in reversed(procs):
+                stop(proc)

@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,12 +44,48 @@ MASH_AFTER_S = 4.5
 over a second into the initials entry."""
 
 
-def _tools() -> None:
-    missing = [t for t in ("Xvfb", "xdotool") if shutil.which(t) is None]
+def need_x(*tools: str) -> None:
+    """Skip unless ``tools`` (Xvfb, xdotool, a window manager) are installed; fail instead
+    under ``ASTEROIDS_REQUIRE_X=1``."""
+    missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         if os.environ.get("ASTEROIDS_REQUIRE_X") == "1":
             pytest.fail(f"{' and '.join(missing)} missing (ASTEROIDS_REQUIRE_X=1)")
-        pytest.skip(f"{' and '.join(missing)} not installed (apt-get install xvfb xdotool)")
+        pytest.skip(f"{' and '.join(missing)} not installed "
+                    f"(apt-get install {' '.join(t.lower() for t in tools)})")
+
+
+@contextmanager
+def x_display(size: tuple[int, int], data: Path) -> Iterator[dict[str, str]]:
+    """A fresh Xvfb screen of ``size`` for the test's length; yields the environment a game
+    process runs with under it (the data folder ``data``, no sound)."""
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0",
+                             f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+                            pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as pipe:
+            display = ":" + pipe.readline().strip()
+        env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+        env.update(DISPLAY=display, ASTEROIDS_DATA_DIR=str(data),
+                   ARCADE_SOUND_BACKENDS="silent", PYTHONPATH=str(ROOT))
+        yield env
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """End ``proc`` (killed after 10 s) and close its output pipe."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def _entries(data: Path) -> list[dict]:
@@ -59,70 +97,53 @@ def _entries(data: Path) -> list[dict]:
 
 
 def test_mashed_fire_and_thrust_through_game_over_then_abc_saves_abc(tmp_path: Path) -> None:
-    _tools()
+    need_x("Xvfb", "xdotool")
     data = tmp_path / "data"
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24",
-                             "-nolisten", "tcp"], pass_fds=(write_fd,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
     game = None
-    try:
-        with os.fdopen(read_fd) as pipe:
-            display = ":" + pipe.readline().strip()
-        env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-        env.update(DISPLAY=display, ASTEROIDS_DATA_DIR=str(data),
-                   ARCADE_SOUND_BACKENDS="silent", PYTHONPATH=str(ROOT))
-        sets = [arg for rule in RULES for arg in ("--set", rule)]
-        game = subprocess.Popen([sys.executable, "-m", "asteroids", "play", "--seed", "7",
-                                 *sets], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT)
+    with x_display((1280, 800), data) as env:
+        try:
+            sets = [arg for rule in RULES for arg in ("--set", rule)]
+            game = subprocess.Popen([sys.executable, "-m", "asteroids", "play", "--seed",
+                                     "7", *sets], env=env, cwd=tmp_path,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
-        def xdo(*args: str, check: bool = True) -> str:
-            out = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True,
-                                 timeout=30)
-            assert out.returncode == 0 or not check, out.stderr
-            return out.stdout
+            def xdo(*args: str, check: bool = True) -> str:
+                out = subprocess.run(["xdotool", *args], env=env, capture_output=True,
+                                     text=True, timeout=30)
+                assert out.returncode == 0 or not check, out.stderr
+                return out.stdout
 
-        window = xdo("search", "--sync", "--name", "^Asteroids$").split()[0]
+            window = xdo("search", "--sync", "--name", "^Asteroids$").split()[0]
 
-        def key(name: str) -> None:
-            xdo("key", "--window", window, name)
+            def key(name: str) -> None:
+                xdo("key", "--window", window, name)
 
-        time.sleep(1.0)
-        key("Return")                                  # the title: play
-        deadline = time.monotonic() + 25.0
-        presses = 0
-        while not _entries(data):                      # mash fire and thrust until the end
-            assert time.monotonic() < deadline, "the game did not end"
-            assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
-            key("space" if presses % 2 == 0 else "Up")
-            presses += 1
-            time.sleep(MASH_S)
-        mash_until = time.monotonic() + MASH_AFTER_S   # on through game over, into initials
-        while time.monotonic() < mash_until:
-            key("space" if presses % 2 == 0 else "Up")
-            presses += 1
-            time.sleep(MASH_S)
-        time.sleep(0.3)
-        for name in ("a", "b", "c", "Return"):
-            key(name)
-            time.sleep(0.2)
-        deadline = time.monotonic() + 10.0
-        while not any(e["initials"] != "???" for e in _entries(data)):
-            assert time.monotonic() < deadline, f"no initials saved: {_entries(data)}"
-            time.sleep(0.1)
-        [entry] = _entries(data)
-        assert entry["initials"] == "ABC", entry
-        assert entry["score"] > 0
-    finally:
-        if game is not None:
-            game.terminate()
-            try:
-                game.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                game.kill()
-            if game.stdout is not None:
-                game.stdout.close()
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
+            time.sleep(1.0)
+            key("Return")                                  # the title: play
+            deadline = time.monotonic() + 25.0
+            presses = 0
+            while not _entries(data):                      # mash fire and thrust until the end
+                assert time.monotonic() < deadline, "the game did not end"
+                assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
+                key("space" if presses % 2 == 0 else "Up")
+                presses += 1
+                time.sleep(MASH_S)
+            mash_until = time.monotonic() + MASH_AFTER_S   # on through game over, into initials
+            while time.monotonic() < mash_until:
+                key("space" if presses % 2 == 0 else "Up")
+                presses += 1
+                time.sleep(MASH_S)
+            time.sleep(0.3)
+            for name in ("a", "b", "c", "Return"):
+                key(name)
+                time.sleep(0.2)
+            deadline = time.monotonic() + 10.0
+            while not any(e["initials"] != "???" for e in _entries(data)):
+                assert time.monotonic() < deadline, f"no initials saved: {_entries(data)}"
+                time.sleep(0.1)
+            [entry] = _entries(data)
+            assert entry["initials"] == "ABC", entry
+            assert entry["score"] > 0
+        finally:
+            if game is not None:
+                stop(game)
