@@ -451,13 +451,12 @@ class Mixer:
         clipper."""
         n = x.size
         stream = np.concatenate((x, ahead))
-        out = x
         blocks = -(-stream.size // BLOCK)
         padded = np.zeros(blocks * BLOCK, dtype=np.float32)
         padded[: stream.size] = np.abs(stream)
         peaks = padded.reshape(blocks, BLOCK).max(axis=1).astype(np.float64)
-        want = np.where(peaks > KNEE, KNEE / np.maximum(peaks, KNEE), 1.0)
-        ahead = LOOKAHEAD // BLOCK
+        want = KNEE / np.maximum(peaks, KNEE)  # 1.0 at or under the knee
+        reach = LOOKAHEAD // BLOCK
         out_blocks = -(-n // BLOCK)
         ends = np.empty(out_blocks, dtype=np.float64)
         g = self._limiter_gain
@@ -465,7 +464,7 @@ class Mixer:
             # the gain at block j's end: under block j's and the next block's need, and
             # ramping straight towards each need up to the look-ahead, where it arrives
             target = min(want[j], want[j + 1] if j + 1 < blocks else 1.0)
-            for m in range(2, ahead + 2):
+            for m in range(2, reach + 2):
                 if j + m < blocks and want[j + m] < g:
                     target = min(target, g + (want[j + m] - g) / m)
             length = min(BLOCK, n - j * BLOCK)  # a render's last block may be short
@@ -479,4 +478,4 @@ class Mixer:
         curve = np.interp(np.arange(1, n + 1), knots, gains)
         if self.gain_trace is not None:
             self.gain_trace.append(curve)
-        return soft_clip(out * curve.astype(np.float32))
+        return soft_clip(x * curve.astype(np.float32))
