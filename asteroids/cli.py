@@ -126,7 +126,6 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     the exit code is 2."""
     from asteroids.messages import one_line
     from asteroids.replay import ReplayError
-    from asteroids.replay.batch import check_work_options
     from asteroids.replay.files import read_replay_bytes
     from asteroids.replay.format import decode_replay
     from asteroids.replay.work import Deadline, watch_notice
@@ -134,9 +133,6 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     deadline = Deadline.after(args.time_limit)
     if args.replay == STDIN and STDIN in args.config:
         return _error("watch: standard input (-) can give the replay or the settings, not both")
-    problem = check_work_options(args, "watch")
-    if problem is not None:
-        return _error(problem)
     config = load_config(*args.config, overrides=args.overrides)
     try:
         live = _live_spec(args, rules=False)
