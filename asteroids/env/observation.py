@@ -44,6 +44,7 @@ from asteroids.core.inputs import InputFrame
 from asteroids.core.params import params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
+from asteroids.env.pixels import columns_of_world
 
 __all__ = ["ACTIONS", "ACTION_NAMES", "DEFAULT_ROCKS", "SPEED_SCALE", "STATUS", "TIMER_SCALE_S",
            "WAVE_SCALE", "Observer", "size"]
@@ -104,6 +105,8 @@ class Observer:
         self.extended = extended
         self.size = size(rocks, p.shot_max if extended else None)
         self.columns = _COLUMNS + (_EXTENDED if extended else ())
+        self._world_fields = ((_SCALARS + _EXTENDED_SCALARS, _ROWS + ("shot_ttl",))
+                              if extended else (_SCALARS, _ROWS))
         self.lives = float(max(p.max_lives, p.lives, 1))
         self.timer = max(TIMER_SCALE_S * float(config.world.tick_hz), 1.0)
         self.scale = np.array([p.width, p.height])
@@ -122,14 +125,7 @@ class Observer:
     def observe(self, world: World) -> np.ndarray:
         """The observation of ``world`` (a new float32 array): ``observe_columns`` on the
         world as a batch of one."""
-        shots = world.shot_owner.shape[0]
-        scalars, rows = (_SCALARS + _EXTENDED_SCALARS, _ROWS + ("shot_ttl",)) \
-            if self.extended else (_SCALARS, _ROWS)
-        columns = {name: np.array([getattr(world, name)]) for name in scalars}
-        columns.update({name: getattr(world, name) for name in rows})
-        columns["ast_rows"] = np.array([0, world.ast_id.shape[0]])
-        columns["shot_rows"] = np.array([0, shots])
-        return self.observe_columns(columns)[0]
+        return self.observe_columns(columns_of_world(world, *self._world_fields))[0]
 
     def observe_batch(self, batch: Batch) -> np.ndarray:
         """The ``(B, size)`` float32 observations of a batch's games, in lane order."""
@@ -175,12 +171,12 @@ class Observer:
             real = nearest < counts[:, None]
             game, rank = real.nonzero()
             order = rows[game] + nearest[real]
+            # a view of out (the slice's last axis is contiguous): written in place
             block = out[:, at:at + 6 * self.rocks].reshape(games, self.rocks, 6)
             block[game, rank, 0] = 1.0
             block[game, rank, 1:3] = rel[order]
             block[game, rank, 3:5] = c["ast_vel"][order] / self.speed
             block[game, rank, 5] = c["ast_radius"][order] / self.radius
-            out[:, at:at + 6 * self.rocks] = block.reshape(games, 6 * self.rocks)
         at += 6 * self.rocks
         alive = np.flatnonzero(c["saucer_alive"])
         if alive.size:
@@ -229,12 +225,11 @@ class Observer:
         rank = np.arange(own.size) - np.searchsorted(game, game, side="left")
         keep = rank < p.shot_max
         own, game, rank = own[keep], game[keep], rank[keep]
-        block = out[:, at:at + 6 * p.shot_max].reshape(games, p.shot_max, 6)
+        block = out[:, at:at + 6 * p.shot_max].reshape(games, p.shot_max, 6)  # a view of out
         block[game, rank, 0] = 1.0
         block[game, rank, 1:3] = self._rel(c["shot_pos"][own], ship[game])
         block[game, rank, 3:5] = c["shot_vel"][own] / self.speed
         block[game, rank, 5] = c["shot_ttl"][own] / max(p.shot_ticks, 1)
-        out[:, at:at + 6 * p.shot_max] = block.reshape(games, 6 * p.shot_max)
 
 
 def _game_of_rows(rows: np.ndarray) -> np.ndarray:

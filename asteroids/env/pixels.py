@@ -64,10 +64,12 @@ COLUMNS = (*_SCALARS, *_ROWS, "ast_rows", "shot_rows")
 """Every column ``Rasteriser.frames`` reads (all of them ``Batch`` attributes)."""
 
 
-def columns_of_world(world: World) -> dict[str, np.ndarray]:
-    """``world`` as the columns of a batch of one."""
-    columns = {name: np.array([getattr(world, name)]) for name in _SCALARS}
-    columns.update({name: getattr(world, name) for name in _ROWS})
+def columns_of_world(world: World, scalars: tuple[str, ...] = _SCALARS,
+                     rows: tuple[str, ...] = _ROWS) -> dict[str, np.ndarray]:
+    """``world`` as the columns of a batch of one: the per-game fields ``scalars`` as
+    ``(1,)`` arrays, the row fields ``rows`` as they are, and the row offsets."""
+    columns = {name: np.array([getattr(world, name)]) for name in scalars}
+    columns.update({name: getattr(world, name) for name in rows})
     columns["ast_rows"] = np.array([0, world.ast_id.shape[0]])
     columns["shot_rows"] = np.array([0, world.shot_owner.shape[0]])
     return columns
