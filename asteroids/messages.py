@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["MAX_LINE", "QUOTED", "count", "listing", "one_line", "quote"]
+__all__ = ["MAX_LINE", "QUOTED", "clip", "count", "listing", "one_line", "quote"]
 
 MAX_LINE = 600
 """The longest line (in characters) any message of the game prints."""
@@ -26,6 +26,11 @@ def count(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
 
+def clip(text: str, limit: int) -> str:
+    """``text``, or its first characters and ``...`` in ``limit`` characters when longer."""
+    return text if len(text) <= limit else text[: max(limit - 3, 1)] + "..."
+
+
 def quote(text: object, limit: int = QUOTED) -> str:
     """``repr(text)`` for a message, shortened past ``limit`` characters:
     ``'kkkkkkkk...' (200 000 characters)``. Non-strings are quoted by their ``repr``; an int
@@ -38,7 +43,7 @@ def quote(text: object, limit: int = QUOTED) -> str:
             if isinstance(text, int):
                 return f"(an int of {count(text.bit_length())} bits)"
             return f"(a {type(text).__name__})"
-        return shown if len(shown) <= limit else shown[: max(limit - 3, 1)] + "..."
+        return clip(shown, limit)
     shown = repr(text)
     if len(shown) <= limit:
         return shown

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from asteroids.messages import count, one_line
+from asteroids.messages import clip, count, one_line
 
 __all__ = ["ERROR_CODES", "MAX_SHOWN", "ConfigError", "ConfigIssue", "OVERRIDE_SOURCE"]
 
@@ -71,10 +71,7 @@ class ConfigIssue:
     def location(self) -> str:
         """``file:line:col`` (or less when unknown); ``--set #N (text)`` for overrides."""
         if self.source == OVERRIDE_SOURCE:
-            text = self.override
-            if len(text) > _OVERRIDE_SHOWN:
-                text = text[: _OVERRIDE_SHOWN - 3] + "..."
-            return f"{OVERRIDE_SOURCE} #{self.line} ({text})"
+            return f"{OVERRIDE_SOURCE} #{self.line} ({clip(self.override, _OVERRIDE_SHOWN)})"
         source = self.source
         if len(source) > _SOURCE_SHOWN:
             half = (_SOURCE_SHOWN - 3) // 2

@@ -29,6 +29,7 @@ from asteroids.config.rulesets import (
     Timing,
 )
 from asteroids.config.schema import Config
+from asteroids.messages import clip
 
 __all__ = ["Change", "ReloadPlan", "apply_changes", "diff_configs", "leaf_keys", "plan_reload",
            "timing_of"]
@@ -83,7 +84,7 @@ _SHOWN = 80
 
 def _brief(value: Any) -> str:
     text = _show(value)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+    return clip(text, _SHOWN)
 
 
 @dataclass(frozen=True)

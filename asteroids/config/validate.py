@@ -26,7 +26,7 @@ from asteroids.config.locate import Path
 from asteroids.config.reading import Source, dotted
 from asteroids.config.rule_tables import Obstacle
 from asteroids.config.schema import Config
-from asteroids.messages import QUOTED, quote
+from asteroids.messages import QUOTED, clip, quote
 
 __all__ = ["LEAF_PATHS", "MAX_HINTS", "Validator", "leaf"]
 
@@ -72,7 +72,7 @@ def _show(value: Any, limit: int = 60) -> str:
         text = "{" + ", ".join(f"{k} = {_show(v, limit)}" for k, v in value.items()) + "}"
     else:
         text = str(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clip(text, limit)
 
 
 def _got(value: Any) -> str:

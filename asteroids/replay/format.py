@@ -48,7 +48,7 @@ from asteroids.config.declare import version_key
 from asteroids.config.schema import MATCH_TABLES, NON_RULE_TABLES, RULE_TABLES, RULES_VERSION
 from asteroids.core.hashing import field_digests
 from asteroids.core.world import FIELD_NAMES
-from asteroids.messages import count, one_line, quote
+from asteroids.messages import clip, count, one_line, quote
 from asteroids.replay.changes import ConfigChange, config_at, decode_changes, encode_changes
 from asteroids.replay.masks import decode_masks, encode_masks
 
@@ -564,4 +564,4 @@ def too_long(ticks: int, max_ticks: int, tick_hz: object = None) -> str:
 
 def _show(value: Any, limit: int = 40) -> str:
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clip(text, limit)
