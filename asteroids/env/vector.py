@@ -164,7 +164,6 @@ class AsteroidsVectorEnv(VectorEnv):
         batch = self.batch
         if batch is None:
             raise RuntimeError("call reset() before step()")
-        masks = self._masks[indices]
         restart = np.flatnonzero(self._ended)
         if restart.size:
             batch = reset_lanes(batch, restart,
@@ -172,16 +171,16 @@ class AsteroidsVectorEnv(VectorEnv):
         playing = ~self._ended
         if self.repeat_action_probability:
             indices = self._sticky(indices, playing)
-            masks = self._masks[indices]
+        masks = self._masks[indices]
         score = batch.score
         lost = np.zeros(self.num_envs, dtype=bool)
         for _ in range(self.frame_skip):
             moving = playing & ~batch.game_over & (batch.tick < self.max_ticks) & ~lost
             if not moving.any():
                 break
-            lives = batch.lives
+            lives = batch.lives if self.terminal_on_life_loss else None
             batch, _ = step_batch(batch, masks, self.params, active=moving)
-            if self.terminal_on_life_loss:
+            if lives is not None:
                 lost |= batch.lives < lives
         self.batch = batch
         rewards = np.where(playing, batch.score - score, 0).astype(np.float64)
