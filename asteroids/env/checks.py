@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from asteroids.messages import MAX_LINE, QUOTED, one_line, quote
+from asteroids.messages import MAX_LINE, QUOTED, clip, one_line, quote
 
 __all__ = ["GAME_SEEDS", "OPTIONS", "action_index", "action_indices", "game_seed_option",
            "shown"]
@@ -49,7 +49,7 @@ def shown(value: object) -> str:
         text = " ".join(_REPR.repr(value).split())  # one line (an array's repr has several)
     except Exception:  # a hostile __repr__: the message must still come out
         return f"(a {type(value).__name__})"
-    return text if len(text) <= QUOTED else text[: QUOTED - 3] + "..."
+    return clip(text, QUOTED)
 
 
 def _space_text(space: spaces.Space[Any]) -> str:
