@@ -155,8 +155,21 @@ def test_env_benchmark_runs_and_prints_rates_and_the_observation_share() -> None
     pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
     done = subprocess.run(
         [sys.executable, "-m", "asteroids", "bench", "env", "--sizes", "1", "16", "--steps",
-         "3", "--warmup", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+         "3", "--warmup", "1", "--single-steps", "5", "--obs-type", "vector",
+         "--obs-type", "grayscale"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert "| classic | 16 |" in done.stdout and "observations, share" in done.stdout
+    out = done.stdout
+    assert "observations, share" in out
+    for obs in ("vector", "grayscale"):
+        assert f"| ours, single env, classic | {obs} | 1 |" in out
+        assert f"| ours, vector env, classic | {obs} | 16 |" in out
+    # Every peer has its rows: a rate where installed, else how to install it.
+    for peer, package in (("ALE Asteroids-v5", "ale-py"), ("EnvPool Asteroids-v5", "envpool"),
+                          ("gymnax SpaceInvaders-MinAtar", "gymnax")):
+        rows = [line for line in out.splitlines() if line.startswith(f"| {peer}")]
+        assert rows, peer
+        for row in rows:
+            rate = row.split("|")[4].strip()
+            assert rate != "-" or f"pip install {package}" in row, row
