@@ -8,7 +8,7 @@ A one-player game is a ``World`` stepped by ``step``; a two-player game is a ``M
     play = play_for(replay.players)
     state = play.start(config, seed)
     state, events = play.step(state, mask, config)
-    play.hasher()(state), play.world(state), play.scores(state)
+    play.hasher()(state), play.world(state), play.scores(state), play.active(state)
 """
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ class Play(Generic[S]):
     tick: Callable[[S], int]
     over: Callable[[S], bool]
     """The game is over (every player is out)."""
+    active: Callable[[S], int]
+    """Whose turn it is: the index in ``worlds`` of the World on screen (0 for one player)."""
+    banner: Callable[[S], int]
+    """Ticks of the turn's ``PLAYER N`` banner still to show, when no World advances (0:
+    play is on; always 0 for one player)."""
     world_events: Callable[[tuple[Any, ...]], tuple[Event, ...]]
     """The events of one step that belong to the World on screen (a match's own events and
     the players' tags left out)."""
@@ -112,7 +117,7 @@ SOLO: Play[World] = Play(
     players=1, noun="world", start=new_world, step=step, hasher=_solo_hasher,
     field_names=FIELD_NAMES, field_digests=field_digests, world=lambda w: w,
     worlds=lambda w: (w,), tick=lambda w: w.tick, over=lambda w: w.game_over,
-    world_events=lambda events: events,
+    active=lambda w: 0, banner=lambda w: 0, world_events=lambda events: events,
 )
 """One player: the state is the World."""
 
@@ -121,7 +126,8 @@ MATCH: Play[Match] = Play(
     start=lambda rules, seed: new_match(rules, seed, MAX_PLAYERS), step=step_match,
     hasher=_MatchHasher, field_names=match_field_names(MAX_PLAYERS),
     field_digests=match_field_digests, world=lambda m: m.world, worlds=lambda m: m.worlds,
-    tick=lambda m: m.tick, over=lambda m: m.over, world_events=_match_world_events,
+    tick=lambda m: m.tick, over=lambda m: m.over, active=lambda m: m.active,
+    banner=lambda m: m.banner_ticks, world_events=_match_world_events,
 )
 """Two players taking turns: the state is the Match."""
 
