@@ -47,7 +47,7 @@ from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, DEAD, FLYING, Cause
 from asteroids.core.lanes import MANY, BatchDraft
-from asteroids.core.motion import move_craft, move_rocks
+from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
@@ -339,12 +339,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     lanes = masks.shape[0]
     ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
     ast_game = row_games(d.ast_rows)
-    if p.obstacle_offsets.shape[0] > 1:
-        other = np.ones(lanes, dtype=bool)  # obstacles: every game by the one-game driver
-    else:
-        other = np.zeros(lanes, dtype=bool)
-    if p.ast_collide:
-        other |= ast_counts > 1
+    other = np.zeros(lanes, dtype=bool)
+    obstacles = p.obstacle_offsets.shape[0] > 1
 
     # 1. the ship (``ship.control_ship``): buttons, engine and shield, flight, a shot; a jump
     # is not routine.
@@ -428,10 +424,16 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             flying_shots = (d.shot_ttl > 0) & ~struck
         else:
             other |= shot_counts > 0
-    # 4. motion.
+        if obstacles:
+            other |= shot_counts > 0
+    # 4. motion: the rules' own texts over every game's rows (``motion``).
     if d.ast_id.shape[0]:
         move_rocks(d, p)
     move_craft(MANY, d, p)
+    if obstacles:
+        bounce_off_obstacles(d, p, MANY)
+    if p.ast_collide and d.ast_id.shape[0] > 1:
+        collide_asteroids(d, p, MANY)
     # 5. contacts: a craft touching a rock (or the shield near one), or the two craft
     # touching, is not routine.
     ship = _ship_present(d)

@@ -46,6 +46,7 @@ __all__ = [
     "circle_circle_contact",
     "circle_cross_pairs",
     "circle_pairs",
+    "circle_pairs_in_games",
     "circle_polygon_contacts",
     "circle_segment_contacts",
 ]
@@ -107,10 +108,17 @@ def _triu(n: int) -> tuple[I64Array, I64Array]:
 def _small_circle_pairs(
     c: F64Array, r: F64Array, world: F64Array | None
 ) -> tuple[I64Array, I64Array]:
-    """Every pair i < j at once; row-major order is already sorted by (i, j). The image is
-    the nearest one, ``d - W floor(d / W + 1/2)``; wherever circles touch this is the same
-    whole number of periods the broad-phase path adds, so both paths agree bit for bit."""
+    """Every pair i < j at once; row-major order is already sorted by (i, j)."""
     i, j = _triu(c.shape[0])
+    return _touching(c, r, world, i, j)
+
+
+def _touching(
+    c: F64Array, r: F64Array, world: F64Array | None, i: I64Array, j: I64Array
+) -> tuple[I64Array, I64Array]:
+    """The pairs ``(i, j)`` whose circles touch, in their order. The image is the nearest
+    one, ``d - W floor(d / W + 1/2)``; wherever circles touch this is the same whole number
+    of periods the broad-phase path adds, so both paths agree bit for bit."""
     x = c[:, 0]
     y = c[:, 1]
     dx = x[j] - x[i]
@@ -123,6 +131,39 @@ def _small_circle_pairs(
     rs = r[i] + r[j]
     k = (dx * dx + dy * dy <= rs * rs).nonzero()[0]
     return i[k], j[k]
+
+
+def circle_pairs_in_games(
+    centers: ArrayLike,
+    radii: ArrayLike,
+    rows: ArrayLike,
+    *,
+    world_size: ArrayLike | None = None,
+) -> tuple[I64Array, I64Array]:
+    """:func:`circle_pairs` of many independent sets at once (a batch's games): the
+    circles are packed set after set, set g owning ``rows[g]:rows[g + 1]``; only pairs
+    ``i < j`` of one set are tested, each by the test ``circle_pairs`` gives it on its own
+    set, so each set's pairs are its own ``circle_pairs`` (shifted by ``rows[g]``), sorted by
+    ``(i, j)``.
+
+    Raises:
+        ValueError: bad shapes, negative radii, NaN/inf (as ``circle_pairs``).
+
+    >>> circle_pairs_in_games([[0.0, 0.0], [1.0, 0.0], [0.5, 0.0]], [1.0, 1.0, 1.0], [0, 2, 3])
+    (array([0]), array([1]))
+    """
+    c, _ = vec2_scale(centers, "centers")
+    r, _ = _as_radii(radii, c.shape[0], "radii")
+    world = as_world_size(world_size)
+    offs = np.asarray(rows, dtype=np.int64)
+    counts = offs[1:] - offs[:-1]
+    # Row a (rank k in a set of n) pairs with the n - 1 - k rows after it in its set.
+    game = np.arange(counts.shape[0]).repeat(counts)
+    after = (offs[1:].take(game) - 1) - np.arange(c.shape[0])
+    ends = after.cumsum()
+    i = np.arange(c.shape[0]).repeat(after)
+    j = i + 1 + (np.arange(i.shape[0]) - (ends - after).take(i))
+    return _touching(c, r, world, i, j)
 
 
 def circle_pairs(

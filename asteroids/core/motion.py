@@ -4,12 +4,15 @@ collide with each other (the impulse solver).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from asteroids.core.contacts import circle_pairs, circle_segment_contacts
+from asteroids.core.batch_rows import row_games
+from asteroids.core.contacts import circle_pairs, circle_pairs_in_games, circle_segment_contacts
 from asteroids.core.geometry.bounce import bounce_positions, reflect
 from asteroids.core.geometry.wrap import wrap_delta, wrap_positions
-from asteroids.core.kinds import FLYING, ShipState
+from asteroids.core.kinds import FLYING
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.tables import HEADING_STEPS
@@ -77,8 +80,11 @@ def push_and_reflect(pos: np.ndarray, vel: np.ndarray, normal: np.ndarray, depth
             reflect(vel, normal, restitution, approaching_only=True))
 
 
-def bounce_off_obstacles(d: Draft, p: Params) -> None:
-    """Asteroids and the ship bounce off static obstacles (circle against each edge)."""
+def bounce_off_obstacles(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> None:
+    """Asteroids and the ship bounce off static obstacles (circle against each edge): one
+    game's (``ONE``, a ``Draft``) or every game's at once (``MANY``, a ``BatchDraft``: the
+    obstacles are the same for every game, so each rock and each ship is one circle of one
+    query; a circle's contacts do not depend on the other circles)."""
     pts, offs = p.obstacle_points, p.obstacle_offsets
     if d.ast_id.shape[0]:
         c = circle_segment_contacts(d.ast_pos, d.ast_radius, pts, offs)
@@ -88,19 +94,68 @@ def bounce_off_obstacles(d: Draft, p: Params) -> None:
             c_normal, c_depth = c.normal[pick], c.depth[pick]
             pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
             pos[i], vel[i] = push_and_reflect(pos[i], vel[i], c_normal, c_depth, 1.0)
-            d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p,
-                                               p.wrap_asteroids)
-    if d.ship_state == ShipState.FLYING and not d.game_over:
-        c = circle_segment_contacts(np.array([[d.ship_x, d.ship_y]]),
-                                    np.array([p.ship_radius]), pts, offs)
-        if c.circle.shape[0]:
-            pick = _deepest_per_circle(c.circle, c.depth)
-            pos, vel = push_and_reflect(np.array([[d.ship_x, d.ship_y]]),
-                                         np.array([[d.ship_vx, d.ship_vy]]), c.normal[pick],
-                                         c.depth[pick], 1.0)
-            pos, vel = keep_inside(pos, vel, np.array([p.ship_radius]), p, p.wrap_ship)
+            d.ast_pos, d.ast_vel = _kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
+                                                _rows_of_games(L, d, i))
+    flying = (d.ship_state == FLYING) & (d.game_over ^ True)
+    if not (flying.any() if L.many else flying):
+        return
+    games = flying.nonzero()[0] if L.many else None
+    centre = _craft_rows(L, d.ship_x, d.ship_y, games)
+    c = circle_segment_contacts(centre, np.full(centre.shape[0], p.ship_radius), pts, offs)
+    if c.circle.shape[0]:
+        pick = _deepest_per_circle(c.circle, c.depth)
+        i = c.circle[pick]
+        pos, vel = push_and_reflect(centre.take(i, axis=0),
+                                     _craft_rows(L, d.ship_vx, d.ship_vy, games).take(i, axis=0),
+                                     c.normal[pick], c.depth[pick], 1.0)
+        pos, vel = keep_inside(pos, vel, np.array([p.ship_radius]), p, p.wrap_ship)
+        if L.many:
+            g = games.take(i)
+            d.ship_x, d.ship_y = _put(d.ship_x, g, pos[:, 0]), _put(d.ship_y, g, pos[:, 1])
+            d.ship_vx, d.ship_vy = _put(d.ship_vx, g, vel[:, 0]), _put(d.ship_vy, g, vel[:, 1])
+        else:
             d.ship_x, d.ship_y = float(pos[0, 0]), float(pos[0, 1])
             d.ship_vx, d.ship_vy = float(vel[0, 0]), float(vel[0, 1])
+
+
+def _craft_rows(L: Lanes, x: Any, y: Any, games: np.ndarray | None) -> np.ndarray:
+    """(N, 2) rows of a craft's (x, y): one game's one row, or the rows of ``games``."""
+    if not L.many:
+        return np.array([[x, y]])
+    out = np.empty((games.shape[0], 2))  # type: ignore[union-attr]
+    out[:, 0] = x[games]
+    out[:, 1] = y[games]
+    return out
+
+
+def _put(column: np.ndarray, games: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """A copy of the (B,) ``column`` with ``values`` at ``games`` (columns are read-only)."""
+    out = column.copy()
+    out[games] = values
+    return out
+
+
+def _rows_of_games(L: Lanes, d: Draft | BatchDraft, rows: np.ndarray) -> np.ndarray | None:
+    """The rock rows of every game that has one of ``rows`` (a rule's border pass runs on a
+    whole game's rocks when any of them moved): None for one game (all its rows)."""
+    if not L.many:
+        return None
+    game = row_games(d.ast_rows)
+    touched = np.zeros(d.ast_rows.shape[0] - 1, dtype=bool)
+    touched[game.take(rows)] = True
+    return touched.take(game).nonzero()[0]
+
+
+def _kept_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params, wrap: bool,
+                 rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``keep_inside`` on ``rows`` of ``pos`` and ``vel`` (None: all of them; both are the
+    caller's own copies)."""
+    if rows is None:
+        return keep_inside(pos, vel, radius[:, None], p, wrap)
+    if rows.shape[0]:
+        pos[rows], vel[rows] = keep_inside(pos.take(rows, axis=0), vel.take(rows, axis=0),
+                                           radius.take(rows)[:, None], p, wrap)
+    return pos, vel
 
 
 def _deepest_per_circle(circle: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -119,17 +174,22 @@ def keep_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params,
     return bounce_positions(pos, vel, radius, p.size - radius)
 
 
-def collide_asteroids(d: Draft, p: Params) -> None:
-    """Elastic asteroid-asteroid collisions, mass proportional to area.
+def collide_asteroids(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> None:
+    """Elastic asteroid-asteroid collisions, mass proportional to area: one game's rocks
+    (``ONE``) or every game's packed rows at once (``MANY``; pairs only within a game).
 
     Contacts are resolved in rounds; each round takes, in (i, j) order, pairs that share no
     asteroid with an earlier pair of the round, so every contact is solved exactly once per
     round and the outcome does not depend on anything but the pair order. Impulses apply
-    only to approaching pairs; overlap is then removed along the centre line.
+    only to approaching pairs; overlap is then removed along the centre line. Pairs of
+    different games share no asteroid, so a batch's round k is round k of each of its games.
     """
     radius = d.ast_radius * (1.0 - 0.5 * p.jaggedness)
-    i_all, j_all = circle_pairs(d.ast_pos, radius,
-                                world_size=(p.width, p.height) if p.wrap_asteroids else None)
+    world = (p.width, p.height) if p.wrap_asteroids else None
+    if L.many:
+        i_all, j_all = circle_pairs_in_games(d.ast_pos, radius, d.ast_rows, world_size=world)
+    else:
+        i_all, j_all = circle_pairs(d.ast_pos, radius, world_size=world)
     if i_all.shape[0] == 0:
         return
     pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
@@ -172,4 +232,5 @@ def collide_asteroids(d: Draft, p: Params) -> None:
         pos[i, 1] -= share_i * ny
         pos[j, 0] += share_j * nx
         pos[j, 1] += share_j * ny
-    d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)
+    d.ast_pos, d.ast_vel = _kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
+                                        _rows_of_games(L, d, i_all))
