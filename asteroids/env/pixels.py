@@ -34,6 +34,7 @@ import numpy as np
 
 from asteroids.app.palettes import VECTOR, Palette
 from asteroids.config.schema import Config
+from asteroids.core.batch import take_lanes
 from asteroids.core.geometry import transform_outlines
 from asteroids.core.lanes import MANY
 from asteroids.core.params import params_for
@@ -302,11 +303,25 @@ class Observations:
     def observe_batch(self, batch: Any, fresh: np.ndarray) -> np.ndarray:
         """The ``(B, *shape)`` observations of a batch's games; ``fresh``: the lanes whose
         games just started (a bool mask or lane indices)."""
+        return self._stacked(self._frames(batch), fresh)
+
+    def restart_lanes(self, batch: Any, lanes: np.ndarray) -> np.ndarray:
+        """The first observations of the new games just put in ``lanes`` of ``batch``, after
+        this step's ``observe_batch``: what the next ``observe_batch`` would give them as
+        fresh, now (their stacks start again; the other lanes' stacks are kept). Returns
+        ``(len(lanes), *shape)``."""
+        frame = self._frames(take_lanes(batch, lanes))
+        if self.stack == 1:
+            return frame
+        assert self._held is not None, "observe_batch comes first"
+        self._held[lanes] = frame[:, None]
+        return np.repeat(frame[:, None], self.stack, axis=1)
+
+    def _frames(self, batch: Any) -> np.ndarray:
+        """Each game's observation before stacking (no state kept)."""
         if self.raster is None:
-            frame = self.observer.observe_batch(batch)
-        else:
-            frame = self.raster.frames({name: getattr(batch, name) for name in COLUMNS})
-        return self._stacked(frame, fresh)
+            return self.observer.observe_batch(batch)
+        return self.raster.frames({name: getattr(batch, name) for name in COLUMNS})
 
     def _stacked(self, frame: np.ndarray, fresh: np.ndarray) -> np.ndarray:
         if self.stack == 1:

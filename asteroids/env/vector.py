@@ -188,3 +188,24 @@ class AsteroidsVectorEnv(VectorEnv):
         truncated = playing & ~terminated & (batch.tick >= self.max_ticks)
         self._ended = terminated | truncated
         return self._observe(batch, restart), rewards, terminated, truncated, self._info()
+
+    def restart(self, lanes: np.ndarray | list[int]) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start the next games of ``lanes``, whose games ended at the last step, now instead
+        of at the next step: the "same step" autoreset that Stable-Baselines3 expects
+        (``asteroids.env.sb3``). Each lane draws its game seed from its own generator, as the
+        next step would. Returns the lanes' first observations, ``(len(lanes), *shape)``,
+        and the info of every lane.
+
+        Raises:
+            ValueError: for a lane whose game has not ended.
+        """
+        if self.batch is None:
+            raise RuntimeError("call reset() before restart()")
+        lanes = np.asarray(lanes, dtype=np.int64).reshape(-1)
+        if not self._ended[lanes].all():
+            raise ValueError("only lanes whose games ended at the last step can restart")
+        self.batch = reset_lanes(self.batch, lanes,
+                                 [self._game_seed(int(i), None, None) for i in lanes])
+        self._ended[lanes] = False
+        self._last[lanes] = 0
+        return self.obs.restart_lanes(self.batch, lanes), self._info()
