@@ -109,6 +109,23 @@ def test_terminated_at_game_over():
     assert terminated and not truncated and env.world.game_over
 
 
+def test_one_episode_end_rule_for_one_game_and_for_a_batch():
+    """The single env and the vector env end episodes by one text (``episode_end``): per
+    lane, the vector's answer is the single env's, and both are plain bools for one game."""
+    from asteroids.core.lanes import MANY
+    from asteroids.env.environment import episode_end
+
+    cases = [(over, tick, lost) for over in (False, True) for tick in (9, 10, 11)
+             for lost in (False, True)]
+    many = episode_end(np.array([c[0] for c in cases]), np.array([c[1] for c in cases]), 10,
+                       np.array([c[2] for c in cases]), MANY)
+    for i, (over, tick, lost) in enumerate(cases):
+        one = episode_end(over, tick, 10, lost)
+        assert type(one[0]) is bool and type(one[1]) is bool
+        assert one == (over or lost, not (over or lost) and tick >= 10)
+        assert (bool(many[0][i]), bool(many[1][i])) == one
+
+
 def test_the_same_seed_gives_the_same_episode():
     def run(seed: int) -> list[float]:
         env = gym.make("asteroids/Arena-v0", max_ticks=200).unwrapped

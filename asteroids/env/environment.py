@@ -33,6 +33,7 @@ from gymnasium import spaces
 
 from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.env.checks import action_index, game_seed_option
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 from asteroids.env.pixels import Observations
@@ -67,10 +68,15 @@ def play_ticks(world: World, mask: int, config: Config, frame_skip: int, max_tic
     return world, prev
 
 
-def episode_end(world: World, max_ticks: int) -> tuple[bool, bool]:
-    """``(terminated, truncated)``: game over, or ``max_ticks`` played without it."""
-    terminated = bool(world.game_over)
-    return terminated, not terminated and world.tick >= max_ticks
+def episode_end(game_over: Any, tick: Any, max_ticks: int, lost: Any = False,
+                lanes: Lanes = ONE) -> tuple[Any, Any]:
+    """``(terminated, truncated)``: terminated at game over (or when the step lost a life,
+    ``lost``, under ``terminal_on_life_loss``), truncated once ``max_ticks`` ticks are played
+    without it. One text for one game (``lanes.ONE``: Python bools and ints, as
+    ``AsteroidsEnv`` passes them) and for B games (``lanes.MANY``: ``(B,)`` arrays, as
+    ``AsteroidsVectorEnv`` passes them)."""
+    terminated = game_over | lost
+    return terminated, lanes.where(terminated, False, tick >= max_ticks)
 
 
 def max_ticks_for(config: Config, max_ticks: int | None, max_episode_steps: int | None = None,
@@ -218,9 +224,10 @@ class AsteroidsEnv(gym.Env):
                                       self.frame_skip, self.max_ticks, self._recorder,
                                       self.terminal_on_life_loss)
         self.prev = prev if prev is not None else self.prev
-        terminated, truncated = episode_end(self.world, self.max_ticks)
-        if self.terminal_on_life_loss and prev is not None and self.world.lives < prev.lives:
-            terminated, truncated = True, False
+        lost = (self.terminal_on_life_loss and prev is not None
+                and self.world.lives < prev.lives)
+        terminated, truncated = episode_end(bool(self.world.game_over), self.world.tick,
+                                            self.max_ticks, lost)
         if (terminated or truncated) and self.replay_dir is not None:
             self.save_replay(self.replay_dir / f"episode{self.episodes:05d}-seed"
                              f"{self.game_seed}.replay")

@@ -31,9 +31,16 @@ from gymnasium.vector.utils import batch_space
 
 from asteroids.config import Config
 from asteroids.core.batch import Batch, new_batch, reset_lanes, step_batch
+from asteroids.core.lanes import MANY
 from asteroids.core.params import params_for
 from asteroids.env.checks import action_indices, game_seed_option
-from asteroids.env.environment import config_for, game_seed_from, max_ticks_for, sticky_probability
+from asteroids.env.environment import (
+    config_for,
+    episode_end,
+    game_seed_from,
+    max_ticks_for,
+    sticky_probability,
+)
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 from asteroids.env.pixels import Observations
 
@@ -184,8 +191,9 @@ class AsteroidsVectorEnv(VectorEnv):
                 lost |= batch.lives < lives
         self.batch = batch
         rewards = np.where(playing, batch.score - score, 0).astype(np.float64)
-        terminated = playing & (batch.game_over | lost)
-        truncated = playing & ~terminated & (batch.tick >= self.max_ticks)
+        terminated, truncated = episode_end(batch.game_over, batch.tick, self.max_ticks, lost,
+                                            MANY)
+        terminated, truncated = terminated & playing, truncated & playing
         self._ended = terminated | truncated
         return self._observe(batch, restart), rewards, terminated, truncated, self._info()
 
