@@ -29,7 +29,7 @@ import numpy as np
 from asteroids.core.inputs import InputFrame
 
 __all__ = ["EVAL_CAP", "EVAL_SEEDS", "EXPERT", "RANDOM", "Evaluation", "RandomPolicy",
-           "action_for_mask", "bot_policy", "evaluate", "human_normalised"]
+           "action_for_mask", "bot_policy", "evaluate", "evaluate_pilot", "human_normalised"]
 
 EVAL_SEEDS: tuple[int, ...] = tuple(range(1000, 1010))
 """The ten ``reset`` seeds of an evaluation, one episode each."""
@@ -100,6 +100,32 @@ def evaluate(policy: Policy, env_id: str = "asteroids/Classic-v1", *,
     return Evaluation(tuple(scores), tuple(lengths))
 
 
+def evaluate_pilot(name: str, env_id: str = "asteroids/Classic-v1", *,
+                   seeds: tuple[int, ...] = EVAL_SEEDS, episodes: int | None = None,
+                   cap: int = EVAL_CAP) -> Evaluation:
+    """A persona (``novice``, ``average``, ``expert``) or a core bot by the same protocol, as
+    far as one can follow it: on each seed's game (the game seed ``reset(seed=S)`` draws),
+    to game over or ``cap`` steps of the env's frame skip, deciding every tick as in the game
+    (a persona cannot act once per env step; no sticky actions). The length is in env steps
+    (ticks over the frame skip, rounded up)."""
+    from asteroids.lab.game import play_game
+
+    count = len(seeds) if episodes is None else episodes
+    if not 1 <= count <= len(seeds):
+        raise ValueError(f"episodes must be 1 to {len(seeds)}; got {count}")
+    env = gym.make(env_id)
+    unwrapped = env.unwrapped
+    ticks = min(cap * unwrapped.frame_skip, unwrapped.max_ticks)
+    scores, lengths = [], []
+    for seed in seeds[:count]:
+        _, info = env.reset(seed=seed)
+        result, _ = play_game(unwrapped.config, info["game_seed"], name, ticks)
+        scores.append(float(result.score))
+        lengths.append(-(-result.ticks // unwrapped.frame_skip))
+    env.close()
+    return Evaluation(tuple(scores), tuple(lengths))
+
+
 def human_normalised(score: float, ruleset: str = "classic") -> float:
     """``(score - RANDOM) / (EXPERT - RANDOM)`` of ``ruleset``: 0 plays like the random
     policy, 1 like the expert (the aimer bot) by this protocol."""
@@ -144,14 +170,20 @@ def main(argv: list[str] | None = None) -> None:
     imports ``asteroids.env`` first, which registers the ids)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--policy", choices=("random", "aimer"), default="random")
+    parser.add_argument("--persona", choices=("novice", "average", "expert"),
+                        help="evaluate this persona (evaluate_pilot) instead of --policy")
     parser.add_argument("--env", default="asteroids/Classic-v1")
     parser.add_argument("--episodes", type=int, default=len(EVAL_SEEDS))
     parser.add_argument("--cap", type=int, default=EVAL_CAP)
     args = parser.parse_args(argv)
-    policy: Policy = RandomPolicy() if args.policy == "random" else bot_policy("aimer")
     started = time.perf_counter()
-    result = evaluate(policy, args.env, episodes=args.episodes, cap=args.cap)
-    print(f"{args.policy} on {args.env}: seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[args.episodes - 1]},"
+    if args.persona:
+        result = evaluate_pilot(args.persona, args.env, episodes=args.episodes, cap=args.cap)
+    else:
+        policy: Policy = RandomPolicy() if args.policy == "random" else bot_policy("aimer")
+        result = evaluate(policy, args.env, episodes=args.episodes, cap=args.cap)
+    print(f"{args.persona or args.policy} on {args.env}: "
+          f"seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[args.episodes - 1]},"
           f" cap {args.cap} steps; mean {result.mean:.1f}, median {result.median:.1f}, "
           f"sd {result.std:.1f}, mean length {result.mean_length:.1f} steps; "
           f"scores {[round(s) for s in result.scores]}; "
