@@ -13,17 +13,15 @@ from typing import Any
 import numpy as np
 
 from asteroids.core.lanes import BatchDraft
-from asteroids.core.world import World
+from asteroids.core.world import FIELDS, World
 
 __all__ = ["ROW_KINDS", "any_per_game", "append_shots", "distinct", "first_of_each",
            "merge_lanes", "offsets_of", "pairs_in_games", "rebuild_rocks", "row_games",
            "segments", "take_columns", "xy_rows"]
 
 ROW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "ast": ("ast_id", "ast_size", "ast_pos", "ast_vel", "ast_angle", "ast_spin", "ast_radius"),
-    "shot": ("shot_id", "shot_owner", "shot_pos", "shot_vel", "shot_ttl"),
-})
-"""The row columns of each kind of packed rows (outline points aside)."""
+    kind: tuple(s.name for s in FIELDS if s.rows == kind) for kind in ("ast", "shot")})
+"""The row columns of each kind of packed rows (outline points aside), from World's table."""
 
 
 def flat_rows(a: np.ndarray) -> np.ndarray:

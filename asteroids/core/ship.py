@@ -19,6 +19,7 @@ from asteroids.core.world import (
     SHIP_FLYING,
     SHIP_HYPERSPACE,
     SHOOTER_SHIP,
+    START_HEADING,
     Draft,
 )
 
@@ -45,9 +46,6 @@ _OUTLINE = tuple(map(tuple, SHIP_OUTLINE.tolist()))
 
 _THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
 _FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
-
-START_HEADING = HEADING_STEPS // 4
-"""A new ship points up the screen (+y)."""
 
 
 class Buttons(NamedTuple):

@@ -23,23 +23,20 @@ step that made it. docs/architecture.md draws the data flow.
 
 from __future__ import annotations
 
-import numpy as np
-
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.frame import Frame
 from asteroids.core.inputs import InputFrame, as_mask
-from asteroids.core.kinds import ShipState
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_bodies
 from asteroids.core.params import Params, compile_params, params_for
 from asteroids.core.resolve import resolve
 from asteroids.core.rng import Pcg32, seed_state
 from asteroids.core.saucer import update_saucer
-from asteroids.core.ship import START_HEADING, control_ship, update_ship_timers
+from asteroids.core.ship import control_ship, update_ship_timers
 from asteroids.core.sweep import MAX_SHOT_PIECES, sweep_shots
 from asteroids.core.touch import touch
 from asteroids.core.waves import heartbeat, run_waves, start_wave
-from asteroids.core.world import Draft, World, empty_f64, empty_i64
+from asteroids.core.world import Draft, World, starting_world
 
 __all__ = ["MAX_SHOT_PIECES", "new_world", "rules_of", "step"]
 
@@ -66,25 +63,7 @@ def new_world(config: Config | Params, seed: int) -> World:
     """
     p = params_for(config)
     state, inc = seed_state(int(seed))
-    world = World(
-        tick=0, rng_state=state, rng_inc=inc, next_id=1,
-        ast_id=empty_i64(), ast_size=empty_i64(), ast_pos=empty_f64(2), ast_vel=empty_f64(2),
-        ast_angle=empty_i64(), ast_spin=empty_i64(), ast_radius=empty_f64(),
-        ast_local=empty_f64(2), ast_offsets=np.zeros(1, dtype=np.int64),
-        shot_id=empty_i64(), shot_owner=empty_i64(), shot_pos=empty_f64(2),
-        shot_vel=empty_f64(2), shot_ttl=empty_i64(),
-        ship_state=ShipState.FLYING, ship_x=0.5 * p.width, ship_y=0.5 * p.height, ship_vx=0.0,
-        ship_vy=0.0, ship_heading=START_HEADING, ship_timer=0, ship_doomed=False,
-        thrusting=False, shield_on=False, shield_energy=p.shield_ticks, fire_held=False,
-        hyper_held=False, autofire_timer=0,
-        saucer_alive=False, saucer_small=False, saucer_x=0.0, saucer_y=0.0, saucer_vx=0.0,
-        saucer_vy=0.0, saucer_ticks_left=0, saucer_fire_timer=0, saucer_zig_timer=0,
-        score=0, lives=p.lives, next_extra_life=p.extra_life_every, wave=0, wave_timer=0,
-        wave_weight=1, saucer_timer=p.saucer_first_ticks, saucer_interval=p.saucer_first_ticks,
-        saucers_this_game=0, since_break=0, beat_timer=p.beat_start_ticks,
-        beat_interval=p.beat_start_ticks, beat_quicken_timer=p.beat_quicken_ticks, beat_tone=0,
-        game_over=False, ship_grace=p.per_tick["ship.grace_s"],
-    )
+    world = starting_world(p, state, inc)
     d = Draft(world)
     rng = Pcg32(state, inc)
     start_wave(d, p, rng, [])
