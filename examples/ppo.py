@@ -70,6 +70,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--evaluate", type=Path, metavar="WEIGHTS",
                    help="no training: evaluate these weights by the protocol")
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation after training")
+    p.add_argument("--eval-episodes", type=int, default=len(EVAL_SEEDS),
+                   help="the first N of EVAL_SEEDS (the protocol: all)")
     return p.parse_args(argv)
 
 
@@ -116,13 +118,13 @@ class TorchPolicy:
         return int(torch.multinomial(probs, 1, generator=self.gen))
 
 
-def run_evaluation(agent: Agent, env_id: str) -> None:
+def run_evaluation(agent: Agent, env_id: str, episodes: int = len(EVAL_SEEDS)) -> None:
     """The trained policy and the novice persona by the protocol (asteroids.env.evaluation)."""
     started = time.perf_counter()
-    ours = evaluate(TorchPolicy(agent), env_id)
-    novice = evaluate_pilot("novice", env_id)
-    print(f"evaluation ({env_id}, seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[-1]}, cap {EVAL_CAP} "
-          f"steps, {time.perf_counter() - started:.0f} s):")
+    ours = evaluate(TorchPolicy(agent), env_id, episodes=episodes)
+    novice = evaluate_pilot("novice", env_id, episodes=episodes)
+    print(f"evaluation ({env_id}, seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[episodes - 1]}, "
+          f"cap {EVAL_CAP} steps, {time.perf_counter() - started:.0f} s):")
     for name, e in (("ppo", ours), ("novice persona", novice)):
         print(f"  {name}: median {e.median:.0f}, mean {e.mean:.1f} (human-normalised "
               f"{human_normalised(e.mean):.4f}), sd {e.std:.0f}, mean length "
@@ -230,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
         state = torch.load(args.evaluate, map_location="cpu")
         agent = Agent(state["n_obs"], state["n_actions"], state["hidden"])
         agent.load_state_dict(state["weights"])
-        run_evaluation(agent, state["env_id"])
+        run_evaluation(agent, state["env_id"], args.eval_episodes)
         return
     envs = gym.make_vec(args.env_id, num_envs=args.num_envs,
                         vectorization_mode="vector_entry_point",
@@ -247,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
         torch.save({"weights": agent.state_dict(), "n_obs": n_obs, "n_actions": n_actions,
                     "hidden": args.hidden, "env_id": args.env_id}, args.save)
     if not args.no_eval:
-        run_evaluation(agent, args.env_id)
+        run_evaluation(agent, args.env_id, args.eval_episodes)
 
 
 if __name__ == "__main__":
