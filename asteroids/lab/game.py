@@ -1,8 +1,11 @@
 """One headless bot game as a pure function: (config, seed, bot, tick cap) -> ``GameResult``.
 
-Everything in the result is counted from the events the core returns, so two runs of the
-same game (in this process, a pool worker or a Ray task on another machine) give equal
-results. Definitions, as the balance report uses them:
+Everything in the result is counted from the events the core returns, as event columns
+(``asteroids.core.event_columns``), by one counter (``Tally``) that both balance engines use:
+``play_game`` counts its one game as a batch of one, ``lab.batch_run`` every lane of its
+batch. So two runs of the same game (in this process, a pool worker, a Ray task on another
+machine, or a lane of a batch) give equal results. Definitions, as the balance report uses
+them:
 
 * **survival time**: the game's length in seconds of game time (``ticks / tick_hz``), from
   the start to game over, or to the tick cap when the ship is still playing then
@@ -22,23 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from asteroids.config import Config
 from asteroids.core import new_world, step
-from asteroids.core.events import (
-    AsteroidDestroyed,
-    ExtraLife,
-    SaucerDestroyed,
-    ShipDestroyed,
-    ShotFired,
-    WaveCleared,
-)
+from asteroids.core.event_columns import EventColumns, EventKind, encode
+from asteroids.core.kinds import BY_SHIP, Cause
 from asteroids.replay.format import Replay
 from asteroids.replay.record import Recorder, get_bot
 
 if TYPE_CHECKING:
     from asteroids.pilots import Persona
 
-__all__ = ["DEATH_CAUSES", "GameResult", "GameTask", "play_game", "run_task"]
+__all__ = ["DEATH_CAUSES", "GameResult", "GameTask", "Tally", "play_game", "run_task"]
 
 DEATH_CAUSES = ("asteroid", "saucer", "saucer-shot", "hyperspace")
 """Every ``ShipDestroyed.cause`` the core reports, in report order."""
@@ -92,6 +91,89 @@ class GameResult:
         }
 
 
+_SHIP_SHOT = int(Cause.SHIP_SHOT)
+# As plain ints: numpy compares an array with an IntEnum member five times as slowly.
+_FIRED, _WAVE_CLEARED = int(EventKind.SHOT_FIRED), int(EventKind.WAVE_CLEARED)
+_ROCK_DOWN, _SAUCER_DOWN = int(EventKind.ASTEROID_DESTROYED), int(EventKind.SAUCER_DESTROYED)
+_EXTRA_LIFE, _SHIP_DOWN = int(EventKind.EXTRA_LIFE), int(EventKind.SHIP_DESTROYED)
+_NO_EVENTS = encode(((),))
+"""A tick without events, as columns for one game (most ticks of an idle game)."""
+
+
+class Tally:
+    """What each lane's game has counted so far, by the module's definitions, from its
+    events as columns: the one result counter of both balance engines (``play_game``: a
+    batch of one; ``lab.batch_run``: every lane of a batch). The counts that change most
+    ticks are (lanes,) arrays, the rare events (deaths, waves reached) lists.
+
+    Args:
+        waves: (lanes,) the wave each lane's game starts at.
+    """
+
+    def __init__(self, waves: np.ndarray) -> None:
+        lanes = waves.shape[0]
+        self.wave = waves.astype(np.int64)
+        self.shots = np.zeros(lanes, dtype=np.int64)
+        self.kills = np.zeros(lanes, dtype=np.int64)
+        self.waves = np.zeros(lanes, dtype=np.int64)
+        self.extra = np.zeros(lanes, dtype=np.int64)
+        self.deaths = [dict.fromkeys(DEATH_CAUSES, 0) for _ in range(lanes)]
+        self.death_ticks: list[list[int]] = [[] for _ in range(lanes)]
+        self.wave_ticks: list[list[int]] = [[] for _ in range(lanes)]
+
+    def add(self, events: EventColumns, ticks: np.ndarray, waves: np.ndarray) -> None:
+        """One step's events (``events.game`` is the lane), and each lane's tick and wave
+        after the step."""
+        lanes = ticks.shape[0]
+        if events.size:
+            kind, game = events.kind, events.game
+            self.shots += np.bincount(game[(kind == _FIRED) & (events.i0 == BY_SHIP)],
+                                      minlength=lanes)
+            broke = (kind == _ROCK_DOWN) | (kind == _SAUCER_DOWN)
+            self.kills += np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=lanes)
+            self.waves += np.bincount(game[kind == _WAVE_CLEARED], minlength=lanes)
+            extra_rows = kind == _EXTRA_LIFE
+            if extra_rows.any():
+                self.extra += np.bincount(game[extra_rows], weights=events.i1[extra_rows],
+                                          minlength=lanes).astype(np.int64)
+            for row in np.flatnonzero(kind == _SHIP_DOWN).tolist():
+                lane = int(game[row])
+                cause = Cause(int(events.i0[row])).label
+                deaths = self.deaths[lane]
+                deaths[cause] = deaths.get(cause, 0) + 1
+                self.death_ticks[lane].append(int(ticks[lane]))
+        for lane in np.flatnonzero(waves != self.wave).tolist():
+            self.wave[lane] = waves[lane]
+            self.wave_ticks[lane].append(int(ticks[lane]))
+
+    def result(self, lane: int, seed: int, tick_hz: float, *, ticks: int, game_over: bool,
+               score: int, wave: int, lives: int) -> GameResult:
+        """Lane ``lane``'s game as a ``GameResult``, given its state where it stopped."""
+        return GameResult(
+            seed=seed, ticks=int(ticks), tick_hz=tick_hz, game_over=bool(game_over),
+            score=int(score), final_wave=int(wave), waves_cleared=int(self.waves[lane]),
+            deaths=self.deaths[lane], shots_fired=int(self.shots[lane]),
+            kills=int(self.kills[lane]), extra_lives=int(self.extra[lane]),
+            lives_left=int(lives), death_ticks=tuple(self.death_ticks[lane]),
+            wave_ticks=tuple(self.wave_ticks[lane]))
+
+    def restart(self, lane: int, wave: int) -> None:
+        """Lane ``lane`` starts a new game (at ``wave``)."""
+        self.wave[lane] = wave
+        for counts in (self.shots, self.kills, self.waves, self.extra):
+            counts[lane] = 0
+        self.deaths[lane] = dict.fromkeys(DEATH_CAUSES, 0)
+        self.death_ticks[lane], self.wave_ticks[lane] = [], []
+
+    def keep(self, lanes: list[int]) -> None:
+        """Only these lanes go on, in this order."""
+        index = np.asarray(lanes, dtype=np.int64)
+        for name in ("wave", "shots", "kills", "waves", "extra"):
+            setattr(self, name, getattr(self, name)[index])
+        for name in ("deaths", "death_ticks", "wave_ticks"):
+            setattr(self, name, [getattr(self, name)[lane] for lane in lanes])
+
+
 def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
               record: bool = False) -> tuple[GameResult, Replay | None]:
     """Play one game with the named bot until game over or ``max_ticks`` ticks.
@@ -117,38 +199,17 @@ def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
     pilot = get_bot(bot)
     recorder = Recorder(config, seed) if record else None
     world = new_world(config, seed)
-    deaths = dict.fromkeys(DEATH_CAUSES, 0)
-    shots = kills = waves = extra = 0
-    death_ticks: list[int] = []
-    wave_ticks: list[int] = []
-    wave = world.wave
+    tally = Tally(np.array([world.wave]))
     while world.tick < max_ticks and not world.game_over:
         mask = pilot(world, config)
         world, events = step(world, mask, config)
         if recorder is not None:
             recorder.add(mask, world)
-        for event in events:
-            if isinstance(event, ShotFired):
-                shots += event.shooter == "ship"
-            elif isinstance(event, AsteroidDestroyed | SaucerDestroyed):
-                kills += event.by == "ship-shot"
-            elif isinstance(event, ShipDestroyed):
-                deaths[event.cause] = deaths.get(event.cause, 0) + 1
-                death_ticks.append(int(world.tick))
-            elif isinstance(event, WaveCleared):
-                waves += 1
-            elif isinstance(event, ExtraLife):
-                extra += event.count
-        if world.wave != wave:
-            wave = world.wave
-            wave_ticks.append(int(world.tick))
-    result = GameResult(
-        seed=seed, ticks=int(world.tick), tick_hz=float(config.world.tick_hz),
-        game_over=bool(world.game_over), score=int(world.score), final_wave=int(world.wave),
-        waves_cleared=waves, deaths=deaths, shots_fired=shots, kills=kills,
-        extra_lives=extra, lives_left=int(world.lives), death_ticks=tuple(death_ticks),
-        wave_ticks=tuple(wave_ticks),
-    )
+        tally.add(encode((events,)) if events else _NO_EVENTS, np.array([world.tick]),
+                  np.array([world.wave]))
+    result = tally.result(0, seed, float(config.world.tick_hz), ticks=world.tick,
+                          game_over=world.game_over, score=world.score, wave=world.wave,
+                          lives=world.lives)
     replay = recorder.finish(world) if recorder is not None else None
     return result, replay
 
