@@ -3,14 +3,18 @@ bot's on that game, every tick."""
 
 from __future__ import annotations
 
+import hashlib
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
+from asteroids.core import new_world, step
 from asteroids.core.batch import new_batch, step_batch
-from asteroids.core.bot import BOTS
+from asteroids.core.bot import BOTS, aimer_bot
 from asteroids.core.bot_batch import BATCH_BOTS, _first_argmin, aimer_batch, batch_bot_for
 from asteroids.core.inputs import InputFrame
 
@@ -59,6 +63,62 @@ def test_the_batched_aimer_equals_the_aimer_in_every_game_every_tick(preset, ove
     assert pressed & int(InputFrame.FIRE) and pressed & int(InputFrame.LEFT | InputFrame.RIGHT)
 
 
+RECORDED_SEEDS = (7, 8, 9)
+RECORDED_TICKS = 400
+RECORDED = {
+    ("classic", ()): "e0da9066ccacdeaebc5e7341",
+    ("classic", ("ship.shield.enabled=true", "ship.hyperspace.enabled=false",
+                 "shots.max_axis_speed_px_per_s=300")): "808f77a5435c1e2ec6f120d0",
+    ("arena", ("ship.shield.enabled=true", "shots.inherit_velocity=true")):
+        "f9efdf33550eaf20eabc3a15",
+    ("default", ("borders.ship=bounce",)): "90a277b730d8b4be2c1ef63d",
+}
+"""Per rule set of ``AIMER_RULES``: the digest of the masks the aimer pressed in the games of
+``RECORDED_SEEDS`` over ``RECORDED_TICKS`` ticks (each to game over at the latest), recorded
+from the aimer as it was: an independent reference for both aimer drivers. Regenerate (only
+on purpose, when the aimer's play is meant to change) with
+``.venv/bin/python -m tests.core.test_batch_bots``."""
+
+
+def _digest(per_game: list[list[int]]) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for masks in per_game:
+        h.update(np.asarray(masks, dtype=np.int64).tobytes() + b"|")
+    return h.hexdigest()
+
+
+def one_game_digest(cfg) -> str:
+    """The masks of ``aimer_bot``, one game at a time."""
+    per_game = []
+    for seed in RECORDED_SEEDS:
+        world, masks = new_world(cfg, seed), []
+        while world.tick < RECORDED_TICKS and not world.game_over:
+            masks.append(aimer_bot(world, cfg))
+            world, _ = step(world, masks[-1], cfg)
+        per_game.append(masks)
+    return _digest(per_game)
+
+
+def batched_digest(cfg) -> str:
+    """The masks of ``aimer_batch``, every game at once."""
+    batch = new_batch(cfg, RECORDED_SEEDS)
+    per_game: list[list[int]] = [[] for _ in RECORDED_SEEDS]
+    for _ in range(RECORDED_TICKS):
+        masks = aimer_batch(batch, cfg)
+        for lane in np.flatnonzero(~batch.game_over).tolist():
+            per_game[lane].append(int(masks[lane]))
+        batch, _ = step_batch(batch, masks, cfg)
+    return _digest(per_game)
+
+
+@pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
+def test_the_aimer_plays_as_recorded_one_game_and_batched(preset, overrides):
+    cfg = load_preset(preset, overrides=overrides)
+    recorded = RECORDED[(preset, tuple(overrides))]
+    assert one_game_digest(cfg) == recorded
+    assert batched_digest(cfg) == recorded
+
+
 @pytest.mark.soak
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
@@ -100,3 +160,9 @@ def test_first_argmin_is_each_lanes_own_argmin(lanes):
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     want = [int(s + np.argmin(v)) if v else -1 for s, v in zip(starts, lanes, strict=True)]
     assert _first_argmin(values, counts).tolist() == want
+
+
+if __name__ == "__main__":
+    for preset_name, rules in AIMER_RULES:
+        config = load_preset(preset_name, overrides=rules)
+        sys.stdout.write(f"({preset_name!r}, {tuple(rules)!r}): {one_game_digest(config)!r}\n")
