@@ -34,7 +34,6 @@ from asteroids.core.batch_rows import (
     any_per_game,
     append_shots,
     distinct,
-    first_of_each,
     flat_rows,
     pairs_in_games,
     rebuild_rocks,
@@ -45,7 +44,7 @@ from asteroids.core.batch_rows import (
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import BY_SAUCER, BY_SHIP, DEAD, FLYING, Cause
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, DEAD, FLYING, Cause, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
@@ -73,6 +72,7 @@ from asteroids.core.ship import (
 )
 from asteroids.core.shots import first_hits
 from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
+from asteroids.core.sweep_rows import claims, sweep_rows
 from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_cleared, wave_clock
 
@@ -250,20 +250,6 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     return shielded
 
 
-def _claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
-            rocks: int) -> np.ndarray:
-    """(N,) the cause that claimed each rock, or -1: ``sweep._apply_shot_hits``' claims for
-    every game at once (hits in order of ``t``, then shot row; the first claim on a rock
-    wins)."""
-    rock_by = np.full(rocks, -1, dtype=np.int64)
-    on_rock = (rock >= 0).nonzero()[0]
-    order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
-    target, first = first_of_each(rock[order])
-    owner = d.shot_owner[rows[order[first]]]
-    rock_by[target] = np.where(owner == BY_SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
-    return rock_by
-
-
 def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndarray,
                  other: np.ndarray, log: EventLog) -> None:
     """``resolve``'s rocks for every routine game at once: each claimed rock scores (for the
@@ -385,7 +371,6 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
                 append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
                 log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SAUCER, x=x, y=y)
         d.rng_state = rng.state
-    shot_counts = d.shot_rows[1:] - d.shot_rows[:-1]
     shot_game = row_games(d.shot_rows)
 
     def ship_shape(games: np.ndarray) -> np.ndarray:
@@ -406,10 +391,9 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     rock_by = None
     if d.shot_id.shape[0]:
-        if p.wrap_shots:
-            finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
-            bad = any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
-            other |= bad
+        finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
+        other |= any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
+        if p.wrap_shots and not obstacles:
             may, near_s, near_r = _shots_may_hit(d, p, shot_game, ast_game, lanes)
             may &= ~other
             struck = np.zeros(d.shot_id.shape[0], dtype=bool)
@@ -418,14 +402,24 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
                                                       ship_shape, saucer_shape)
                 other |= craft_hit
                 struck[rows] = True
-                rock_by = _claims(d, rows, rock, t, d.ast_id.shape[0])
+                rock_by = claims(d, rows, rock, t, d.ast_id.shape[0])
             d.shot_pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
             d.shot_ttl = d.shot_ttl - 1
             flying_shots = (d.shot_ttl > 0) & ~struck
         else:
-            other |= shot_counts > 0
-        if obstacles:
-            other |= shot_counts > 0
+            # Walls or obstacles turn shots: the sweep's own query, walls and ricochets over
+            # every game's rows (``sweep.shot_hits``); a craft hit is not routine.
+            hits = sweep_rows(d, p, ~other, shot_game,
+                              {Kind.SHIP: _ship_present(d), Kind.SAUCER: d.saucer_alive},
+                              {Kind.SHIP: ship_shape, Kind.SAUCER: saucer_shape},
+                              {Kind.SHIP: (d.ship_vx, d.ship_vy),
+                               Kind.SAUCER: (d.saucer_vx, d.saucer_vy)})
+            kind = hits.kind
+            other |= any_per_game((kind != Hit.NONE) & (kind != Hit.ROCK) &
+                                  (kind != Hit.OBSTACLE), shot_game, lanes)
+            rows = (kind == Hit.ROCK).nonzero()[0]
+            rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
+            flying_shots = (d.shot_ttl > 0) & (kind == Hit.NONE)
     # 4. motion: the rules' own texts over every game's rows (``motion``).
     if d.ast_id.shape[0]:
         move_rocks(d, p)

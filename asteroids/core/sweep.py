@@ -11,7 +11,12 @@ import numpy as np
 
 from asteroids.core.bodies import CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
 from asteroids.core.frame import Frame
-from asteroids.core.geometry.bounce import bounce_positions, remaining_travel, segment_wall_bounce
+from asteroids.core.geometry.bounce import (
+    WallBounce,
+    bounce_positions,
+    remaining_travel,
+    segment_wall_bounce,
+)
 from asteroids.core.geometry.polygon import edge_normals
 from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import Hit, Kind, Shooter
@@ -21,7 +26,7 @@ from asteroids.core.reach import shots_may_hit
 from asteroids.core.shots import first_hits
 from asteroids.core.world import Draft, empty_f64
 
-__all__ = ["MAX_SHOT_PIECES", "sweep_shots"]
+__all__ = ["MAX_SHOT_PIECES", "Targets", "shot_hits", "shots_after", "sweep_shots", "targets_of"]
 
 
 MAX_SHOT_PIECES = 3
@@ -66,40 +71,57 @@ def _targets(d: Draft, p: Params, owner: Shooter,
             tuple(c.kind for c in crafts))
 
 
-class _Targets:
-    """What one shooter's shots can hit, packed (see :func:`_targets`): rocks first (so a
-    rock's body index is its asteroid index), then the craft (of kinds ``craft``), then
-    obstacles."""
+class Targets:
+    """What shots can hit, packed (``first_hits``' bodies): the rocks first, then the craft,
+    then the obstacles, so that for every shot the lowest body of a tie is the one-game
+    sweep's. Each body says what a hit on it records (``kind``, a ``Hit``, and ``index``:
+    the rock's row, or the obstacle's number). ``pairs``: the (shot, body) pairs to test,
+    shots numbered among the shots asked (many games at once: each shot with its own game's
+    bodies); None: every shot with every body (one game)."""
 
-    __slots__ = ("body", "craft", "motion", "n_rocks", "offsets", "points")
+    __slots__ = ("index", "kind", "motion", "offsets", "pairs", "points")
 
     def __init__(self, points: np.ndarray, offsets: np.ndarray, motion: np.ndarray,
-                 n_rocks: int, craft: tuple[Kind, ...],
-                 body: np.ndarray | None = None) -> None:
+                 kind: np.ndarray, index: np.ndarray,
+                 pairs: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.points, self.offsets, self.motion = points, offsets, motion
-        self.n_rocks, self.craft = n_rocks, craft
-        self.body = body
-        """Packed index -> index among all the shooter's targets (None: the same)."""
+        self.kind, self.index, self.pairs = kind, index, pairs
 
-    def without(self, body: int) -> _Targets:
-        """The same targets but one obstacle: the one a ricochet just left. The rest of the
-        path starts on its edge, which would count as a hit at once; a ray leaving a convex
-        pillar cannot meet it again, so nothing is lost (a concave obstacle's pocket is only
-        seen from the piece after)."""
-        counts = self.offsets[1:] - self.offsets[:-1]
-        others = np.arange(counts.shape[0]) != body
-        keep = np.flatnonzero(others)
-        rows = np.flatnonzero(np.repeat(others, counts))
-        offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts[keep])])
-        return _Targets(self.points.take(rows, axis=0), offsets, self.motion.take(keep, axis=0),
-                        self.n_rocks, self.craft, keep if self.body is None else self.body[keep])
+    def pairs_of(self, asked: np.ndarray, shots: int) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of the shots ``asked`` (ascending positions among the ``shots``
+        shots this was made for), each shot's in body order: (which of ``asked``, body)."""
+        bodies = self.offsets.shape[0] - 1
+        if self.pairs is None:
+            which = np.arange(asked.shape[0]).repeat(bodies)
+            return which, np.tile(np.arange(bodies), asked.shape[0])
+        a, b = self.pairs
+        slot = np.full(shots, -1, dtype=np.int64)
+        slot[asked] = np.arange(asked.shape[0])
+        mine = (slot.take(a) >= 0).nonzero()[0]
+        which = slot.take(a.take(mine))
+        order = np.lexsort((b.take(mine), which))
+        return which.take(order), b.take(mine).take(order)
+
+
+def targets_of(d: Draft, p: Params, owner: Shooter, rocks: np.ndarray) -> Targets:
+    """One game's ``Targets`` for ``owner``'s shots (``_targets``' bodies)."""
+    points, offsets, motion, craft = _targets(d, p, owner, rocks)
+    n_rocks = d.ast_id.shape[0]
+    n_obstacles = p.obstacle_offsets.shape[0] - 1
+    kind = np.full(offsets.shape[0] - 1, int(Hit.OBSTACLE), dtype=np.int64)
+    kind[:n_rocks] = int(Hit.ROCK)
+    for j, c in enumerate(craft):
+        kind[n_rocks + j] = int(HIT_OF[c])
+    index = np.arange(offsets.shape[0] - 1, dtype=np.int64)
+    index[index.shape[0] - n_obstacles:] = np.arange(n_obstacles)
+    return Targets(points, offsets, motion, kind, index)
 
 
 class _ShotHits:
     """Per shot: what it hit this tick (``kind``, a ``Hit``: an obstacle stops or turns the
     shot), which asteroid, when (on the whole tick's clock, 0..1), where, and the
     obstacle edge's normal; and the last obstacle it ricocheted off (``bounced``: where, when,
-    its velocity before, the edge's normal, which target), from which it ends the tick."""
+    its velocity before, the edge's normal, which obstacle), from which it ends the tick."""
 
     __slots__ = ("b_body", "b_normal", "b_point", "b_t", "b_vel", "bounced", "index", "kind",
                  "normal", "point", "t")
@@ -117,14 +139,14 @@ class _ShotHits:
         self.b_vel = np.zeros((k, 2))
         self.b_normal = np.zeros((k, 2))
 
-    def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, tg: _Targets,
+    def record(self, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, tg: Targets,
                p: Params, t0: np.ndarray | None = None, t1: np.ndarray | None = None) -> None:
         """Query ``first_hits`` for shots ``rows`` and keep hits earlier than any recorded.
 
         ``t0``, ``t1`` map a piece's own t (0..1) onto the tick: tick t = t0 + t * (t1 - t0).
         """
         hits = first_hits(starts, ends, tg.points, tg.offsets, world_size=p.wrap_size,
-                          body_motion=tg.motion)
+                          body_motion=tg.motion, among=tg.pairs)
         got = np.flatnonzero(hits.body >= 0)
         if got.shape[0] == 0:
             return
@@ -136,14 +158,11 @@ class _ShotHits:
         better = t < self.t[r]
         got, r, t = got[better], r[better], t[better]
         b = hits.body[got]
-        n_rocks = tg.n_rocks
-        kind = np.where(b < n_rocks, Hit.ROCK, Hit.OBSTACLE)
-        for j, craft in enumerate(tg.craft):
-            kind[b == n_rocks + j] = HIT_OF[craft]
+        kind = tg.kind[b]
         self.t[r] = t
         self.point[r] = hits.point[got]
         self.kind[r] = kind
-        self.index[r] = b if tg.body is None else tg.body[b]
+        self.index[r] = tg.index[b]
         wall = kind == Hit.OBSTACLE
         if wall.any():  # obstacle edges: the normal a ricochet reflects off
             self.normal[r[wall]] = edge_normals(tg.points, tg.offsets, b[wall],
@@ -170,54 +189,74 @@ class _ShotHits:
         return r
 
 
-class _Leg:
-    """One straight stretch of a shot's path: from ``origin`` at tick time ``ts`` at ``vel``
-    per tick to the end of the tick, folded at the walls into pieces (tick times ``t0``..``t1``)
-    in a bouncing world. A leg ends at an obstacle ricochet, where the next one starts."""
+class _Legs:
+    """The straight stretches the turned shots are on, one row per shot: from ``origin`` at
+    tick time ``ts`` at ``vel`` per tick to the end of the tick, folded at the walls into
+    ``_WALL_PIECES`` pieces (tick times ``t0``..``t1``; ``valid`` marks those that exist) in
+    a bouncing world. A leg ends at an obstacle ricochet, where the next one starts."""
 
     __slots__ = ("ends", "next", "origin", "skip", "starts", "t0", "t1", "ts", "valid", "vel")
 
-    def __init__(self, origin: np.ndarray, vel: np.ndarray, ts: float, starts: np.ndarray,
+    def __init__(self, origin: np.ndarray, vel: np.ndarray, ts: np.ndarray, starts: np.ndarray,
                  ends: np.ndarray, t0: np.ndarray, t1: np.ndarray, valid: np.ndarray,
-                 first: int = 0, skip: int = -1) -> None:
+                 first: np.ndarray, skip: np.ndarray) -> None:
         self.origin, self.vel, self.ts = origin, vel, ts
         self.starts, self.ends, self.t0, self.t1, self.valid = starts, ends, t0, t1, valid
         self.next = first
-        """The next piece to test."""
+        """The next piece of each leg to test."""
         self.skip = skip
-        """The obstacle the leg starts on (not a target of its first piece), or -1."""
+        """The obstacle each leg starts on (not a target of its first piece), or -1."""
 
-    def velocity(self, piece: int, size: np.ndarray) -> np.ndarray:
-        """The shot's velocity on ``piece``: ``vel`` with each axis flipped once per wall
-        crossed before it (the parity of the unfolded position at the piece's middle)."""
-        if piece == 0:  # a leg starts straight
-            return self.vel
-        mid = 0.5 * (self.t0[piece] + self.t1[piece])
-        u = self.origin + (mid - self.ts) * self.vel
-        return np.where(np.floor(u / size) % 2.0 != 0.0, -self.vel, self.vel)
+    def set(self, rows: np.ndarray, legs: _Legs) -> None:
+        """Legs ``rows`` become ``legs`` (one row each)."""
+        for name in self.__slots__:
+            getattr(self, name)[rows] = getattr(legs, name)
+
+    def velocity(self, rows: np.ndarray, piece: np.ndarray, size: np.ndarray) -> np.ndarray:
+        """The shot's velocity on ``piece`` of legs ``rows``: ``vel`` with each axis flipped
+        once per wall crossed before it (the parity of the unfolded position at the piece's
+        middle); a leg starts straight (piece 0)."""
+        vel = self.vel[rows]
+        mid = 0.5 * (self.t0[rows, piece] + self.t1[rows, piece])
+        u = self.origin[rows] + (mid - self.ts[rows])[:, None] * vel
+        turned = np.where(np.floor(u / size) % 2.0 != 0.0, -vel, vel)
+        return np.where((piece == 0)[:, None], vel, turned)
 
 
-def _leg_after_ricochet(hits: _ShotHits, row: int, p: Params) -> _Leg | None:
-    """The leg a shot starts where it ricocheted off an obstacle, or None when the ricochet
-    came at the very end of the tick."""
-    ts = float(hits.b_t[row])
-    if ts >= 1.0:
-        return None
-    point = hits.b_point[row][None, :]
-    end, vel = remaining_travel(point, hits.b_t[row:row + 1], hits.b_vel[row][None, :],
-                                hits.b_normal[row][None, :])
-    skip = int(hits.b_body[row])
+def _pieces(n: int) -> tuple[np.ndarray, ...]:
+    """Empty leg pieces for ``n`` legs: starts, ends, t0, t1, valid."""
+    return (np.zeros((n, _WALL_PIECES, 2)), np.zeros((n, _WALL_PIECES, 2)),
+            np.zeros((n, _WALL_PIECES)), np.zeros((n, _WALL_PIECES)),
+            np.zeros((n, _WALL_PIECES), dtype=bool))
+
+
+def _legs_after_ricochet(hits: _ShotHits, rows: np.ndarray, p: Params
+                         ) -> tuple[_Legs, np.ndarray]:
+    """The legs shots ``rows`` start where they ricocheted off an obstacle, and which of
+    them have one (not those whose ricochet came at the very end of the tick)."""
+    ts = hits.b_t[rows]
+    point = hits.b_point[rows]
+    end, vel = remaining_travel(point, ts, hits.b_vel[rows], hits.b_normal[rows])
+    skip = hits.b_body[rows]
+    n = rows.shape[0]
+    starts, ends, t0, t1, valid = _pieces(n)
     if p.wrap_shots:
-        return _Leg(point[0], vel[0], ts, point, end, np.array([ts]), np.array([1.0]),
-                    np.array([True]), skip=skip)
-    rest = 1.0 - ts
-    wb = segment_wall_bounce(point, rest * vel, np.zeros(2), p.size, max_pieces=_WALL_PIECES)
-    return _Leg(point[0], vel[0], ts, wb.starts[0], wb.ends[0], ts + wb.t0[0] * rest,
-                ts + wb.t1[0] * rest, wb.valid[0], skip=skip)
+        starts[:, 0], ends[:, 0], t0[:, 0], t1[:, 0], valid[:, 0] = point, end, ts, 1.0, True
+    else:
+        rest = 1.0 - ts
+        wb = segment_wall_bounce(point, rest[:, None] * vel, np.zeros(2), p.size,
+                                 max_pieces=_WALL_PIECES)
+        starts, ends, valid = wb.starts, wb.ends, wb.valid
+        t0 = ts[:, None] + wb.t0 * rest[:, None]
+        t1 = ts[:, None] + wb.t1 * rest[:, None]
+    legs = _Legs(point, vel, ts, starts, ends, t0, t1, valid, np.zeros(n, dtype=np.int64), skip)
+    return legs, ~(ts >= 1.0)
 
 
-def sweep_shots(d: Draft, p: Params, frame: Frame) -> None:
-    """Move every shot along this tick's path, stopping it at the first thing it hits.
+def shot_hits(starts: np.ndarray, vel: np.ndarray, asked: list[tuple[np.ndarray, Targets]],
+              p: Params) -> _ShotHits:
+    """What every shot hits this tick along its whole path (``sweep_shots``' query), for one
+    game's shots or many games' packed rows: ``asked`` pairs shot rows with their targets.
 
     Each shot's whole path this tick is tested against every edge of every target in the
     target's own frame (``body_motion``), so nothing tunnels at any speed. A path that turns
@@ -228,79 +267,116 @@ def sweep_shots(d: Draft, p: Params, frame: Frame) -> None:
     during it, so a target that moves into the ricocheted path is hit when the shot gets
     there. All hit times are on the whole tick's clock, so the earliest shot frame a target.
     """
-    k = d.shot_id.shape[0]
-    if k == 0:
-        return
-    if p.wrap_shots and not shots_may_hit(d, p):
-        _fly_unhit_shots(d, p)  # nothing in reach: nothing to query, nothing hit
-        return
-    n = d.ast_id.shape[0]
-    starts = d.shot_pos
-    ends = starts + d.shot_vel
-    rocks = rock_outlines(d) if n else empty_f64(2)
-    hits = _ShotHits(k)
-    walls = None if p.wrap_shots else segment_wall_bounce(starts, d.shot_vel, np.zeros(2),
-                                                          p.size, max_pieces=_WALL_PIECES)
-    for owner in (Shooter.SHIP, Shooter.SAUCER):
-        rows = np.flatnonzero(d.shot_owner == owner)
-        if rows.shape[0] == 0:
-            continue
-        points, offsets, motion, craft = _targets(d, p, owner, rocks)
-        if offsets.shape[0] == 1:
-            continue
-        tg = _Targets(points, offsets, motion, n, craft)
+    hits = _ShotHits(starts.shape[0])
+    ends = starts + vel
+    walls = None if p.wrap_shots else segment_wall_bounce(starts, vel, np.zeros(2), p.size,
+                                                          max_pieces=_WALL_PIECES)
+    for rows, tg in asked:
         hits.record(rows, starts[rows], ends[rows], tg, p)
         if walls is not None:
             # Hits beyond the first wall are not real: the shot ricocheted first.
             wall_t = np.where(walls.valid[rows, 1], walls.t1[rows, 0], np.inf)
             hits.forget(rows[hits.t[rows] > wall_t])
         if p.shots_ricochet_obstacles:
-            hits.ricochet(rows, d.shot_vel[rows])
+            hits.ricochet(rows, vel[rows])
         turned = hits.bounced[rows].copy()
         if walls is not None:
             turned |= walls.valid[rows, 1]
-        for row in rows[turned & (hits.kind[rows] == Hit.NONE)].tolist():
-            if hits.bounced[row]:
-                leg = _leg_after_ricochet(hits, row, p)
-            else:
-                assert walls is not None
-                leg = _Leg(starts[row], d.shot_vel[row], 0.0, walls.starts[row],
-                           walls.ends[row], walls.t0[row], walls.t1[row], walls.valid[row],
-                           first=1)
-            _follow_shot(hits, row, leg, tg, p)
-    _apply_shot_hits(d, p, frame, hits)
+        follow = (turned & (hits.kind[rows] == Hit.NONE)).nonzero()[0]
+        if follow.shape[0]:
+            _follow_shots(hits, rows, follow, _first_legs(hits, rows.take(follow), starts,
+                                                          vel, walls, p), tg, p)
+    return hits
 
 
-def _follow_shot(hits: _ShotHits, row: int, leg: _Leg | None, tg: _Targets, p: Params) -> None:
-    """Test the rest of one shot's path after its first turn, piece by piece, until it hits
-    something, the tick ends or it has used :data:`MAX_SHOT_PIECES` pieces.
+def _first_legs(hits: _ShotHits, rows: np.ndarray, starts: np.ndarray, vel: np.ndarray,
+                walls: WallBounce | None, p: Params) -> tuple[_Legs, np.ndarray]:
+    """The legs the turned shots ``rows`` go on after their first piece: after an obstacle
+    ricochet, else the rest of the path folded at the walls (from its second piece)."""
+    bounced = hits.bounced[rows]
+    n = rows.shape[0]
+    if walls is None:
+        return _legs_after_ricochet(hits, rows, p)
+    legs = _Legs(starts[rows], vel[rows], np.zeros(n), walls.starts[rows], walls.ends[rows],
+                 walls.t0[rows], walls.t1[rows], walls.valid[rows], np.ones(n, dtype=np.int64),
+                 np.full(n, -1, dtype=np.int64))
+    live = np.ones(n, dtype=bool)
+    if bounced.any():
+        at = bounced.nonzero()[0]
+        after, live[at] = _legs_after_ricochet(hits, rows.take(at), p)
+        legs.set(at, after)
+    return legs, live
 
-    Each piece spans tick times ``[t0, t1]``: the targets are moved to where they are at
-    ``t0`` and move by ``(t1 - t0)`` of their tick's motion while it lasts. One shot per
-    call (each piece starts at its own time); shots turn rarely, so this stays cheap.
+
+def _follow_shots(hits: _ShotHits, rows: np.ndarray, follow: np.ndarray,
+                  first: tuple[_Legs, np.ndarray], tg: Targets, p: Params) -> None:
+    """Test the rest of the turned shots' paths (``rows[follow]``) after their first turn,
+    piece by piece, until each hits something, the tick ends or it has used
+    :data:`MAX_SHOT_PIECES` pieces.
+
+    Each piece spans tick times ``[t0, t1]``: the shot's targets are moved to where they
+    are at ``t0`` and move by ``(t1 - t0)`` of their tick's motion while it lasts; every
+    shot has its own copy of its targets (each piece starts at its own time).
     """
+    legs, live = first
+    shot = rows.take(follow)
     used = 1
-    one = np.array([row])
-    while leg is not None and used < MAX_SHOT_PIECES:
-        piece = leg.next
-        if piece >= leg.valid.shape[0] or not leg.valid[piece]:
+    while used < MAX_SHOT_PIECES:
+        piece = np.minimum(legs.next, _WALL_PIECES - 1)
+        live &= (legs.next < _WALL_PIECES) & legs.valid[np.arange(piece.shape[0]), piece]
+        now = live.nonzero()[0]
+        if now.shape[0] == 0:
             return
-        t0 = float(leg.t0[piece])
-        t1 = float(leg.t1[piece])
-        at = tg.without(leg.skip) if piece == 0 and leg.skip >= 0 else tg
-        counts = at.offsets[1:] - at.offsets[:-1]
-        moved = _Targets(at.points + np.repeat(at.motion * t0, counts, axis=0), at.offsets,
-                         at.motion * (t1 - t0), at.n_rocks, at.craft, at.body)
-        hits.record(one, leg.starts[piece][None, :], leg.ends[piece][None, :], moved, p,
-                    t0=np.array([t0]), t1=np.array([t1]))
+        piece = piece.take(now)
+        t0, t1 = legs.t0[now, piece], legs.t1[now, piece]
+        which, body = tg.pairs_of(follow.take(now), rows.shape[0])
+        skip = legs.skip.take(now).take(which)
+        keep = ~((piece.take(which) == 0) & (skip >= 0) & (tg.kind.take(body) == Hit.OBSTACLE)
+                 & (tg.index.take(body) == skip))
+        which, body = which[keep], body[keep]
+        counts = (tg.offsets[1:] - tg.offsets[:-1]).take(body)
+        offsets = np.zeros(body.shape[0] + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        at = (tg.offsets.take(body) - offsets[:-1]).repeat(counts) + np.arange(offsets[-1])
+        motion = tg.motion.take(body, axis=0)
+        moved = Targets(tg.points.take(at, axis=0) + np.repeat(motion * t0.take(which)[:, None],
+                                                               counts, axis=0),
+                        offsets, motion * (t1 - t0).take(which)[:, None], tg.kind.take(body),
+                        tg.index.take(body),
+                        None if now.shape[0] == 1 else (which, np.arange(body.shape[0])))
+        hits.record(shot.take(now), legs.starts[now, piece], legs.ends[now, piece], moved, p,
+                    t0=t0, t1=t1)
         used += 1
-        if p.shots_ricochet_obstacles and hits.kind[row] == Hit.OBSTACLE:
-            hits.ricochet(one, leg.velocity(piece, p.size)[None, :])
-            leg = _leg_after_ricochet(hits, row, p)
-        elif hits.kind[row]:
-            return
-        else:
-            leg.next = piece + 1
+        kind = hits.kind[shot.take(now)]
+        wall = (kind == Hit.OBSTACLE) & p.shots_ricochet_obstacles
+        live[now[kind != Hit.NONE]] = False
+        legs.next[now] += 1
+        if wall.any():
+            turned = now[wall]
+            hits.ricochet(shot.take(turned), legs.velocity(turned, piece[wall], p.size))
+            after, live[turned] = _legs_after_ricochet(hits, shot.take(turned), p)
+            legs.set(turned, after)
+
+
+def sweep_shots(d: Draft, p: Params, frame: Frame) -> None:
+    """Move every shot along this tick's path, stopping it at the first thing it hits
+    (``shot_hits``, each side's shots against what they can hit), and claim what was hit."""
+    k = d.shot_id.shape[0]
+    if k == 0:
+        return
+    if p.wrap_shots and not shots_may_hit(d, p):
+        _fly_unhit_shots(d, p)  # nothing in reach: nothing to query, nothing hit
+        return
+    rocks = rock_outlines(d) if d.ast_id.shape[0] else empty_f64(2)
+    asked = []
+    for owner in (Shooter.SHIP, Shooter.SAUCER):
+        rows = np.flatnonzero(d.shot_owner == owner)
+        if rows.shape[0] == 0:
+            continue
+        tg = targets_of(d, p, owner, rocks)
+        if tg.offsets.shape[0] > 1:
+            asked.append((rows, tg))
+    _apply_shot_hits(d, p, frame, shot_hits(d.shot_pos, d.shot_vel, asked, p))
 
 
 def _fly_unhit_shots(d: Draft, p: Params) -> None:
@@ -337,18 +413,7 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: _ShotHits) -> None
             if shown is not None and shown.shield is None:
                 frame.claim(craft, cause)
 
-    pos = d.shot_pos + d.shot_vel
-    vel = d.shot_vel
-    if hits.bounced.any():  # the rest of the tick from the last obstacle ricochet
-        pos, vel = pos.copy(), vel.copy()
-        rows = np.flatnonzero(hits.bounced)
-        pos[rows], vel[rows] = remaining_travel(hits.b_point[rows], hits.b_t[rows],
-                                                hits.b_vel[rows], hits.b_normal[rows])
-    if p.wrap_shots:
-        pos = wrap_positions(pos, p.size)
-    else:
-        lo = np.zeros(2)
-        pos, vel = bounce_positions(pos, vel, lo, p.size)
+    pos, vel = shots_after(d.shot_pos, d.shot_vel, hits, p)
     ttl = d.shot_ttl - 1
     keep = np.flatnonzero((ttl > 0) & (hit_kind == Hit.NONE))
     d.shot_id = d.shot_id.take(keep)
@@ -356,3 +421,19 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: _ShotHits) -> None
     d.shot_pos = pos.take(keep, axis=0)
     d.shot_vel = vel.take(keep, axis=0)
     d.shot_ttl = ttl.take(keep)
+
+
+def shots_after(pos: np.ndarray, vel: np.ndarray, hits: _ShotHits, p: Params
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Where every shot ends the tick and its velocity then (row by row, one game's shots or
+    many games'): moved, from its last obstacle ricochet if any, and wrapped or folded at
+    the walls."""
+    pos = pos + vel
+    if hits.bounced.any():  # the rest of the tick from the last obstacle ricochet
+        pos, vel = pos.copy(), vel.copy()
+        rows = np.flatnonzero(hits.bounced)
+        pos[rows], vel[rows] = remaining_travel(hits.b_point[rows], hits.b_t[rows],
+                                                hits.b_vel[rows], hits.b_normal[rows])
+    if p.wrap_shots:
+        return wrap_positions(pos, p.size), vel
+    return bounce_positions(pos, vel, np.zeros(2), p.size)

@@ -1,0 +1,120 @@
+"""The shot sweep over many games' packed rows (the batched tick's phase 3 where shots bounce
+off the walls or obstacles stand): every game's shots, rocks, craft and the shared obstacles
+as one ``sweep.Targets`` whose pairs keep each shot to its own game, asked of the sweep's own
+``shot_hits`` (the query, the walls, the ricochets and the pieces after them: one text for
+one game and many), and the claims the one-game sweep makes, for every game at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from asteroids.core.batch_rows import first_of_each, offsets_of, pairs_in_games, xy_rows
+from asteroids.core.bodies import HIT_OF, SHOT_TARGETS
+from asteroids.core.kinds import BY_SHIP, Cause, Hit, Kind, Shooter
+from asteroids.core.lanes import BatchDraft
+from asteroids.core.outlines import rock_outlines_of
+from asteroids.core.params import Params
+from asteroids.core.sweep import Targets, _ShotHits, shot_hits, shots_after
+
+__all__ = ["claims", "sweep_rows"]
+
+Shape = Callable[[np.ndarray], np.ndarray]
+"""A craft's outlines in the games asked: (n, v, 2) points for (n,) games."""
+
+
+def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.ndarray,
+                   present: dict[Kind, np.ndarray], shapes: dict[Kind, Shape],
+                   motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> Targets:
+    """What shots ``rows`` can hit, each in its own game (``sweep._targets`` for every
+    game): the rocks of their games, the craft of ``SHOT_TARGETS`` in play in their game,
+    the obstacles; bodies rocks first, then craft, then obstacles, as one game lists them.
+    """
+    lanes = present[Kind.SHIP].shape[0]
+    games = shot_game.take(rows)
+    asked = np.zeros(lanes, dtype=bool)
+    asked[games] = True
+    counts = (d.ast_rows[1:] - d.ast_rows[:-1]) * asked
+    rock_rows = offsets_of(counts)
+    rocks = np.arange(d.ast_id.shape[0])[asked.repeat(d.ast_rows[1:] - d.ast_rows[:-1])]
+    points, offsets = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
+    parts, offs, moves = [points], [offsets], [d.ast_vel.take(rocks, axis=0)]
+    kinds = [np.full(rocks.shape[0], int(Hit.ROCK), dtype=np.int64)]
+    index = [rocks]
+    a, b = pairs_in_games(games, rock_rows)
+    pair_a, pair_b = [a], [b]
+    n_bodies = rocks.shape[0]
+    owner = d.shot_owner.take(rows)
+    for shooter in (Shooter.SHIP, Shooter.SAUCER):
+        for kind in SHOT_TARGETS[shooter]:
+            mine = ((owner == shooter) & present[kind].take(games)).nonzero()[0]
+            if mine.shape[0] == 0:
+                continue
+            seen = np.zeros(lanes, dtype=bool)
+            seen[games.take(mine)] = True
+            craft_games = seen.nonzero()[0]
+            outline = shapes[kind](craft_games)
+            n, v = outline.shape[0], outline.shape[1]
+            parts.append(outline.reshape(n * v, 2))
+            offs.append(offs[-1][-1] + v * np.arange(1, n + 1))
+            vx, vy = motion[kind]
+            moves.append(xy_rows(vx.take(craft_games), vy.take(craft_games)))
+            kinds.append(np.full(n, int(HIT_OF[kind]), dtype=np.int64))
+            index.append(np.full(n, -1, dtype=np.int64))
+            pair_a.append(mine)
+            pair_b.append(n_bodies + np.searchsorted(craft_games, games.take(mine)))
+            n_bodies += n
+    n_obstacles = p.obstacle_offsets.shape[0] - 1
+    if n_obstacles:
+        parts.append(p.obstacle_points)
+        offs.append(offs[-1][-1] + p.obstacle_offsets[1:])
+        moves.append(np.zeros((n_obstacles, 2)))
+        kinds.append(np.full(n_obstacles, int(Hit.OBSTACLE), dtype=np.int64))
+        index.append(np.arange(n_obstacles, dtype=np.int64))
+        pair_a.append(np.arange(rows.shape[0]).repeat(n_obstacles))
+        pair_b.append(np.tile(np.arange(n_bodies, n_bodies + n_obstacles), rows.shape[0]))
+    return Targets(np.concatenate(parts), np.concatenate(offs), np.concatenate(moves),
+                   np.concatenate(kinds), np.concatenate(index),
+                   (np.concatenate(pair_a), np.concatenate(pair_b)))
+
+
+def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarray,
+               present: dict[Kind, np.ndarray], shapes: dict[Kind, Shape],
+               motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> _ShotHits:
+    """``sweep_shots``' hits for every shot of the games ``asked`` ((B,) bools) at once,
+    by the sweep's own ``shot_hits`` (rows of other games hit nothing here); then every
+    shot row moved by ``sweep.shots_after`` (``d.shot_pos``, ``d.shot_vel``) and aged.
+
+    Args:
+        d: the batch's columns.
+        p: the rules.
+        asked: (B,) the games whose shots are swept.
+        shot_game: the game of each shot row.
+        present: (B,) per craft kind, where it is in play (``CRAFT`` shows it).
+        shapes: per craft kind, its outlines in given games.
+        motion: per craft kind, its (B,) velocity columns.
+    """
+    rows = asked.take(shot_game).nonzero()[0]
+    hits = _ShotHits(d.shot_id.shape[0])
+    if rows.shape[0]:
+        tg = _batch_targets(d, p, rows, shot_game, present, shapes, motion)
+        hits = shot_hits(d.shot_pos, d.shot_vel, [(rows, tg)], p)
+    d.shot_pos, d.shot_vel = shots_after(d.shot_pos, d.shot_vel, hits, p)
+    d.shot_ttl = d.shot_ttl - 1
+    return hits
+
+
+def claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
+           rocks: int) -> np.ndarray:
+    """(N,) the cause that claimed each rock, or -1: ``sweep._apply_shot_hits``' claims for
+    every game at once (hits in order of ``t``, then shot row; the first claim on a rock
+    wins)."""
+    rock_by = np.full(rocks, -1, dtype=np.int64)
+    on_rock = (rock >= 0).nonzero()[0]
+    order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
+    target, first = first_of_each(rock[order])
+    owner = d.shot_owner[rows[order[first]]]
+    rock_by[target] = np.where(owner == BY_SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
+    return rock_by
