@@ -219,7 +219,9 @@ def gymnax_row(games: int, steps: int, warmup: int, seed: int = 0) -> EnvRow:
         box[0] = keys
 
     rate = _rate(step, steps, warmup, games)
-    return EnvRow(f"gymnax SpaceInvaders-MinAtar (gymnax {gymnax.__version__}, jax "
+    from importlib.metadata import version
+
+    return EnvRow(f"gymnax SpaceInvaders-MinAtar (gymnax {version('gymnax')}, jax "
                   f"{jax.__version__}, CPU)", "10x10x6 minimap", games, rate,
                   note="jit of vmap")
 
