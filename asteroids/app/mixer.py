@@ -26,14 +26,19 @@ tests call the same ``render`` offline, so what they measure is what the player 
   caused the sound on the game's clock. The mixer keeps its own sample clock (``samples``,
   the samples rendered so far) and maps game time to it with a fixed latency,
   ``sample = floor(t * rate + 0.5) + round(offset)``; the voice starts at that exact sample,
-  wherever it falls in a block. ``offset`` is anchored by the first cue (to "now" plus
-  ``latency_s``) and then follows drift slowly: it moves at most ``SLEW`` of the samples
-  played since the last cue, never by a jump, unless the clocks part by more than ``JUMP_S``
-  (a new game, a seek, a pause, a stall), when it is anchored afresh. "Now" is the sample
-  clock at the block start, or, with a ``clock`` (the bank's wall clock), the sample clock
-  extrapolated from the last block's start to when the cue was sent, which does not jitter
-  with the driver's block size. A cue whose sample has gone plays at once and is counted
-  (``late_cues``).
+  wherever it falls in a block. The map is built from two envelopes over the last
+  ``WINDOW_S``, so that it stays constant while the game and the driver keep their pace:
+  the earliest any cue was sent against its tick time (``rate * (sent - t)``: the game's
+  frames only ever add lateness to that), and, with a ``clock``, the furthest the samples
+  rendered have run ahead of the wall clock after a block (the driver's queue at its
+  fullest). ``offset`` is their sum plus ``latency_s``, the room left for a cue sent late
+  by a frame. (0.2's map followed each cue's own "now", which jittered by 25 ms with the
+  driver's refill polling: the 7-9 ms spread of cue lag it measured.) ``offset`` is
+  anchored by the first cue and then follows that target slowly: at most ``SLEW`` of the
+  samples played since the last cue, never by a jump, unless the clocks part by more than
+  ``JUMP_S`` (a new game, a seek, a pause, a stall), when it is anchored afresh. A cue whose
+  sample has gone plays at once and is counted (``late_cues``), and the map takes the target
+  at once (a cue that came later than the latency allows means the room was too small).
 """
 
 from __future__ import annotations
@@ -44,9 +49,12 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from asteroids.app.audio_clock import Envelope
+
 __all__ = ["BLOCK", "CEILING", "DEADBAND_S", "GAIN_GLIDE_S", "GROUPS", "JUMP_S", "KNEE",
            "LATENCY_S", "LOOKAHEAD", "ATTACK_DB_PER_S", "LOOP_FADE_S", "RELEASE_S", "SLEW",
-           "STEAL_FADE_S", "TAPER_DB", "UNDERRUN_SLACK_S", "Mixer", "soft_clip", "taper"]
+           "STEAL_FADE_S", "TAPER_DB", "UNDERRUN_SLACK_S", "WINDOW_S", "Mixer", "soft_clip",
+           "taper"]
 
 TAPER_DB = 40.0
 """The volume settings' range: 1.0 is 0 dB, 0.1 is -36 dB, 0 is silence."""
@@ -74,17 +82,24 @@ STEAL_FADE_S = 0.008
 """A voice stolen for a newer one, or cut by ``stop_all``, fades out over 8 ms."""
 GAIN_GLIDE_S = 0.02
 """Volume changes glide over 20 ms (no zipper noise)."""
-LATENCY_S = 0.05
-"""A timed cue sounds this long after "now" when the clock map is anchored: it must cover
-the driver's block (OpenAL asks for about 1 024 samples, 46 ms) or cues arrive late."""
+LATENCY_S = 0.02
+"""Room on top of the driver's queue: a timed cue starts this long after the earliest the
+game has sent a cue against its tick and the furthest the driver's queue has run ahead. It
+covers a cue sent late by up to a frame (16.7 ms at 60 frames a second): later ones play at
+once and are counted."""
 SLEW = 0.01
 """The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
 second), so neighbouring cues never move against each other by more."""
 DEADBAND_S = 0.002
-"""Clock-map errors under this are left alone (no chasing of rounding and frame jitter)."""
+"""Clock-map errors under this are left alone: the envelopes move by a little as their
+window slides over the game's frames and the driver's refills."""
+WINDOW_S = 2.0
+"""The envelopes the clock map follows look back this far (the driver's refill pattern and
+the game's frame pattern repeat well within it; drift is followed as the window moves)."""
 JUMP_S = 0.1
-"""When game time and the sample clock part by more than this, the map is anchored afresh
-instead of slewing (the game clock jumped: a new game, a seek, a pause, a stall)."""
+"""When a cue's send time and game time part by more than this from the earliest seen, the
+map is anchored afresh instead of slewing (the game clock jumped: a new game, a seek, a
+pause, a stall)."""
 UNDERRUN_SLACK_S = 0.01
 """With a ``clock``: a block asked for this much later than the audio already delivered ran
 out is counted as an underrun."""
@@ -227,7 +242,7 @@ class Mixer:
             level 0 dB, which the mixer puts at ``KNEE``).
         rate: sample rate in Hz.
         loops: the names in ``buffers`` that loop.
-        latency_s: how long after "now" a timed cue sounds, once the clock map is anchored.
+        latency_s: the room a timed cue gets on top of the envelopes (``LATENCY_S``).
         clock: wall-clock seconds (``time.monotonic``), read when each block starts; None
             (offline renders): "now" is the sample clock itself and no underruns are counted.
     """
@@ -254,6 +269,10 @@ class Mixer:
         self._cue_at = 0
         self._stamp: tuple[int, float] | None = None
         self._ahead = 0.0
+        self._early = Envelope(lowest=True)
+        """The earliest cues were sent against their tick time (samples), over ``WINDOW_S``."""
+        self._leads = Envelope(lowest=False)
+        """How far the samples rendered ran ahead of the wall clock after each block."""
         self._buffers = {k: np.ascontiguousarray(np.asarray(v) * KNEE, dtype=np.float32)
                          for k, v in buffers.items()}
         self._loops = frozenset(loops)
@@ -316,32 +335,43 @@ class Mixer:
 
     def schedule(self, at: float, sent: float | None = None) -> int:
         """The sample a cue of game time ``at`` starts on, never before the next block (a
-        late one is counted); moves the clock map towards this cue as ``SLEW`` allows."""
-        want = self._now(sent) + self.latency - at * self.rate
-        jump = JUMP_S * self.rate
-        if self.offset is None or abs(want - self.offset) > jump:
-            self.offset = float(round(want))
+        late one is counted); moves the clock map towards its target as ``SLEW`` allows."""
+        rate = self.rate
+        if self.clock is None:
+            early = self.samples - at * rate
+        else:
+            early = (self.clock() if sent is None else sent) * rate - at * rate
+        last = self._early.best()
+        jumped = last is None or abs(early - last) > JUMP_S * rate
+        if jumped:
+            self._early.clear()  # the game clock jumped: what it did before says nothing
+        window = round(WINDOW_S * rate)
+        self._early.push(self.samples, early, window)
+        target = self._early.lowest() + self._lead(window) + self.latency
+        if self.offset is None or jumped:
+            self.offset = float(round(target))
             self.anchors += 1
         else:
-            err = want - self.offset
-            if abs(err) > DEADBAND_S * self.rate:
+            err = target - self.offset
+            if abs(err) > DEADBAND_S * rate:
                 room = SLEW * (self.samples - self._cue_at)
                 self.offset += min(max(err, -room), room)
         self._cue_at = self.samples
-        start = math.floor(at * self.rate + 0.5) + round(self.offset)
+        start = math.floor(at * rate + 0.5) + round(self.offset)
         if start < self.samples:
             self.late_cues += 1
+            self.offset = max(self.offset, float(round(target)))
             return self.samples
         return start
 
-    def _now(self, sent: float | None) -> float:
-        """The sample clock when a cue was sent: extrapolated on ``clock`` from the start of
-        the last block, else the next block's start."""
-        if self.clock is None or self._stamp is None:
-            return float(self.samples)
-        base, wall = self._stamp
-        when = self.clock() if sent is None else sent
-        return base + (when - wall) * self.rate
+    def _lead(self, window: int) -> float:
+        """How far, at its fullest in the window, the driver's queue ran ahead of the wall
+        clock after a block (samples; 0 without a ``clock``, where "now" is the sample
+        clock itself)."""
+        if self.clock is None:
+            return 0.0
+        lead = self._leads.best()
+        return self.samples - self.clock() * self.rate if lead is None else lead
 
     def loop(self, name: str, on: bool) -> None:
         """Start (fading in) or stop (fading out) a looping sound; unknown names are ignored."""
@@ -417,9 +447,10 @@ class Mixer:
         return ahead
 
     def _clock_block(self, n: int) -> None:
-        """Stamp this block's start on ``clock`` and count an underrun: the block was asked
-        for after the audio delivered so far had run out. The stream itself goes on where
-        it was (no gap in it); the clock map is anchored afresh at the next cue."""
+        """Stamp this block's start on ``clock``, note how far the samples rendered now run
+        ahead of it, and count an underrun: the block was asked for after the audio
+        delivered so far had run out. The stream itself goes on where it was (no gap in
+        it); the clock map is anchored afresh at the next cue."""
         if self.clock is None:
             return
         wall = self.clock()
@@ -428,9 +459,12 @@ class Mixer:
             if self._ahead < -UNDERRUN_SLACK_S:
                 self.underruns += 1
                 self.offset = None
+                self._leads.clear()
             self._ahead = max(self._ahead, 0.0)
         self._ahead += n / self.rate
         self._stamp = (self.samples, wall)
+        self._leads.push(self.samples, self.samples + n - wall * self.rate,
+                         round(WINDOW_S * self.rate))
 
     def render_int16(self, n: int) -> np.ndarray:
         """``render`` as 16-bit PCM."""
