@@ -80,7 +80,8 @@ class RulesSelection:
         """The gamepad's buttons per action (remembered ones over the defaults)."""
         self.on_world: list[Callable[[Config], None]] = []
         """Called with the new config whenever the selected world (size, rules) changes."""
-        self._keys: dict[int, tuple[Config, str]] = {}
+        self._keys: dict[Config, str] = {}
+        """High-score table keys by settings (by value: equal settings, one key)."""
         self._demos: list[Replay] | None = None
         self._use(config)
 
@@ -178,11 +179,10 @@ class RulesSelection:
     def score_key(self, config: Config | None = None) -> str:
         """The high-score table of ``config`` (default: the settings in force)."""
         config = config if config is not None else self.config
-        cached = self._keys.get(id(config))
-        if cached is None or cached[0] is not config:
-            cached = (config, ruleset_key(config))
-            self._keys[id(config)] = cached
-        return cached[1]
+        key = self._keys.get(config)
+        if key is None:
+            key = self._keys[config] = ruleset_key(config)
+        return key
 
     def next_seed(self) -> int:
         """The seed for a new game (then moves on, so each game differs)."""

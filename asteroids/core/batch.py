@@ -83,13 +83,12 @@ class Batch:
     def __init__(self, columns: dict[str, np.ndarray], seeds: tuple[int, ...], params: Params,
                  worlds: Sequence[World] | None = None) -> None:
         """From ``columns`` (every World field, ``ast_rows`` and ``shot_rows``), or, with
-        ``worlds``, from those Worlds: each column is then packed when first read."""
+        ``worlds``, of those Worlds: the batch's games are then those very Worlds (what a
+        batch stepped game by game holds: ``world(i)`` costs nothing), and a column is packed
+        from them each time it is read (nothing is kept: read a column once per tick)."""
         state = self.__dict__
         state.update(columns)
         state.update(size=len(seeds), params=params, seeds=seeds)
-        # The Worlds this batch was packed from, when it was (derived data of an immutable
-        # value: world(i) costs nothing, and a column nobody reads is never packed, while
-        # the phases still run lane by lane).
         state["_packed_from"] = tuple(worlds) if worlds is not None else None
         for value in columns.values():
             value.setflags(write=False)
@@ -100,7 +99,6 @@ class Batch:
             raise AttributeError(f"a Batch has no field {name!r}")
         value = _PACKERS[name](worlds)
         value.flags.writeable = False
-        self.__dict__[name] = value
         return value
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -147,7 +145,6 @@ class Batch:
         rows = [(s.name, get(s.name), s.rows == "ast") for s in FIELDS
                 if s.rows in ("ast", "shot")]
         worlds = []
-        params = self.params
         for j in range(index.shape[0]):
             a, b, s, t = a_lo[j], a_hi[j], s_lo[j], s_hi[j]
             state: dict[str, object] = {name: column[j] for name, column in values.items()}
@@ -158,7 +155,6 @@ class Batch:
             own = offsets[a:b + 1] - first
             own.flags.writeable = False
             state["ast_offsets"] = own
-            state["params"] = params
             world = _new_object(World)
             _set_field(world, "__dict__", state)  # the batch's arrays are read-only already
             worlds.append(world)
@@ -179,18 +175,17 @@ def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
          keep_worlds: bool = True) -> Batch:
     """The Batch holding ``worlds`` (one ruleset, ``params``) in lane order.
 
-    ``keep_worlds``: the batch keeps the Worlds it was packed from (those carrying
-    ``params``) and ``world(i)`` returns them; False reads every game back from the columns
-    (what the tests of the layout use).
+    ``keep_worlds``: the batch holds the Worlds themselves and ``world(i)`` returns them
+    (columns are packed from them when read); False packs every column now and reads every
+    game back from the columns (what the tests of the layout use).
     """
     seeds = tuple(int(s) for s in seeds)
     if len(seeds) != len(worlds):
         raise ValueError(f"{len(worlds)} worlds but {len(seeds)} seeds")
     if not worlds:
         raise ValueError("a batch needs at least one game")
-    keep = keep_worlds and all(w.params is params for w in worlds)
     batch = Batch({}, seeds, params, worlds)
-    if keep:
+    if keep_worlds:
         return batch
     columns = {name: getattr(batch, name) for name in _PACKERS}
     return Batch(columns, seeds, params)
@@ -417,10 +412,10 @@ def _restart(ended: list[int], auto_reset: Iterator[int],
 
 
 def rules_for(batch: Batch, config: Config | Params | None) -> Params:
-    """The Params to step ``batch`` under (or decide for it), as ``simulation.rules_of``
-    picks them for one World: ``config`` when it is Params, the batch's own when ``config``
-    is None or their Config, else compiled now."""
-    if config is None or config is batch.params or config is batch.params.config:
+    """The Params to step ``batch`` under (or decide for it): the batch's own when ``config``
+    is None, ``config`` when it is Params, else compiled from it now (every call: a loop
+    passes Params, or None)."""
+    if config is None:
         return batch.params
     return params_for(config)
 

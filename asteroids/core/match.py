@@ -45,7 +45,7 @@ from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.hashing import digest_byte, field_digests, state_hash, value_bytes
 from asteroids.core.inputs import InputFrame
-from asteroids.core.params import Params
+from asteroids.core.params import Params, params_for
 from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, SHIP_DEAD, World
 
@@ -170,8 +170,9 @@ def new_match(config: Config | Params, seed: int, players: int = 2) -> Match:
     if isinstance(players, bool) or not isinstance(players, int) or \
             not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"a match has 1 to {MAX_PLAYERS} players; got {players!r}")
-    worlds = tuple(new_world(config, player_seed(seed, k)) for k in range(players))
-    return Match(worlds=worlds, active=0, banner_ticks=banner_ticks(config),
+    p = params_for(config)
+    worlds = tuple(new_world(p, player_seed(seed, k)) for k in range(players))
+    return Match(worlds=worlds, active=0, banner_ticks=banner_ticks(p),
                  handover_ticks=-1, tick=0, over=False)
 
 
@@ -197,7 +198,8 @@ def step_match(match: Match, inputs: InputFrame | int,
     Args:
         match: the current state (never modified).
         inputs: this tick's buttons, as for ``step``.
-        config: the settings every World runs under.
+        config: the rules every World runs under: their Params, as a loop passes them (a
+            Config is compiled on every call, as ``step`` does).
 
     Returns:
         The next Match and what happened, as ``(player, event)`` pairs in order.
@@ -205,7 +207,8 @@ def step_match(match: Match, inputs: InputFrame | int,
     if match.banner_ticks > 0:
         return replace(match, banner_ticks=match.banner_ticks - 1, tick=match.tick + 1), ()
     active = match.active
-    world, events = step(match.worlds[active], inputs, config)
+    p = params_for(config)
+    world, events = step(match.worlds[active], inputs, p)
     worlds = match.worlds[:active] + (world,) + match.worlds[active + 1:]
     tagged: list[Tagged] = [(active, e) for e in events]
     handover = match.handover_ticks
@@ -222,7 +225,7 @@ def step_match(match: Match, inputs: InputFrame | int,
         handover = -1
         nxt = _next_in(worlds, active)
         if nxt is not None:
-            active, banner = nxt, banner_ticks(config)
+            active, banner = nxt, banner_ticks(p)
             tagged.append((active, TurnStarted(active)))
     if over and not match.over:
         tagged.append((active, MatchOver(tuple(int(w.score) for w in worlds))))

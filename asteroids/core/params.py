@@ -4,9 +4,9 @@ Seconds become integer ticks and per-second rates become per-tick rates here, wi
 ``+ - * /`` and ``round`` only, so the same config gives the same numbers on every machine.
 
 Compiling takes tens of microseconds, far more than a tick may spend on it, so it happens
-once per game and per change of rules: ``new_world`` compiles and the World carries its
-``Params`` (``World.params``); ``step`` reuses them while it is given the same Config, or
-takes a ``Params`` directly. Nothing here keeps state between calls.
+once per game and per change of rules, by whoever runs the game: it passes the ``Params`` to
+every ``new_world`` and ``step`` (as Gymnasium passes its params). A World carries no rules
+and nothing here keeps state between calls.
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ class Play(Generic[S]):
     step: Callable[[S, int, Rules], tuple[S, tuple[Any, ...]]]
     """One tick: state, input mask and rules in; the next state and its events out."""
     hasher: Callable[[], Callable[[S], str]]
-    """A fresh state-hash function for one pass over the ticks (it may remember what has
-    not changed, as a waiting player's World)."""
+    """A fresh state-hash function for one pass over consecutive ticks (it may remember what
+    the last step did not change, as a waiting player's World)."""
     field_names: tuple[str, ...]
     """The names of ``field_digests``' bytes."""
     field_digests: Callable[[S], bytes]
@@ -89,23 +89,27 @@ def _match_world_events(tagged: tuple[Tagged, ...]) -> tuple[Event, ...]:
 
 
 class _MatchHasher:
-    """``match_hash`` that hashes a waiting World once, not on every tick of the other's
-    turn (only the active World changes during a step)."""
+    """``match_hash`` over one pass of consecutive states that hashes a waiting World once,
+    not on every tick of the other's turn. Which World a step moved is read from the state
+    before it (``step_match`` moves only its active player's World, and none during its
+    banner); a state that is not the tick after the last one (or has another player count)
+    has every World hashed again."""
 
-    __slots__ = ("_hashes", "_worlds")
+    __slots__ = ("_hashes", "_last")
 
     def __init__(self) -> None:
-        self._worlds: list[World | None] = []
         self._hashes: list[str] = []
+        self._last: tuple[int, int, int] | None = None
+        """The last state's (tick, active player, banner ticks)."""
 
     def __call__(self, match: Match) -> str:
-        if len(self._worlds) != match.players:
-            self._worlds = [None] * match.players
-            self._hashes = [""] * match.players
-        for k, world in enumerate(match.worlds):
-            if world is not self._worlds[k]:
-                self._worlds[k] = world
-                self._hashes[k] = state_hash(world)
+        last = self._last
+        if last is None or match.tick != last[0] + 1 or len(self._hashes) != match.players:
+            self._hashes = [state_hash(w) for w in match.worlds]
+        elif last[2] == 0:
+            moved = last[1]
+            self._hashes[moved] = state_hash(match.worlds[moved])
+        self._last = (match.tick, match.active, match.banner_ticks)
         return match_hash(match, tuple(self._hashes))
 
 

@@ -41,24 +41,19 @@ from asteroids.core.world import Draft, World, starting_world
 __all__ = ["MAX_SHOT_PIECES", "new_world", "rules_of", "step"]
 
 
-def rules_of(world: World, config: Config | Params) -> Params:
-    """The Params to step ``world`` under ``config``: ``config`` itself when it is Params, the
-    ones the World carries when they were compiled from this very Config, else compiled now
-    (once: the next World carries them)."""
-    if isinstance(config, Params):
-        return config
-    held = world.params
-    if held is not None and held.config is config:
-        return held
-    return compile_params(config)
+def rules_of(world: World, rules: Config | Params) -> Params:
+    """``rules`` as Params (``params.params_for``: a Config is compiled, on every call).
+    ``world`` is not read: a World carries no rules; the argument stays for the callers that
+    pass it."""
+    return params_for(rules)
 
 
 def new_world(config: Config | Params, seed: int) -> World:
     """A new game: the ship at the centre and the first wave on the edges.
 
     Args:
-        config: the resolved settings (or their compiled ``Params``); the World carries
-            the compiled form, so stepping it with the same Config compiles nothing.
+        config: the resolved settings, or their compiled ``Params`` (a Config is compiled
+            here, which costs more than a tick: a caller that has Params passes them).
         seed: any integer; the same seed and inputs give the same game everywhere.
     """
     p = params_for(config)
@@ -68,7 +63,7 @@ def new_world(config: Config | Params, seed: int) -> World:
     rng = Pcg32(state, inc)
     start_wave(d, p, rng, [])
     d.rng_state = rng.state
-    return d.freeze(p)
+    return d.freeze()
 
 
 def step(
@@ -80,13 +75,15 @@ def step(
         world: the current state (never modified).
         inputs: this tick's buttons, an InputFrame or a plain int bit mask (bit 0 thrust,
             1 left, 2 right, 3 fire, 4 hyperspace, 5 shield).
-        config: the settings the game runs under, or their compiled ``Params`` (the same
-            Config object every tick, or Params, is fastest: see ``rules_of``).
+        config: the rules the game runs under: their compiled ``Params``, as every loop
+            passes them (``params.params_for`` once, then every tick, as Gymnasium passes
+            its params); a Config is the slow convenience: it is compiled on every call,
+            which costs about twice a tick.
 
     Returns:
         The next World and what happened during the tick, in the order it happened.
     """
-    p = rules_of(world, config)
+    p = config if isinstance(config, Params) else compile_params(config)
     mask = as_mask(inputs)
     d = Draft(world)
     rng = Pcg32(world.rng_state, world.rng_inc)
@@ -109,4 +106,4 @@ def step(
     d.tick += 1
     d.since_break += 1
     d.rng_state = rng.state
-    return d.freeze(p), tuple(events)
+    return d.freeze(), tuple(events)

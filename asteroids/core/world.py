@@ -233,10 +233,6 @@ class World:
     ship_grace: int = per_game(lambda p: p.per_tick["ship.grace_s"], neutral=0)
     """Ticks left in which rocks, saucers and saucer shots pass through the ship
     (``ship.grace_s``, from a new game and each return; new in 0.2.0, so neutral 0)."""
-    params: Params | None = field(default=None, repr=False, compare=False)
-    """Not part of the state: the compiled rules this World was made or last stepped under
-    (never hashed, recorded or compared; not in ``FIELD_NAMES``), so that ``step`` given the
-    same Config again does not compile it again. None for a World built by hand."""
 
     def __post_init__(self) -> None:
         for name in _ARRAY_FIELDS:
@@ -327,7 +323,7 @@ def starting_world(params: Params, rng_state: int, rng_inc: int) -> World:
     """A new game's World before its first wave: every field at its declared new-game value
     under ``params``, the PCG32 pair (the ``SEEDED`` fields) from ``new_world``'s seed."""
     state = {name: spec.start(params) for name, spec in _STARTS}
-    return World(**state, rng_state=rng_state, rng_inc=rng_inc, params=params)
+    return World(**state, rng_state=rng_state, rng_inc=rng_inc)
 
 
 class Draft:
@@ -353,12 +349,11 @@ class Draft:
         fields_.update(world.__dict__)
         # The old World's arrays, already read-only.
         self._shared = tuple(map(fields_.__getitem__, _ARRAY_FIELDS))
-        self._params = fields_.pop("params")
 
-    def freeze(self, params: Params | None = None) -> World:
-        """The new World, carrying ``params`` (by default the old World's).
+    def freeze(self) -> World:
+        """The new World.
 
-        Equivalent to ``World(**fields, params=...)``: arrays the step replaced are made
+        Equivalent to ``World(**fields)``: arrays the step replaced are made
         read-only (those still shared with the old World already are), and the fields are
         stored as one dict copy instead of through the dataclass ``__init__`` (a frozen
         dataclass pays an ``object.__setattr__`` per field there).
@@ -369,8 +364,6 @@ class Draft:
                 new.setflags(write=False)
         state = fields_.copy()
         del state["_shared"]
-        held = state.pop("_params")
-        state["params"] = held if params is None else params
         world = _new_object(World)
         _set_field(world, "__dict__", state)
         return world

@@ -34,6 +34,7 @@ from gymnasium import spaces
 from asteroids.config import Config, load_config
 from asteroids.core import World, new_world, step
 from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.params import Params, params_for
 from asteroids.env.checks import action_index, game_seed_option
 from asteroids.env.observation import ACTION_NAMES, ACTIONS, DEFAULT_ROCKS, Observer
 from asteroids.env.pixels import Observations
@@ -50,7 +51,7 @@ def game_seed_from(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63 - 1))
 
 
-def play_ticks(world: World, mask: int, config: Config, frame_skip: int, max_ticks: int,
+def play_ticks(world: World, mask: int, config: Config | Params, frame_skip: int, max_ticks: int,
                recorder: Any = None, until_life_lost: bool = False) -> tuple[World, World | None]:
     """One environment step: ``frame_skip`` ticks with the buttons of ``mask``, fewer when the
     game ends or reaches ``max_ticks`` (or, ``until_life_lost``, at a tick that loses a
@@ -155,6 +156,8 @@ class AsteroidsEnv(gym.Env):
         self.repeat_action_probability = sticky_probability(repeat_action_probability)
         self.terminal_on_life_loss = bool(terminal_on_life_loss)
         self.config = config_for(config)
+        self.params = params_for(self.config)
+        """The compiled rules, passed to every step (compiled once, here)."""
         hz = float(self.config.world.tick_hz)
         self.max_ticks = max_ticks_for(self.config, max_ticks, max_episode_steps, frame_skip)
         self.frame_skip = frame_skip
@@ -189,7 +192,7 @@ class AsteroidsEnv(gym.Env):
         chosen = game_seed_option(options)
         super().reset(seed=seed)
         self.game_seed = game_seed_from(self.np_random) if chosen is None else chosen
-        self.world = self.prev = new_world(self.config, self.game_seed)
+        self.world = self.prev = new_world(self.params, self.game_seed)
         self.episodes += 1
         self.last_action = 0
         if self.record:
@@ -220,7 +223,7 @@ class AsteroidsEnv(gym.Env):
             index = self.last_action
         self.last_action = index
         start = self.world.score
-        self.world, prev = play_ticks(self.world, ACTIONS[index], self.config,
+        self.world, prev = play_ticks(self.world, ACTIONS[index], self.params,
                                       self.frame_skip, self.max_ticks, self._recorder,
                                       self.terminal_on_life_loss)
         self.prev = prev if prev is not None else self.prev

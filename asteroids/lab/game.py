@@ -31,6 +31,7 @@ from asteroids.config import Config
 from asteroids.core import new_world, step
 from asteroids.core.event_columns import EventColumns, EventKind, encode
 from asteroids.core.kinds import BY_SHIP, Cause
+from asteroids.core.params import params_for
 from asteroids.replay.format import Replay
 from asteroids.replay.record import Recorder, get_bot
 
@@ -198,11 +199,12 @@ def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
         raise ValueError(f"max_ticks must be 1 or more; got {max_ticks}")
     pilot = get_bot(bot)
     recorder = Recorder(config, seed) if record else None
-    world = new_world(config, seed)
+    rules = params_for(config)  # compiled once, passed every tick
+    world = new_world(rules, seed)
     tally = Tally(np.array([world.wave]))
     while world.tick < max_ticks and not world.game_over:
-        mask = pilot(world, config)
-        world, events = step(world, mask, config)
+        mask = pilot(world, rules)
+        world, events = step(world, mask, rules)
         if recorder is not None:
             recorder.add(mask, world)
         tally.add(encode((events,)) if events else _NO_EVENTS, np.array([world.tick]),

@@ -88,8 +88,8 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
     """
     rules = Rules(config)
     out = GameStats(hz=rules.hz)
-    world: World = new_world(config, seed)
     p = rules.p
+    world: World = new_world(p, seed)
     seen: deque[World] = deque(maxlen=max(delay_ticks, 0) + 1)
     last_close = np.zeros(0, dtype=np.int64)
     last_press = last_act = -(10**9)
@@ -132,7 +132,7 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
         if mask & _ACT:
             last_act = t
         wave = world.wave
-        world, events = step(world, mask, config if configs is None else configs(t))
+        world, events = step(world, mask, p if configs is None else configs(t))
         out.ticks += 1
         out.wave_ticks[wave] = out.wave_ticks.get(wave, 0) + 1
         for event in events:

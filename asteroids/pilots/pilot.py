@@ -93,10 +93,10 @@ class Rules:
                  "panic_ticks", "shield_ticks", "size", "start_chance_scale", "tap_ticks",
                  "threat_ticks", "turn_deg")
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config | Params) -> None:
         p = params_for(config)
         self.p: Params = p
-        self.hz = float(config.world.tick_hz)
+        self.hz = float(p.config.world.tick_hz)
         self.size = p.size if p.wrap_any else None
         self.glance_ticks = max(1, round(GLANCE_S * self.hz))
         self.max_delay = round(MAX_DELAY_S * self.hz)
@@ -168,7 +168,7 @@ class PersonaPilot:
 
     # --- game bookkeeping -----------------------------------------------------------------
 
-    def _rules_for(self, config: Config) -> Rules:
+    def _rules_for(self, config: Config | Params) -> Rules:
         if self._rules is None or config is not self._config:
             self._rules = Rules(config)
             self._config = config
@@ -194,7 +194,7 @@ class PersonaPilot:
 
     # --- one tick ---------------------------------------------------------------------------
 
-    def __call__(self, world: World, config: Config) -> int:
+    def __call__(self, world: World, config: Config | Params) -> int:
         """The buttons for this tick of ``world`` (an ``InputFrame`` bit mask)."""
         rules = self._rules_for(config)
         if world.tick != self._last_tick + 1 or not self._history:

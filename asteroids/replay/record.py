@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from asteroids import __version__
 from asteroids.config import Config
 from asteroids.core.inputs import as_mask
+from asteroids.core.params import Params, params_for
 from asteroids.core.play import Play, play_for
 from asteroids.core.world import World
 from asteroids.replay.changes import (
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Bot", "Recorder", "TickLog", "bot_names", "get_bot", "record_bot_game", "utc_now"]
 
-Bot = Callable[[World, Config], int]
+Bot = Callable[[World, Config | Params], int]
 """A pilot: the input mask for this tick, from the World and the config (pure)."""
 
 _LEGACY_STYLES = {"classic": 0, "classic-hyper": 1, "classic-shield": 2}
@@ -279,8 +280,9 @@ def get_bot(name: str | Persona) -> Bot:
         style = _LEGACY_STYLES[name]
         legacy = bot_module.bot_input
 
-        def pilot(world: World, config: Config) -> int:
-            return legacy(world, config.world.width_px, config.world.height_px, style)
+        def pilot(world: World, config: Config | Params) -> int:
+            p = params_for(config)
+            return legacy(world, p.width, p.height, style)
 
         return pilot
     raise KeyError(f"no bot named {name!r}; known bots: {', '.join(bot_names())} "
@@ -296,11 +298,12 @@ def record_bot_game(config: Config, seed: int, bot: Bot, ticks: int, *, players:
         raise ValueError(f"ticks must be in [0, {MAX_TICKS}]; got {ticks}")
     recorder = Recorder(config, seed, players=players, every=every)
     play = recorder.play
-    state = play.start(config, seed)
+    rules = params_for(config)
+    state = play.start(rules, seed)
     for _ in range(ticks):
         if stop_at_game_over and play.over(state):
             break
-        mask = bot(play.world(state), config)
-        state, _ = play.step(state, mask, config)
+        mask = bot(play.world(state), rules)
+        state, _ = play.step(state, mask, rules)
         recorder.add(mask, state)
     return recorder.finish(state, created_at=created_at)

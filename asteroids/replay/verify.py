@@ -24,6 +24,7 @@ from typing import Any
 
 from asteroids.core.events import Event
 from asteroids.core.hashing import field_digests
+from asteroids.core.params import params_for
 from asteroids.core.play import Play, play_for
 from asteroids.core.world import FIELD_NAMES, World
 from asteroids.replay.format import MAX_HASH_GAP, Replay
@@ -110,7 +111,8 @@ def _verify(replay: Replay, play: Play[Any],
     config = replay.config
     every = replay.checkpoint_every
     expected = dict(replay.checkpoints)
-    changes = {c.tick: c.config for c in replay.config_changes}
+    changes = {c.tick: params_for(c.config) for c in replay.config_changes}
+    rules = params_for(config)  # compiled once (and once per change), passed every tick
     step_state, hasher = play.step, play.hasher()
     deadline = deadline if deadline is not None else Deadline()
     timed = deadline.at is not None
@@ -129,8 +131,8 @@ def _verify(replay: Replay, play: Play[Any],
     tick_bytes = replay.tick_hashes
     for t in range(1, ticks + 1):
         if changes:
-            config = changes.get(t - 1, config)
-        state, events = step_state(state, masks[t - 1], config)
+            rules = changes.get(t - 1, rules)
+        state, events = step_state(state, masks[t - 1], rules)
         if on_step is not None:
             on_step(state, events)
         if sparse:
@@ -180,8 +182,8 @@ def _narrow(replay: Replay, play: Play[Any], good: Any, good_tick: int, bad_tick
             bad_hash: str, bad: Any, deadline: Deadline) -> VerifyResult:
     """Re-simulate from the last good checkpoint to the first bad one, hashing every tick
     (at most ``checkpoint_every`` ticks; a tick whose hash byte differs ends it)."""
-    config = replay.config_at(good_tick)
-    changes = {c.tick: c.config for c in replay.config_changes}
+    rules = params_for(replay.config_at(good_tick))
+    changes = {c.tick: params_for(c.config) for c in replay.config_changes}
     last_is_final = bad_tick == replay.ticks and bad_tick % replay.checkpoint_every != 0
     expected = replay.final_hash if last_is_final else dict(replay.checkpoints)[bad_tick]
     first_bad = bad_tick
@@ -191,8 +193,8 @@ def _narrow(replay: Replay, play: Play[Any], good: Any, good_tick: int, bad_tick
     for t in range(good_tick + 1, bad_tick + 1):
         if timed and t % CHECK_EVERY == 0 and deadline.passed():
             return _stopped(replay, play, state, t - 1, deadline)
-        config = changes.get(t - 1, config)
-        state, _ = play.step(state, replay.masks[t - 1], config)
+        rules = changes.get(t - 1, rules)
+        state, _ = play.step(state, replay.masks[t - 1], rules)
         if t - 1 < len(replay.tick_hashes) and \
                 int(hasher(state)[:2], 16) != replay.tick_hashes[t - 1]:
             first_bad = t

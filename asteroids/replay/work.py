@@ -101,11 +101,12 @@ def time_limit_problem(limit_s: float | None, tick: int, ticks: int) -> str:
 def measure_rate(replay: Replay, seconds: float = CALIBRATE_S) -> float:
     """Ticks per second of re-simulating ``replay`` here, measured on its first ticks for at
     most ``seconds`` (the whole game when it is shorter); 0.0 for a game of no ticks."""
+    from asteroids.core.params import params_for
     from asteroids.core.play import play_for
 
     play = play_for(replay.players)
-    changes = {c.tick: c.config for c in replay.config_changes}
-    config = replay.config
+    changes = {c.tick: params_for(c.config) for c in replay.config_changes}
+    config = params_for(replay.config)
     state: Any = play.start(config, replay.seed)
     masks = replay.masks
     began = time.perf_counter()

@@ -13,6 +13,7 @@ from pathlib import Path
 from asteroids.config import Config, load_config
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.bot import bot_input
+from asteroids.core.params import params_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,10 +27,11 @@ def bot_game_hashes(name: str, seed: int, ticks: int, every: int, style: int = 0
     """State hashes every ``every`` ticks (and at the end) of a bot game."""
     cfg = preset(name)
     w, h = cfg.world.width_px, cfg.world.height_px
-    world = new_world(cfg, seed)
+    p = params_for(cfg)  # compiled once, passed every tick
+    world = new_world(p, seed)
     hashes = [state_hash(world)]
     for tick in range(1, ticks + 1):
-        world, _ = step(world, bot_input(world, w, h, style), cfg)
+        world, _ = step(world, bot_input(world, w, h, style), p)
         if tick % every == 0 or tick == ticks:
             hashes.append(state_hash(world))
     return hashes

@@ -17,6 +17,7 @@ from asteroids.core import new_world, state_hash, step
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.hashing import value_bytes
 from asteroids.core.inputs import ALL_BUTTONS
+from asteroids.core.params import params_for
 from asteroids.core.world import FIELD_NAMES
 
 PRESETS = ("classic", "default", "arena")
@@ -38,6 +39,7 @@ def _differing_fields(a, b) -> list[str]:
 def play_both(cfg, seeds, ticks: int, masks_for) -> tuple[list[int], list]:
     """Step a batch and, beside it, one World per seed with the same masks; fail at the
     first tick and game where anything differs. Returns each game's game-over tick."""
+    cfg = params_for(cfg)  # compiled once, passed every tick
     batch = new_batch(cfg, seeds)
     worlds = [new_world(cfg, s) for s in seeds]
     over_at = [-1] * len(seeds)

@@ -196,22 +196,22 @@ def test_box_pairs_among_tests_just_the_pairs_given():
 
 
 def test_merge_lanes_puts_each_replaced_game_in_its_lane():
-    cfg = load_preset("classic")
+    cfg = params_for(load_preset("classic"))
     worlds = [new_world(cfg, s) for s in range(1, 7)]
     for i in range(len(worlds)):  # games of different sizes: some shots, some broken rocks
         for t in range(40 + 30 * i):
             worlds[i], _ = step(worlds[i], 8 if t % 3 == 0 else 2, cfg)
-    batch = pack(worlds, worlds[0].params, range(1, 7), keep_worlds=False)
+    batch = pack(worlds, cfg, range(1, 7), keep_worlds=False)
     fresh = [new_world(cfg, 100), new_world(cfg, 101)]
     merged = merge_lanes(batch.columns(), SCALAR_FIELDS, 6, None, [1, 4], fresh)
     want = list(worlds)
     want[1], want[4] = fresh
-    got = pack(want, worlds[0].params, range(6), keep_worlds=False).columns()
+    got = pack(want, cfg, range(6), keep_worlds=False).columns()
     assert set(merged) == set(got)
     for name, value in got.items():
         assert value.dtype == merged[name].dtype, name
         assert np.array_equal(value, merged[name]), name
-    again = pack(want, worlds[0].params, range(6), keep_worlds=False)
+    again = pack(want, cfg, range(6), keep_worlds=False)
     assert [state_hash(again.world(i)) for i in range(6)] == [state_hash(w) for w in want]
 
 

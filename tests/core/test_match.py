@@ -23,6 +23,7 @@ from asteroids.core.match import (
     step_match,
 )
 from asteroids.core.params import params_for
+from asteroids.core.play import MATCH
 from asteroids.core.world import SHIP_DEAD, SHIP_FLYING, World
 
 from .worlds import config_with, quiet, rock, world_with
@@ -182,7 +183,7 @@ def test_the_last_ship_passes_the_turn_too_and_the_match_ends_when_both_are_out(
 
 def test_a_whole_match_alternates_on_every_lost_ship() -> None:
     """Both ships sit still and the rocks ram them: 3 + 3 ships lost, turns 1 2 1 2 1 2."""
-    cfg = _cfg(turn_banner_s=0.25)
+    cfg = params_for(_cfg(turn_banner_s=0.25))  # compiled once, passed every tick
     m = new_match(cfg, 5)
     turns, lost = [0], {0: 0, 1: 0}
     for _ in range(40_000):
@@ -203,7 +204,7 @@ def test_a_whole_match_alternates_on_every_lost_ship() -> None:
 
 
 def test_same_seed_and_inputs_give_the_same_match() -> None:
-    cfg = _cfg(turn_banner_s=0.1)
+    cfg = params_for(_cfg(turn_banner_s=0.1))
     masks = [(t * 7919) % 64 for t in range(3000)]
 
     def play(seed: int) -> list[str]:
@@ -230,6 +231,26 @@ def test_match_hash_sees_every_field_and_both_worlds() -> None:
     assert match_hash(m, hashes) == base
     with pytest.raises(ValueError):
         match_hash(m, hashes[:1])
+
+
+def test_the_match_hasher_of_one_pass_gives_match_hash_on_every_tick() -> None:
+    """``MATCH.hasher`` hashes only the World the last step moved; on every tick of a match
+    with turns and banners it gives ``match_hash``, and a state out of order (a seek back,
+    the same state twice) has every World hashed again."""
+    cfg = params_for(_cfg(turn_banner_s=0.05))
+    hasher = MATCH.hasher()
+    m = new_match(cfg, 5)
+    states = [m]
+    assert hasher(m) == match_hash(m)
+    for t in range(6000):
+        m, _ = step_match(m, (t * 7919) % 64 if t % 3 else 0, cfg)
+        states.append(m)
+        assert hasher(m) == match_hash(m), t
+        if m.over:
+            break
+    assert len({s.active for s in states}) == 2, "the turn should pass"
+    for back in (states[100], states[100], states[101], states[2], states[-1]):
+        assert hasher(back) == match_hash(back)
 
 
 def test_banner_setting_is_a_rule_of_two_player_games_only() -> None:

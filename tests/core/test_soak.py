@@ -20,13 +20,13 @@ def soak(name: str, seed: int, ticks: int, style: int) -> dict[str, int]:
     """Play ``ticks`` ticks (new games after game over); return some coverage counts."""
     cfg = preset(name)
     p = params_for(cfg)
-    world = new_world(cfg, seed)
+    world = new_world(p, seed)
     watch = OverlapWatch(p) if p.ast_collide else None
     seen = {"games": 1, "max_wave": 1, "max_asteroids": 0, "saucers": 0}
     with np.errstate(all="raise"):
         for _ in range(ticks):
             prev = world
-            world, events = step(world, bot_input(world, p.width, p.height, style), cfg)
+            world, events = step(world, bot_input(world, p.width, p.height, style), p)
             check_world(world, p, prev)
             if watch is not None:
                 watch.update(world)
@@ -36,7 +36,7 @@ def soak(name: str, seed: int, ticks: int, style: int) -> dict[str, int]:
             seen["saucers"] += sum(type(e).__name__ == "SaucerSpawned" for e in events)
             if world.game_over and world.tick - prev.tick and world.lives == 0:
                 seed += 1000
-                world = new_world(cfg, seed)
+                world = new_world(p, seed)
                 seen["games"] += 1
     return seen
 

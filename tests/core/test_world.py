@@ -17,13 +17,14 @@ from asteroids.core.batch import ARRAY_FIELDS, SCALAR_FIELDS, new_batch
 from asteroids.core.batch_rows import ROW_KINDS
 from asteroids.core.hashing import field_digests
 from asteroids.core.kinds import Cause, Hit, Kind, ShipState, Shooter
+from asteroids.core.params import params_for
 from asteroids.core.world import FIELD_NAMES, FIELDS, NEUTRAL, Draft, World
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_draft_declares_every_world_field_with_its_type() -> None:
-    world = {name: kind for name, kind in World.__annotations__.items() if name != "params"}
+    world = dict(World.__annotations__)
     assert tuple(world) == FIELD_NAMES
     assert Draft.__annotations__ == world
 
@@ -33,7 +34,7 @@ def test_every_layer_lists_exactly_the_tables_fields() -> None:
     (per game and rows, with the table's dtypes) hold exactly its fields, in its order."""
     assert FIELD_NAMES == tuple(s.name for s in FIELDS) and len(FIELD_NAMES) == 57
     world = new_world(Config(), 3)
-    assert tuple(n for n in vars(world) if n != "params") == FIELD_NAMES
+    assert tuple(vars(world)) == FIELD_NAMES
     assert tuple(n for n in vars(Draft(world)) if not n.startswith("_")) == FIELD_NAMES
     assert len(field_digests(world)) == len(FIELD_NAMES)
     assert (*SCALAR_FIELDS, *ARRAY_FIELDS) == tuple(
@@ -129,21 +130,15 @@ def test_named_kinds_keep_the_ints_a_world_holds() -> None:
                                         "asteroid", "hyperspace"]
 
 
-def test_params_ride_along_but_are_not_state() -> None:
-    """The compiled rules a World carries are never hashed, and stepping with the same
-    Config reuses them; another Config compiles its own."""
+def test_a_world_carries_no_rules() -> None:
+    """The compiled rules are passed, never carried: a World holds only its state, and
+    stepping with a Config (compiled on the call) or with its Params gives the same World."""
     cfg = Config()
     world = new_world(cfg, 3)
-    assert "params" not in FIELD_NAMES and "params" not in NEUTRAL
-    after, _ = step(world, 0, cfg)
-    assert after.params is world.params and world.params is not None
-    other = Config()
-    moved, _ = step(world, 0, other)
-    assert moved.params is not world.params and moved.params.config is other
-    assert state_hash(moved) == state_hash(after)
-    bare = Draft(world)
-    bare._params = None
-    hand_made = bare.freeze()
-    assert hand_made.params is None and state_hash(hand_made) == state_hash(world)
-    again, _ = step(hand_made, 0, cfg)
-    assert state_hash(again) == state_hash(after)
+    assert set(vars(world)) == set(FIELD_NAMES)
+    p = params_for(cfg)
+    by_config, _ = step(world, 8, cfg)
+    by_params, _ = step(world, 8, p)
+    assert set(vars(by_params)) == set(FIELD_NAMES)
+    again, _ = step(new_world(p, 3), 8, p)
+    assert state_hash(by_config) == state_hash(by_params) == state_hash(again)

@@ -113,8 +113,9 @@ def shot_query_finds_hit(d: Draft, p: Params) -> bool:
 def run(world: World, cfg: Config, inputs: list[int]) -> tuple[World, list]:
     """Step through ``inputs``; return the last world and all events."""
     out = []
+    p = params_for(cfg)
     for mask in inputs:
-        world, events = step(world, mask, cfg)
+        world, events = step(world, mask, p)
         out.extend(events)
     return world, out
 
