@@ -7,13 +7,15 @@ and break the rocks they hit, which score and split; rocks and craft move; the c
 The batched pass runs the rules' shared texts for all of it (``asteroids.core.lanes``:
 ``read_buttons``, ``fly``, ``trigger``, ``saucer_clock``, ``saucer_arrives``, ``move_rocks``,
 ``move_craft``, ``ship_clock``, ``heartbeat_clock``, ``split_rocks`` ...) over ``(B,)`` arrays
-and packed rows. Each game is *classified* as it goes: the moment a rule would do what the
-batched pass leaves to the one-game driver (a jump, a contact, a death, an extra life, a
-wave, a shot hitting a craft, obstacles), the game is marked, and every marked game is
-stepped by ``simulation.step`` from its state at the start of the tick; its World replaces
-whatever the batched pass computed for it (``batch_rows.merge_lanes``). The classification
-only picks the driver; both give the same next World (tests/core/test_batch_identity.py and
-test_batch_tick.py, every game after every tick), so a test that is too cautious costs
+and packed rows; so do the arena's rules (``bounce_off_obstacles``, ``collide_asteroids``,
+and the sweep's walls and ricochets, ``sweep_rows``). Each game is *classified* as it
+goes: the moment a rule would do what the batched pass leaves to the one-game driver (a
+jump, a contact, a death, an extra life, a wave, a shot hitting a craft), the game is
+marked, and every marked game is stepped by ``simulation.step`` from its state at the
+start of the tick; its World replaces whatever the batched pass computed for it
+(``batch_rows.merge_lanes``). The classification only picks the driver; both give the
+same next World (tests/core/test_batch_identity.py, test_batch_tick.py and
+test_batch_arena.py, every game after every tick), so a test that is too cautious costs
 time, never bits. In a classic batch of idle or aimer games, well under 1 % of the games
 take the one-game step on a tick.
 

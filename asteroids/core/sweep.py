@@ -26,7 +26,8 @@ from asteroids.core.reach import shots_may_hit
 from asteroids.core.shots import first_hits
 from asteroids.core.world import Draft, empty_f64
 
-__all__ = ["MAX_SHOT_PIECES", "Targets", "shot_hits", "shots_after", "sweep_shots", "targets_of"]
+__all__ = ["MAX_SHOT_PIECES", "ShotHits", "Targets", "shot_hits", "shots_after", "sweep_shots",
+           "targets_of"]
 
 
 MAX_SHOT_PIECES = 3
@@ -117,7 +118,7 @@ def targets_of(d: Draft, p: Params, owner: Shooter, rocks: np.ndarray) -> Target
     return Targets(points, offsets, motion, kind, index)
 
 
-class _ShotHits:
+class ShotHits:
     """Per shot: what it hit this tick (``kind``, a ``Hit``: an obstacle stops or turns the
     shot), which asteroid, when (on the whole tick's clock, 0..1), where, and the
     obstacle edge's normal; and the last obstacle it ricocheted off (``bounced``: where, when,
@@ -230,7 +231,7 @@ def _pieces(n: int) -> tuple[np.ndarray, ...]:
             np.zeros((n, _WALL_PIECES), dtype=bool))
 
 
-def _legs_after_ricochet(hits: _ShotHits, rows: np.ndarray, p: Params
+def _legs_after_ricochet(hits: ShotHits, rows: np.ndarray, p: Params
                          ) -> tuple[_Legs, np.ndarray]:
     """The legs shots ``rows`` start where they ricocheted off an obstacle, and which of
     them have one (not those whose ricochet came at the very end of the tick)."""
@@ -254,7 +255,7 @@ def _legs_after_ricochet(hits: _ShotHits, rows: np.ndarray, p: Params
 
 
 def shot_hits(starts: np.ndarray, vel: np.ndarray, asked: list[tuple[np.ndarray, Targets]],
-              p: Params) -> _ShotHits:
+              p: Params) -> ShotHits:
     """What every shot hits this tick along its whole path (``sweep_shots``' query), for one
     game's shots or many games' packed rows: ``asked`` pairs shot rows with their targets.
 
@@ -267,7 +268,7 @@ def shot_hits(starts: np.ndarray, vel: np.ndarray, asked: list[tuple[np.ndarray,
     during it, so a target that moves into the ricocheted path is hit when the shot gets
     there. All hit times are on the whole tick's clock, so the earliest shot frame a target.
     """
-    hits = _ShotHits(starts.shape[0])
+    hits = ShotHits(starts.shape[0])
     ends = starts + vel
     walls = None if p.wrap_shots else segment_wall_bounce(starts, vel, np.zeros(2), p.size,
                                                           max_pieces=_WALL_PIECES)
@@ -289,7 +290,7 @@ def shot_hits(starts: np.ndarray, vel: np.ndarray, asked: list[tuple[np.ndarray,
     return hits
 
 
-def _first_legs(hits: _ShotHits, rows: np.ndarray, starts: np.ndarray, vel: np.ndarray,
+def _first_legs(hits: ShotHits, rows: np.ndarray, starts: np.ndarray, vel: np.ndarray,
                 walls: WallBounce | None, p: Params) -> tuple[_Legs, np.ndarray]:
     """The legs the turned shots ``rows`` go on after their first piece: after an obstacle
     ricochet, else the rest of the path folded at the walls (from its second piece)."""
@@ -308,7 +309,7 @@ def _first_legs(hits: _ShotHits, rows: np.ndarray, starts: np.ndarray, vel: np.n
     return legs, live
 
 
-def _follow_shots(hits: _ShotHits, rows: np.ndarray, follow: np.ndarray,
+def _follow_shots(hits: ShotHits, rows: np.ndarray, follow: np.ndarray,
                   first: tuple[_Legs, np.ndarray], tg: Targets, p: Params) -> None:
     """Test the rest of the turned shots' paths (``rows[follow]``) after their first turn,
     piece by piece, until each hits something, the tick ends or it has used
@@ -397,7 +398,7 @@ def _fly_unhit_shots(d: Draft, p: Params) -> None:
     d.shot_ttl = ttl.take(keep)
 
 
-def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: _ShotHits) -> None:
+def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: ShotHits) -> None:
     """Break what the shots hit (earliest hit first), then move or remove every shot."""
     hit_kind, hit_index, hit_t = hits.kind, hits.index, hits.t
     struck = np.flatnonzero(hit_kind)
@@ -423,7 +424,7 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: _ShotHits) -> None
     d.shot_ttl = ttl.take(keep)
 
 
-def shots_after(pos: np.ndarray, vel: np.ndarray, hits: _ShotHits, p: Params
+def shots_after(pos: np.ndarray, vel: np.ndarray, hits: ShotHits, p: Params
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Where every shot ends the tick and its velocity then (row by row, one game's shots or
     many games'): moved, from its last obstacle ricochet if any, and wrapped or folded at

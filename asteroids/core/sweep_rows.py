@@ -17,7 +17,7 @@ from asteroids.core.kinds import BY_SHIP, Cause, Hit, Kind, Shooter
 from asteroids.core.lanes import BatchDraft
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.params import Params
-from asteroids.core.sweep import Targets, _ShotHits, shot_hits, shots_after
+from asteroids.core.sweep import ShotHits, Targets, shot_hits, shots_after
 
 __all__ = ["claims", "sweep_rows"]
 
@@ -82,7 +82,7 @@ def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.nda
 
 def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarray,
                present: dict[Kind, np.ndarray], shapes: dict[Kind, Shape],
-               motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> _ShotHits:
+               motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> ShotHits:
     """``sweep_shots``' hits for every shot of the games ``asked`` ((B,) bools) at once,
     by the sweep's own ``shot_hits`` (rows of other games hit nothing here); then every
     shot row moved by ``sweep.shots_after`` (``d.shot_pos``, ``d.shot_vel``) and aged.
@@ -97,7 +97,7 @@ def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarra
         motion: per craft kind, its (B,) velocity columns.
     """
     rows = asked.take(shot_game).nonzero()[0]
-    hits = _ShotHits(d.shot_id.shape[0])
+    hits = ShotHits(d.shot_id.shape[0])
     if rows.shape[0]:
         tg = _batch_targets(d, p, rows, shot_game, present, shapes, motion)
         hits = shot_hits(d.shot_pos, d.shot_vel, [(rows, tg)], p)

@@ -6,7 +6,6 @@ every game, after every tick, the one-game core's World and events.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from asteroids.config.loader import load_preset

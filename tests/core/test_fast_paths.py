@@ -182,7 +182,7 @@ def test_unhit_shots_fly_as_apply_shot_hits_moves_them(name: str) -> None:
             fast.shot_ttl = slow.shot_ttl = ttl
             fast.shot_pos = slow.shot_pos = pos
         claims = Frame(world.ast_id.shape[0])
-        sweep._apply_shot_hits(slow, p, claims, sweep._ShotHits(k))
+        sweep._apply_shot_hits(slow, p, claims, sweep.ShotHits(k))
         sweep._fly_unhit_shots(fast, p)
         assert claims.rock_by is None
         assert not claims.claimed(Kind.SAUCER) and not claims.claimed(Kind.SHIP)
