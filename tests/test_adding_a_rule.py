@@ -113,8 +113,9 @@ def test_a_new_knob_keeps_every_old_replay(tmp_path: Path,
     pkg = _later_version(tmp_path, [
         ("config/rule_tables.py", "    heartbeat: HeartbeatConfig = field(",
          KNOB + "    heartbeat: HeartbeatConfig = field("),
-        ("core/params.py", 'asteroid_points=tuple(t["scoring.asteroid"]),',
-         'asteroid_points=tuple(p + t["game.bonus_points"] for p in t["scoring.asteroid"]),'),
+        ("core/params.py", '("asteroid_points", lambda t, c: tuple(t["scoring.asteroid"])),',
+         '("asteroid_points", lambda t, c: tuple(p + t["game.bonus_points"]\n'
+         '                                            for p in t["scoring.asteroid"])),'),
         ("core/world.py", "    game_over: bool = per_game(False)\n",
          "    game_over: bool = per_game(False)\n    bonus_ticks: int = per_game(0, neutral=0)\n"),
         ("core/simulation.py", "    d.since_break += 1\n",
@@ -150,9 +151,13 @@ def test_a_new_rules_version_keeps_every_old_replay(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     pkg = _later_version(tmp_path, [
         ("config/schema.py", "RULES_VERSION = 1\n", "RULES_VERSION = 2\n"),
-        ("core/params.py", 'shot_speed=t["shots.speed_px_per_s"],',
-         'shot_speed=(t["shots.speed_px_per_s"] * 1.5 if t["rules_version"] >= 2\n'
-         '                    else t["shots.speed_px_per_s"]),'),
+        ("core/params.py", '    ("shot_speed", "shots.speed_px_per_s"),\n', ''),
+        ("core/params.py", "DERIVED_PARAMS: tuple[tuple[str, Callable[[Mapping[str, Any], Config], "
+         "Any]], ...] = (\n",
+         "DERIVED_PARAMS: tuple[tuple[str, Callable[[Mapping[str, Any], Config], Any]], ...] = (\n"
+         '    ("shot_speed", lambda t, c: (t["shots.speed_px_per_s"] * 1.5\n'
+         '                                 if t["rules_version"] >= 2\n'
+         '                                 else t["shots.speed_px_per_s"])),\n'),
     ])
     _verify_all(pkg, SAMPLE)  # the knob test above goes through all of them
 

@@ -25,7 +25,13 @@ from asteroids.config.schema import (
     RULES_VERSION,
     check_declarations,
 )
-from asteroids.core.params import compile_params, per_tick
+from asteroids.core.params import (
+    DERIVED_PARAMS,
+    KNOB_PARAMS,
+    Params,
+    compile_params,
+    per_tick,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,3 +103,16 @@ def test_the_fingerprint_leaves_out_a_knob_at_its_before_value() -> None:
     bumped = dataclasses.replace(one, rules_version=2)  # a later version's rules
     assert canonical_rules(bumped)["rules_version"] == 2
     assert rules_fingerprint(bumped) != rules_fingerprint(one)
+
+
+def test_every_params_field_is_made_by_one_table_entry() -> None:
+    """``compile_params`` maps nothing by hand: each Params field is one knob's per-tick value
+    (``KNOB_PARAMS``, its knob a rule knob) or one derivation (``DERIVED_PARAMS``), once."""
+    made = [name for name, _ in KNOB_PARAMS] + [name for name, _ in DERIVED_PARAMS]
+    fields = [f for f in Params.__dataclass_fields__ if f not in ("config", "per_tick")]
+    assert sorted(made) == sorted(fields) and len(set(made)) == len(made)
+    config = load_config("classic")
+    t = per_tick(config)
+    p = compile_params(config)
+    for name, key in KNOB_PARAMS:
+        assert getattr(p, name) is t[key] or getattr(p, name) == t[key], name

@@ -12,7 +12,7 @@ and nothing here keeps state between calls.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -24,7 +24,8 @@ from asteroids.config.knobs import knobs
 from asteroids.config.schema import MATCH_TABLES, RULE_TABLES, Config
 from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 
-__all__ = ["Params", "compile_params", "convert", "params_for", "per_tick"]
+__all__ = ["DERIVED_PARAMS", "KNOB_PARAMS", "Params", "compile_params", "convert", "params_for",
+           "per_tick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,105 +202,129 @@ def per_tick(config: Config) -> Mapping[str, Any]:
     return MappingProxyType(out)
 
 
-def compile_params(config: Config) -> Params:
-    """Convert a Config to per-tick Params (pure)."""
-    t = per_tick(config)
-    w, h = config.world.width_px, config.world.height_px
-    b = config.borders
-    pts: list[tuple[float, float]] = []
+KNOB_PARAMS: tuple[tuple[str, str], ...] = (
+    ("rules_version", "rules_version"),
+    ("ship_length", "ship.length_px"),
+    ("thrust", "ship.thrust_px_per_s2"),
+    ("turn_steps", "ship.turn_deg_per_s"),
+    ("max_speed", "ship.max_speed_px_per_s"),
+    ("respawn_ticks", "ship.respawn_delay_s"),
+    ("safe_radius", "ship.safe_radius_px"),
+    ("hyper_enabled", "ship.hyperspace.enabled"),
+    ("hyper_ticks", "ship.hyperspace.duration_s"),
+    ("hyper_risky", "ship.hyperspace.risky"),
+    ("hyper_margin", "ship.hyperspace.edge_margin"),
+    ("shield_enabled", "ship.shield.enabled"),
+    ("shield_ticks", "ship.shield.energy_s"),
+    ("shield_radius", "ship.shield.radius_px"),
+    ("shield_restitution", "ship.shield.restitution"),
+    ("shield_refill", "ship.shield.refill_per_wave"),
+    ("shot_speed", "shots.speed_px_per_s"),
+    ("shot_inherit", "shots.inherit_velocity"),
+    ("shot_axis_cap", "shots.max_axis_speed_px_per_s"),
+    ("shot_ticks", "shots.lifetime_s"),
+    ("shot_max", "shots.max_alive"),
+    ("autofire", "shots.autofire"),
+    ("autofire_ticks", "shots.autofire_interval_s"),
+    ("vertices_min", "asteroids.vertices_min"),
+    ("vertices_max", "asteroids.vertices_max"),
+    ("jaggedness", "asteroids.jaggedness"),
+    ("ast_speed_min", "asteroids.speed_min_px_per_s"),
+    ("ast_speed_max", "asteroids.speed_max_px_per_s"),
+    ("spin_max_steps", "asteroids.spin_max_deg_per_s"),
+    ("split_children", "asteroids.split_children"),
+    ("split_kick", "asteroids.split_kick_px_per_s"),
+    ("ast_max", "asteroids.max_alive"),
+    ("ast_collide", "asteroids.collide"),
+    ("ast_restitution", "asteroids.restitution"),
+    ("saucers", "saucers.enabled"),
+    ("saucer_first_ticks", "saucers.first_interval_s"),
+    ("saucer_step_ticks", "saucers.interval_step_s"),
+    ("saucer_min_ticks", "saucers.min_interval_s"),
+    ("lurk_ticks", "saucers.lurk_s"),
+    ("lurk_min", "saucers.lurk_min_asteroids"),
+    ("lurk_min_max", "saucers.lurk_min_asteroids_max"),
+    ("always_large", "saucers.always_large_count"),
+    ("small_score", "saucers.small_score"),
+    ("saucer_speed", "saucers.speed_px_per_s"),
+    ("zigzag_ticks", "saucers.zigzag_interval_s"),
+    ("saucer_fire_ticks", "saucers.fire_interval_s"),
+    ("saucer_max_shots", "saucers.max_shots"),
+    ("saucer_shot_speed", "saucers.shot_speed_px_per_s"),
+    ("saucer_shot_ticks", "saucers.shot_lifetime_s"),
+    ("aim_error_steps", "saucers.aim_error_deg"),
+    ("aim_error_expert_steps", "saucers.aim_error_expert_deg"),
+    ("expert_score", "saucers.expert_score"),
+    ("ramming_scores", "scoring.ramming_scores"),
+    ("extra_life_every", "scoring.extra_life_every"),
+    ("lives", "game.lives"),
+    ("max_lives", "game.max_lives"),
+    ("first_wave", "game.first_wave_asteroids"),
+    ("wave_increment", "game.wave_increment"),
+    ("max_wave", "game.max_wave_asteroids"),
+    ("wave_delay_ticks", "game.next_wave_delay_s"),
+    ("spawn_clearance", "game.spawn_clearance_px"),
+    ("beat_start_ticks", "game.heartbeat.start_interval_s"),
+    ("beat_min_ticks", "game.heartbeat.min_interval_s"),
+    ("beat_quicken_ticks", "game.heartbeat.quicken_every_s"),
+    ("beat_step_ticks", "game.heartbeat.quicken_step_s"),
+)
+"""The Params fields that are one knob's per-tick value as it is (``per_tick[knob]``), each
+with its knob: the whole mapping, read by ``compile_params``. Where a field's name is not
+its knob's, the name changes between layers; renaming those fields (across the core's
+modules) to their knob's name would leave this table a list of knob names."""
+
+
+def _borders(t: Mapping[str, Any]) -> tuple[str, ...]:
+    return (t["borders.asteroids"], t["borders.ship"], t["borders.shots"], t["borders.saucers"])
+
+
+def _obstacle_points(config: Config) -> np.ndarray:
+    pts = [(float(x), float(y)) for obstacle in config.obstacles for x, y in obstacle.points]
+    return _frozen(np.array(pts, dtype=np.float64).reshape(-1, 2))
+
+
+def _obstacle_offsets(config: Config) -> np.ndarray:
     offsets = [0]
     for obstacle in config.obstacles:
-        pts.extend((float(x), float(y)) for x, y in obstacle.points)
-        offsets.append(len(pts))
-    return Params(
-        config=config,
-        per_tick=t,
-        rules_version=t["rules_version"],
-        width=w,
-        height=h,
-        size=_frozen(np.array([w, h], dtype=np.float64)),
-        wrap_any="wrap" in (b.asteroids, b.ship, b.shots, b.saucers),
-        wrap_size=(w, h) if "wrap" in (b.asteroids, b.ship, b.shots, b.saucers) else None,
-        wrap_asteroids=b.asteroids == "wrap",
-        wrap_ship=b.ship == "wrap",
-        wrap_shots=b.shots == "wrap",
-        wrap_saucers=b.saucers == "wrap",
-        ship_length=t["ship.length_px"],
-        ship_radius=t["ship.length_px"] * _SHIP_EXTENT,
-        thrust=t["ship.thrust_px_per_s2"],
-        turn_steps=t["ship.turn_deg_per_s"],
-        drag_keep=max(0.0, 1.0 - t["ship.drag_per_s"]),
-        max_speed=t["ship.max_speed_px_per_s"],
-        axis_speed_limit=t["ship.speed_limit"] == "axis",
-        respawn_ticks=t["ship.respawn_delay_s"],
-        safe_radius=t["ship.safe_radius_px"],
-        hyper_enabled=t["ship.hyperspace.enabled"],
-        hyper_ticks=t["ship.hyperspace.duration_s"],
-        hyper_risky=t["ship.hyperspace.risky"],
-        hyper_margin=t["ship.hyperspace.edge_margin"],
-        shield_enabled=t["ship.shield.enabled"],
-        shield_ticks=t["ship.shield.energy_s"],
-        shield_radius=t["ship.shield.radius_px"],
-        shield_restitution=t["ship.shield.restitution"],
-        shield_refill=t["ship.shield.refill_per_wave"],
-        shot_speed=t["shots.speed_px_per_s"],
-        shot_inherit=t["shots.inherit_velocity"],
-        shot_axis_cap=t["shots.max_axis_speed_px_per_s"],
-        shot_ticks=t["shots.lifetime_s"],
-        shot_max=t["shots.max_alive"],
-        autofire=t["shots.autofire"],
-        autofire_ticks=t["shots.autofire_interval_s"],
-        shots_ricochet_obstacles=t["shots.at_obstacles"] == "ricochet",
-        radius=tuple(float(r) for r in t["asteroids.radius_px"]),  # type: ignore[arg-type]
-        classic_shapes=t["asteroids.shapes"] == "classic",
-        vertices_min=t["asteroids.vertices_min"],
-        vertices_max=t["asteroids.vertices_max"],
-        jaggedness=t["asteroids.jaggedness"],
-        ast_speed_min=t["asteroids.speed_min_px_per_s"],
-        ast_speed_max=t["asteroids.speed_max_px_per_s"],
-        spin_max_steps=t["asteroids.spin_max_deg_per_s"],
-        split_children=t["asteroids.split_children"],
-        split_kick=t["asteroids.split_kick_px_per_s"],
-        ast_max=t["asteroids.max_alive"],
-        ast_collide=t["asteroids.collide"],
-        ast_restitution=t["asteroids.restitution"],
-        saucers=t["saucers.enabled"],
-        saucer_first_ticks=t["saucers.first_interval_s"],
-        saucer_step_ticks=t["saucers.interval_step_s"],
-        saucer_min_ticks=t["saucers.min_interval_s"],
-        lurk_ticks=t["saucers.lurk_s"],
-        lurk_min=t["saucers.lurk_min_asteroids"],
-        lurk_min_max=t["saucers.lurk_min_asteroids_max"],
-        always_large=t["saucers.always_large_count"],
-        small_score=t["saucers.small_score"],
-        saucer_speed=t["saucers.speed_px_per_s"],
-        zigzag_ticks=t["saucers.zigzag_interval_s"],
-        saucer_radius=(t["saucers.large_radius_px"], t["saucers.small_radius_px"]),
-        saucer_fire_ticks=t["saucers.fire_interval_s"],
-        saucer_max_shots=t["saucers.max_shots"],
-        saucer_shot_speed=t["saucers.shot_speed_px_per_s"],
-        saucer_shot_ticks=t["saucers.shot_lifetime_s"],
-        aim_error_steps=t["saucers.aim_error_deg"],
-        aim_error_expert_steps=t["saucers.aim_error_expert_deg"],
-        expert_score=t["saucers.expert_score"],
-        asteroid_points=tuple(t["scoring.asteroid"]),  # type: ignore[arg-type]
-        saucer_points=tuple(t["scoring.saucer"]),  # type: ignore[arg-type]
-        ramming_scores=t["scoring.ramming_scores"],
-        extra_life_every=t["scoring.extra_life_every"],
-        lives=t["game.lives"],
-        max_lives=t["game.max_lives"],
-        first_wave=t["game.first_wave_asteroids"],
-        wave_increment=t["game.wave_increment"],
-        max_wave=t["game.max_wave_asteroids"],
-        wave_delay_ticks=t["game.next_wave_delay_s"],
-        spawn_clearance=t["game.spawn_clearance_px"],
-        beat_start_ticks=t["game.heartbeat.start_interval_s"],
-        beat_min_ticks=t["game.heartbeat.min_interval_s"],
-        beat_quicken_ticks=t["game.heartbeat.quicken_every_s"],
-        beat_step_ticks=t["game.heartbeat.quicken_step_s"],
-        obstacle_points=_frozen(np.array(pts, dtype=np.float64).reshape(-1, 2)),
-        obstacle_offsets=_frozen(np.array(offsets, dtype=np.int64)),
-    )
+        offsets.append(offsets[-1] + len(obstacle.points))
+    return _frozen(np.array(offsets, dtype=np.int64))
+
+
+DERIVED_PARAMS: tuple[tuple[str, Callable[[Mapping[str, Any], Config], Any]], ...] = (
+    ("width", lambda t, c: t["world.width_px"]),
+    ("height", lambda t, c: t["world.height_px"]),
+    ("size", lambda t, c: _frozen(np.array([t["world.width_px"], t["world.height_px"]],
+                                           dtype=np.float64))),
+    ("wrap_any", lambda t, c: "wrap" in _borders(t)),
+    ("wrap_size", lambda t, c: (t["world.width_px"], t["world.height_px"])
+     if "wrap" in _borders(t) else None),
+    ("wrap_asteroids", lambda t, c: t["borders.asteroids"] == "wrap"),
+    ("wrap_ship", lambda t, c: t["borders.ship"] == "wrap"),
+    ("wrap_shots", lambda t, c: t["borders.shots"] == "wrap"),
+    ("wrap_saucers", lambda t, c: t["borders.saucers"] == "wrap"),
+    ("ship_radius", lambda t, c: t["ship.length_px"] * _SHIP_EXTENT),
+    ("drag_keep", lambda t, c: max(0.0, 1.0 - t["ship.drag_per_s"])),
+    ("axis_speed_limit", lambda t, c: t["ship.speed_limit"] == "axis"),
+    ("shots_ricochet_obstacles", lambda t, c: t["shots.at_obstacles"] == "ricochet"),
+    ("radius", lambda t, c: tuple(float(r) for r in t["asteroids.radius_px"])),
+    ("classic_shapes", lambda t, c: t["asteroids.shapes"] == "classic"),
+    ("saucer_radius", lambda t, c: (t["saucers.large_radius_px"], t["saucers.small_radius_px"])),
+    ("asteroid_points", lambda t, c: tuple(t["scoring.asteroid"])),
+    ("saucer_points", lambda t, c: tuple(t["scoring.saucer"])),
+    ("obstacle_points", lambda t, c: _obstacle_points(c)),
+    ("obstacle_offsets", lambda t, c: _obstacle_offsets(c)),
+)
+"""The Params fields worked out from knobs (and the obstacle tables), each as a function of
+the per-tick numbers ``t`` and the Config: the only other way a Params field is made."""
+
+
+def compile_params(config: Config) -> Params:
+    """Convert a Config to per-tick Params (pure): ``KNOB_PARAMS`` and ``DERIVED_PARAMS``."""
+    t = per_tick(config)
+    fields_ = {name: t[knob] for name, knob in KNOB_PARAMS}
+    fields_.update((name, make(t, config)) for name, make in DERIVED_PARAMS)
+    return Params(config=config, per_tick=t, **fields_)
 
 
 def params_for(rules: Config | Params) -> Params:
