@@ -151,11 +151,11 @@ class SoundBank:
         from asteroids.app import audio_driver
 
         tuned = getattr(self._player, "tuned", False)
-        queue = (f"{round(audio_stream.LATENCY_S * 1000)} ms queue" if tuned
+        queue = (f"{round(audio_stream.queue_s() * 1000)} ms queue" if tuned
                  else "the driver's own queue")
-        latency = round(self.mixer.latency / synth.RATE * 1000) if self.mixer else 0
-        return (f"sound: {audio_driver.current()} driver, {queue}, cues {latency} ms after "
-                "their tick")
+        room = round(self.mixer.latency / synth.RATE * 1000) if self.mixer else 0
+        return (f"sound: {audio_driver.current()} driver, {queue}, each cue on its tick's "
+                f"sample, {room} ms after the queue at its fullest")
 
     def _build_mixer(self, sound_set: str) -> Mixer:
         mixer = Mixer(synth.render_set(sound_set), synth.RATE, synth.LOOPING,

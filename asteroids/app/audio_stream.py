@@ -10,6 +10,11 @@ when it wants sound. Checked against pyglet 2.1 (``pyglet/media/drivers/base.py`
   shot. ``StreamPlayer`` keeps ``LATENCY_S`` queued instead, and switches off pyglet's
   drift correction, which pads or skips up to 12 ms to follow the wall clock: this stream is
   its own clock.
+- pyglet's worker refills every 20 ms; ``NAP_S`` makes it 5 ms, so the queue can be short.
+- PulseAudio: pyglet's player hands its sizes to the server (``tlength``, ``minreq``) inside
+  its ``__init__``, before any setting made afterwards: 0.2 tuned it too late and got
+  blocks of 6 620 samples (300 ms) and cues over a second late. ``_pulse_player`` builds
+  pyglet's own player with ``LATENCY_S`` already in place.
 """
 
 from __future__ import annotations
@@ -20,11 +25,18 @@ import arcade  # noqa: F401  (first: it sets pyglet's headless mode and ARCADE_S
 import pyglet.media as media
 from pyglet.media.codecs import AudioData, AudioFormat
 
-__all__ = ["LATENCY_S", "MixerSource", "NoAudioDevice", "StreamPlayer", "open_stream"]
+__all__ = ["LATENCY_S", "NAP_S", "PULSE_LATENCY_S", "MixerSource", "NoAudioDevice", "StreamPlayer",
+           "open_stream", "queue_s"]
 
-LATENCY_S = 0.08
-"""Audio queued ahead of the sound card: a sound starts 50-80 ms after its event. pyglet's
-worker thread refills every 20 ms, so this leaves room for a slow frame."""
+LATENCY_S = 0.04
+"""Audio queued ahead of the sound card. OpenAL Soft mixes a period (23 ms at its defaults)
+at a time and pyglet's worker looks every ``NAP_S``: 40 ms covers a period and a late look
+(30 ms did not: the queue ran dry and cues moved)."""
+PULSE_LATENCY_S = 0.06
+"""The same for PulseAudio, where pyglet splits it between the server's buffer and its own:
+at 40 ms (20 ms with the server) a loaded machine underran every few hundred ms."""
+NAP_S = 0.005
+"""How often pyglet's worker thread looks whether the stream needs refilling (pyglet: 20 ms)."""
 
 
 class NoAudioDevice(Exception):
@@ -58,9 +70,43 @@ class StreamPlayer(media.Player):
     """Whether the driver's player took ``tune`` (False: pyglet's defaults apply)."""
 
     def _create_audio_player(self) -> None:
-        super()._create_audio_player()
+        driver = media.get_audio_driver()
+        pulse = _pulse_player(driver)
+        if pulse is not None and self.source is not None:
+            self._audio_player = pulse(self.source, self, driver)
+            driver._players.add(self._audio_player)  # type: ignore[union-attr]
+        else:
+            super()._create_audio_player()
         self.tuned = tune(self._audio_player,
                           self.source.audio_format if self.source else None)
+        worker = getattr(driver, "worker", None)
+        if self.tuned and hasattr(worker, "_nap_time"):
+            worker._nap_time = NAP_S  # type: ignore[union-attr]
+
+
+def _pulse_player(driver: object) -> type | None:
+    """pyglet's PulseAudio player with ``PULSE_LATENCY_S`` in place before its ``__init__``
+    hands the sizes to the server; None for another driver (or a pyglet without it)."""
+    try:
+        from pyglet.media.drivers.pulse.adaptation import PulseAudioDriver, PulseAudioPlayer
+    except ImportError:
+        return None
+    if not isinstance(driver, PulseAudioDriver):
+        return None
+
+    class TunedPulseAudioPlayer(PulseAudioPlayer):  # type: ignore[misc, valid-type]
+        """Reads its ideal size as ``PULSE_LATENCY_S`` whatever pyglet's base class sets."""
+
+        @property
+        def _buffered_data_ideal_size(self) -> int:
+            fmt = self.source.audio_format
+            return int(fmt.align(round(PULSE_LATENCY_S * fmt.bytes_per_second)))
+
+        @_buffered_data_ideal_size.setter
+        def _buffered_data_ideal_size(self, value: int) -> None:
+            pass  # pyglet's 0.9 s (at least 32 KiB): ignored
+
+    return TunedPulseAudioPlayer
 
 
 def tune(audio_player: object, audio_format: AudioFormat | None) -> bool:
@@ -72,12 +118,19 @@ def tune(audio_player: object, audio_format: AudioFormat | None) -> bool:
         return False
     if not all(hasattr(audio_player, n) for n in names):
         return False
-    ideal = audio_format.align(round(LATENCY_S * audio_format.bytes_per_second))
-    audio_player._buffered_data_ideal_size = ideal  # type: ignore[attr-defined]
-    audio_player._buffered_data_comfortable_limit = ideal * 2 // 3  # type: ignore[attr-defined]
+    if _pulse_player(getattr(audio_player, "driver", None)) is None:  # else set in __init__
+        ideal = audio_format.align(round(LATENCY_S * audio_format.bytes_per_second))
+        audio_player._buffered_data_ideal_size = ideal  # type: ignore[attr-defined]
+        audio_player._buffered_data_comfortable_limit = (  # type: ignore[attr-defined]
+            ideal * 2 // 3)
     audio_player.desync_bytes_critical = 1 << 62  # type: ignore[attr-defined]
     audio_player.desync_bytes_minor = 1 << 62  # type: ignore[attr-defined]
     return True
+
+
+def queue_s() -> float:
+    """The queue the open driver keeps (``LATENCY_S``, or ``PULSE_LATENCY_S``)."""
+    return PULSE_LATENCY_S if _pulse_player(media.get_audio_driver()) else LATENCY_S
 
 
 def has_device() -> bool:

@@ -462,9 +462,10 @@ class Mixer:
                 self._leads.clear()
             self._ahead = max(self._ahead, 0.0)
         self._ahead += n / self.rate
+        if self._stamp is not None:  # the first block is queued before anything plays
+            self._leads.push(self.samples, self.samples + n - wall * self.rate,
+                             round(WINDOW_S * self.rate))
         self._stamp = (self.samples, wall)
-        self._leads.push(self.samples, self.samples + n - wall * self.rate,
-                         round(WINDOW_S * self.rate))
 
     def render_int16(self, n: int) -> np.ndarray:
         """``render`` as 16-bit PCM."""

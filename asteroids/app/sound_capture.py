@@ -1,20 +1,33 @@
 """``asteroids sounds --capture SECONDS``: what a player hears, measured (issue 37, item 5).
 
-A child process plays a bot's game in real time (60 ticks a second on the wall clock) through
-the game's own sound chain: core events -> ``SoundBank.on_event(event, at=tick / tick_hz)``
--> the mixer -> pyglet's OpenAL driver -> OpenAL Soft, whose ``wave`` driver writes what it
-mixes to a WAV file in real time (``ALSOFT_CONF``). The child does not open a window or the
-views: it runs the core's ``step`` with the bot, as ``asteroids.lab.game.play_game`` does,
-and sends each event's cue with its tick time, as ``world_view`` does. It logs each cue
-(tick time, name, wall time sent, the sample the mixer scheduled it on) and the wall time the
-driver was opened.
+A child process plays a game in real time (60 ticks a second on the wall clock: a bot's, or
+a saved replay's inputs) through the game's own sound chain: core events ->
+``SoundBank.on_event(event, at=tick / tick_hz)`` -> the mixer -> pyglet's driver -> the
+output, captured as it is played:
 
-The child also keeps what the mixer rendered. The parent aligns the capture with that as a
-whole (FFT cross-correlation), then finds each heartbeat's onset with a matched filter (the
-mix's first 40 ms from the beat's scheduled sample, normalised cross-correlation, searched
-within ``SEARCH_S`` of where the alignment puts it) and reports the cue-to-sound lag (onset
-on the wall clock minus when the cue was sent) and the
-heartbeat interval error (onset intervals minus the game's tick-time intervals).
+- ``openal``: OpenAL Soft, whose ``wave`` driver writes what it mixes to a WAV file in real
+  time (``ALSOFT_CONF``), one ``PERIOD`` at a time (23 ms: OpenAL Soft's default period of
+  1 024 frames at 44.1 kHz; at 22 050 Hz it would otherwise keep 1 024 frames, 46 ms).
+- ``pulse``: a PulseAudio null sink (started here when no server runs), whose monitor
+  ``parec`` records.
+
+The child does not open a window or the views: it runs the core's ``step`` as
+``asteroids.lab.game.play_game`` does and sends each event's cue with its tick time, as
+``world_view`` does. It logs each cue (tick time, name, wall time sent, the sample the mixer
+scheduled it on) and what the mixer rendered, and times the output as it arrives: the WAV
+file's growth (OpenAL Soft's writes, through C stdio's 4 KiB buffer) or ``parec``'s reads.
+From those the parent fits the output's clock (``output_clock``): the wall time at which each
+captured sample is played, and the output's real rate (a null sink's clock is not the wall
+clock: 1 700 ppm fast here).
+
+The parent aligns the capture with the mix as a whole (FFT cross-correlation), finds each
+heartbeat's onset with a matched filter (the mix's first 40 ms from the beat's scheduled
+sample, normalised cross-correlation, within ``SEARCH_S`` of where the alignment puts it),
+and reports the cue-to-sound lag (when the onset is played, on the wall clock, minus when
+the cue was sent), the tick-to-sound lag (minus when its tick was due: the game's clock
+put on the wall clock where it ran earliest, so the game's own lateness in sending, a
+frame's worth in a window, is left out) and the heartbeat interval error (onset intervals
+on the output's clock minus the game's tick-time intervals).
 """
 
 from __future__ import annotations
@@ -22,27 +35,50 @@ from __future__ import annotations
 import ctypes.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["NO_OPENAL", "Report", "analyse", "has_openal_soft", "read_wav", "run_capture"]
+__all__ = ["DRIVERS", "NO_OPENAL", "NO_PULSE", "PERIOD", "Report", "analyse",
+           "has_openal_soft", "has_pulse", "output_clock", "read_wav", "run_capture"]
 
+DRIVERS = ("openal", "pulse")
 NO_OPENAL = ("--capture needs OpenAL Soft (Debian: apt-get install libopenal1), whose wave "
              "driver writes what it plays to a file; it is not installed here")
+NO_PULSE = ("--capture --driver pulse needs PulseAudio and its tools (Debian: apt-get "
+            "install pulseaudio pulseaudio-utils); they are not installed here")
 SEARCH_S = 0.15
-"""How far from the mixer's scheduled position an onset is searched for."""
+"""How far from the mixer's scheduled position an onset is searched for (the capture is
+aligned with the mix as a whole, then followed from beat to beat)."""
+SLIP_S = 0.6
+"""How far it is searched for when not found there: an underrun pauses the driver's stream,
+so everything after it plays later (what a player hears, and reported as such)."""
+PERIOD = 512
+"""OpenAL Soft's wave writer mixes this many frames at a time (``period_size``)."""
+WARM_S = 0.5
+"""The stream plays this long before the game starts, as the title screen does: longer than
+the mixer's ``WINDOW_S``, so the stream's start (its first block is queued before anything
+plays) has left the envelopes."""
+SINK = "asteroids_capture"
+"""The null sink the PulseAudio capture plays into (its monitor is recorded)."""
+SETTLE_S = 1.0
+"""A PulseAudio server started here is left this long before the game plays: while it
+starts, it and the game share the CPU (captures right after its start saw 8-15 underruns
+in their first seconds, none after)."""
 
 CONF = """[general]
 drivers = wave
 frequency = {rate}
 channels = mono
 sample-type = int16
+period_size = {period}
 [wave]
 file = {out}
 """
@@ -55,6 +91,11 @@ def has_openal_soft() -> bool:
     return ctypes.util.find_library("openal") is not None or any(
         Path(d, "libopenal.so.1").exists()
         for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"))
+
+
+def has_pulse() -> bool:
+    """Whether a PulseAudio server can be started here and its monitor recorded."""
+    return all(shutil.which(t) for t in ("pulseaudio", "pactl", "parec"))
 
 
 def read_wav(path: Path) -> tuple[np.ndarray, int]:
@@ -93,29 +134,88 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
     raise ValueError(f"{path}: no data chunk")
 
 
-def _child(log_path: str, seconds: float, bot: str, seed: int) -> None:
-    """Play ``seconds`` of the bot's game in real time through the sound bank; write the log."""
+def _games(bot: str, seed: int, replay: str | None) -> tuple[Any, Any, Any]:
+    """(config, first world, next mask) of the game to play: the replay's, or the bot's."""
+    from asteroids.config import Config
+    from asteroids.core import new_world
+    from asteroids.replay.record import get_bot
+
+    if replay is not None:
+        from asteroids.replay import load_replay
+
+        saved = load_replay(Path(replay))
+        masks = saved.masks
+        return (saved.config, new_world(saved.config, saved.seed),
+                lambda world, config: masks[world.tick] if world.tick < len(masks) else 0)
+    config = Config()
+    return config, new_world(config, seed), get_bot(bot)
+
+
+class _Probe:
+    """When the output's samples arrive: the WAV file's size, or ``parec``'s reads."""
+
+    def __init__(self, driver: str, wav: Path) -> None:
+        self.stamps: list[tuple[float, int]] = []
+        self._chunks: list[bytes] = []
+        self._stop = threading.Event()
+        self._rec = None
+        if driver == "pulse":
+            self._rec = subprocess.Popen(
+                ["parec", "--raw", "--format=s16le", "--rate=22050", "--channels=1",
+                 "--latency-msec=5", "-d", f"{SINK}.monitor"], stdout=subprocess.PIPE)
+            target = self._read
+        else:
+            target = lambda: self._poll(wav)  # noqa: E731
+        self._thread = threading.Thread(target=target, daemon=True)
+        self._thread.start()
+
+    def _poll(self, wav: Path) -> None:
+        last = -1
+        while not self._stop.is_set():
+            size = wav.stat().st_size if wav.exists() else -1
+            if size != last:
+                self.stamps.append((time.monotonic(), size))
+                last = size
+            time.sleep(0.0005)
+
+    def _read(self) -> None:
+        assert self._rec is not None and self._rec.stdout is not None
+        fd, total = self._rec.stdout.fileno(), 0
+        while chunk := os.read(fd, 65536):
+            total += len(chunk)
+            self._chunks.append(chunk)
+            self.stamps.append((time.monotonic(), total))
+
+    def stop(self) -> bytes:
+        """Stop; the PCM ``parec`` read (empty for the WAV file)."""
+        self._stop.set()
+        if self._rec is not None:
+            self._rec.terminate()
+        self._thread.join(5)
+        return b"".join(self._chunks)
+
+
+def _child(log_path: str, seconds: float, bot: str, seed: int, driver: str = "openal",
+           replay: str | None = None, wav: str = "") -> None:
+    """Play ``seconds`` of the game in real time through the sound bank; write the log."""
     import pyglet
 
     pyglet.options["headless"] = True  # before pyglet.media (arcade would set it later)
     from asteroids.app import audio_driver
 
-    audio_driver.choose("openal")
-    from asteroids.app.audio import SoundBank
-    from asteroids.config import Config
-    from asteroids.core import new_world, step
-    from asteroids.replay.record import get_bot
+    audio_driver.choose(driver)
+    from asteroids.app.audio import SoundBank, pcm_to_wav
+    from asteroids.core import step
 
-    config = Config()
-    opened = time.monotonic()
-    driver = audio_driver.current()
+    config, world, pilot = _games(bot, seed, replay)
+    probe = _Probe(driver, Path(wav))
     bank = SoundBank(config)
     mixer = bank.mixer
     cues: list[dict[str, Any]] = []
     stream: list[np.ndarray] = []
     first: list[int] = []
     if mixer is not None:
-        play, schedule = mixer.play, mixer.schedule
+        play, schedule, render = mixer.play, mixer.schedule, mixer.render
         pending: dict[str, Any] = {}
 
         def logged_play(name: str, at: float | None = None, sent: float | None = None) -> None:
@@ -124,13 +224,8 @@ def _child(log_path: str, seconds: float, bot: str, seed: int) -> None:
             cues.append(dict(pending))
 
         def logged_schedule(at: float, sent: float | None = None) -> int:
-            sample = schedule(at, sent)
-            pending["sample"] = sample
-            return sample
-
-        mixer.play = logged_play  # type: ignore[method-assign]
-        mixer.schedule = logged_schedule  # type: ignore[method-assign]
-        render = mixer.render
+            pending["sample"] = schedule(at, sent)
+            return pending["sample"]
 
         def logged_render(n: int) -> np.ndarray:
             if not first:
@@ -139,9 +234,10 @@ def _child(log_path: str, seconds: float, bot: str, seed: int) -> None:
             stream.append(block)
             return block
 
+        mixer.play = logged_play  # type: ignore[method-assign]
+        mixer.schedule = logged_schedule  # type: ignore[method-assign]
         mixer.render = logged_render  # type: ignore[method-assign]
-    pilot = get_bot(bot)
-    world = new_world(config, seed)
+    time.sleep(WARM_S)
     hz = float(config.world.tick_hz)
     start = time.monotonic()
     while time.monotonic() - start < seconds and not world.game_over:
@@ -152,15 +248,45 @@ def _child(log_path: str, seconds: float, bot: str, seed: int) -> None:
         if wait > 0:
             time.sleep(wait)
     time.sleep(0.5)  # the last cues' tails
+    pcm = probe.stop()
+    if driver == "pulse":
+        Path(wav).write_bytes(pcm_to_wav(np.frombuffer(pcm, "<i2")))
     stats = {"late_cues": mixer.late_cues if mixer else 0,
              "underruns": mixer.underruns if mixer else 0,
              "latency_samples": mixer.latency if mixer else 0}
     mix = np.concatenate(stream) if stream else np.zeros(0, np.float32)
     np.save(log_path + ".npy", mix.astype(np.float32))
-    Path(log_path).write_text(json.dumps({"stream_start": first[0] if first else 0,
-        "driver": driver, "error": bank.error, "opened": opened, "start": start,
-        "tick_hz": hz, "rate": mixer.rate if mixer else 0, "cues": cues, **stats}))
+    Path(log_path).write_text(json.dumps({
+        "stream_start": first[0] if first else 0, "driver": audio_driver.current(),
+        "error": bank.error, "report": bank.report, "start": start, "tick_hz": hz,
+        "rate": mixer.rate if mixer else 0, "cues": cues, "stamps": probe.stamps,
+        **stats}))
     bank.close()
+
+
+def output_clock(stamps: list[tuple[float, int]], driver: str, rate: int,
+                 header: int = 0) -> tuple[float, float]:
+    """``(t0, r)``: captured sample ``i`` is played at wall time ``t0 + i / r``.
+
+    ``stamps`` are (wall time, bytes seen so far). OpenAL Soft mixes ``PERIOD`` frames once
+    the wall clock reaches its end and writes them through stdio's 4 KiB buffer, so the
+    file grows by 4 KiB while it mixes the period holding that byte; that period is
+    played from then on (a device with one period queued): ``t0`` is the lower envelope of
+    (growth time - end of that period). A null sink's monitor hands ``parec`` its samples
+    as the sink plays them: ``r`` is fitted to the reads (the sink's clock is its own) and
+    ``t0`` is their lower envelope.
+    """
+    t = np.array([w for w, n in stamps if n > header], dtype=np.float64)
+    size = np.array([n for _, n in stamps if n > header], dtype=np.float64)
+    if t.size < 2:
+        raise ValueError("the output was not seen growing")
+    if driver == "openal":
+        period_bytes = 2 * PERIOD
+        done = np.floor((size - header) / period_bytes) + 1  # periods mixed by that write
+        return float(np.min(t - done * PERIOD / rate) + PERIOD / rate), float(rate)
+    frames = size / 2
+    r = float(np.polyfit(t, frames, 1)[0]) if t[-1] - t[0] > 1.0 else float(rate)
+    return float(np.min(t - frames / r)), r
 
 
 def _stats(values: np.ndarray) -> dict[str, float]:
@@ -196,15 +322,13 @@ def _shift(capture: np.ndarray, mix: np.ndarray) -> int:
 
 
 def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
-            mix: np.ndarray) -> Report:
+            mix: np.ndarray, clock: tuple[float, float]) -> Report:
     """Onsets of the logged heartbeat cues in ``capture`` -> the report.
 
     ``mix`` is what the mixer rendered (from mixer sample ``log["stream_start"]``): the
     capture is aligned with it as a whole, then each beat's first 40 ms of the mix is found
     in the capture near that place (matched filter), so each onset is the sample the driver
-    chain played it on. The capture's first sample is taken as the wall time the driver was
-    opened (``opened``): the absolute lag carries that uncertainty (a driver period at most),
-    its spread and the intervals do not.
+    chain played it on; ``clock`` (``output_clock``) says when that sample was played.
 
     Raises:
         ValueError: the capture's rate is not the mixer's.
@@ -212,6 +336,7 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
     rate = int(log["rate"])
     if cap_rate != rate:
         raise ValueError(f"capture at {cap_rate} Hz, mixer at {rate} Hz")
+    t0, out_rate = clock
     base = int(log["stream_start"])
     beats = [c for c in log["cues"] if c["name"] in ("beat_low", "beat_high")
              and c["sample"] is not None and c["at"] is not None]
@@ -223,50 +348,120 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         if ref.size < width or cue["sample"] < base:
             continue
         hit = _onset(capture, ref, cue["sample"] + shift, reach)
+        if hit is None:  # an underrun slipped the stream: look further
+            hit = _onset(capture, ref, cue["sample"] + shift, round(SLIP_S * rate))
         if hit is not None:
             found.append((cue, hit))
-    onset_wall = np.array([log["opened"] + hit / rate for _, hit in found])
+            shift = hit - cue["sample"]  # the stream since the last slip
+    played = np.array([t0 + hit / out_rate for _, hit in found])
     sent = np.array([cue["sent"] for cue, _ in found])
     at = np.array([cue["at"] for cue, _ in found])
-    hits = np.array([hit for _, hit in found], dtype=np.float64)
-    interval_error = (np.abs(np.diff(hits) / rate - np.diff(at)) if len(found) > 1
+    tick = at + (np.min(sent - at) if len(found) else 0.0)  # each tick on the wall clock
+    interval_error = (np.abs(np.diff(played) - np.diff(at)) if len(found) > 1
                       else np.zeros(0))
     return {
-        "driver": log["driver"], "rate": rate, "cues": len(log["cues"]),
-        "heartbeats_cued": len(beats), "heartbeats_found": len(found),
-        "late_cues": log["late_cues"], "underruns": log["underruns"],
-        "stated_latency_ms": round(log["latency_samples"] / rate * 1000.0, 1),
-        "cue_to_sound_lag": _stats(onset_wall - sent),
+        "driver": log["driver"], "rate": rate, "output_rate": round(out_rate, 1),
+        "cues": len(log["cues"]), "heartbeats_cued": len(beats),
+        "heartbeats_found": len(found), "late_cues": log["late_cues"],
+        "underruns": log["underruns"],
+        "room_ms": round(log["latency_samples"] / rate * 1000.0, 1),
+        "cue_to_sound_lag": _stats(played - sent),
+        "tick_to_sound_lag": _stats(played - tick),
         "heartbeat_interval_error": _stats(interval_error),
     }
 
 
-def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1) -> Report:
-    """Capture ``seconds`` of a bot's game through OpenAL Soft's wave writer into ``out`` and
-    measure it.
+def _not_nice() -> None:
+    """In the sound server's process: undo an inherited ``nice`` where allowed (root), as a
+    desktop's server runs; a niced server under load underran every few hundred ms."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+    except OSError:
+        pass
+
+
+def _null_sink() -> subprocess.Popen[bytes] | None:
+    """Make sure a PulseAudio server runs with the null sink ``SINK``; returns the server
+    started here (to be stopped), or None when one was running already.
 
     Raises:
-        RuntimeError: OpenAL Soft is missing (``NO_OPENAL``), or the child failed.
+        RuntimeError: no server could be started or the sink loaded.
     """
-    if not has_openal_soft():
-        raise RuntimeError(NO_OPENAL)
+    def pactl(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["pactl", *args], capture_output=True, text=True, timeout=20)
+
+    server = None
+    if pactl("info").returncode != 0:
+        # as root too (CI): a per-user server, no D-Bus, never exiting while we use it
+        server = subprocess.Popen(
+            ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n",
+             "--load=module-native-protocol-unix"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_not_nice)
+        for _ in range(100):
+            if pactl("info").returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            server.terminate()
+            raise RuntimeError("PulseAudio did not start")
+        time.sleep(SETTLE_S)
+    if SINK not in pactl("list", "short", "sinks").stdout:
+        done = pactl("load-module", "module-null-sink", f"sink_name={SINK}",
+                     "rate=22050", "channels=1")
+        if done.returncode != 0:
+            if server is not None:
+                server.terminate()
+            raise RuntimeError(f"no null sink: {done.stderr.strip()}")
+    return server
+
+
+def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
+                driver: str = "openal", replay: Path | None = None) -> Report:
+    """Capture ``seconds`` of a game (the bot's, or ``replay``'s) through ``driver`` into
+    ``out`` (a WAV file) and measure it.
+
+    Raises:
+        RuntimeError: the driver's tools are missing (``NO_OPENAL``, ``NO_PULSE``), or the
+            child failed.
+        KeyError: an unknown driver.
+    """
     from asteroids.app import synth
 
+    if driver not in DRIVERS:
+        raise KeyError(f"no capture through {driver!r}: choose one of {', '.join(DRIVERS)}")
+    if driver == "openal" and not has_openal_soft():
+        raise RuntimeError(NO_OPENAL)
+    if driver == "pulse" and not has_pulse():
+        raise RuntimeError(NO_PULSE)
     out = out.resolve()
-    with tempfile.TemporaryDirectory() as tmp:
-        conf, log_path = Path(tmp, "alsoft.conf"), Path(tmp, "cues.json")
-        conf.write_text(CONF.format(rate=synth.RATE, out=out))
-        env = dict(os.environ, ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1")
-        env.pop("ARCADE_SOUND_BACKENDS", None)
-        code = (f"from asteroids.app.sound_capture import _child; "
-                f"_child({str(log_path)!r}, {float(seconds)!r}, {bot!r}, {int(seed)!r})")
-        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                              text=True, timeout=seconds + 120)
-        if done.returncode != 0 or not log_path.exists():
-            raise RuntimeError(f"the capture's game failed: {done.stderr.strip()[-800:]}")
-        log = json.loads(log_path.read_text())
-        mix = np.load(str(log_path) + ".npy").astype(np.float64)
-    if log["driver"] != "openal" or log["error"]:
-        raise RuntimeError(f"OpenAL did not play (driver {log['driver']}: {log['error']})")
+    out.unlink(missing_ok=True)
+    server = _null_sink() if driver == "pulse" else None
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            conf, log_path = Path(tmp, "alsoft.conf"), Path(tmp, "cues.json")
+            conf.write_text(CONF.format(rate=synth.RATE, period=PERIOD, out=out))
+            env = dict(os.environ, ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1",
+                       PULSE_SINK=SINK)
+            env.pop("ARCADE_SOUND_BACKENDS", None)
+            code = (f"from asteroids.app.sound_capture import _child; "
+                    f"_child({str(log_path)!r}, {float(seconds)!r}, {bot!r}, {int(seed)!r}, "
+                    f"{driver!r}, {None if replay is None else str(replay)!r}, {str(out)!r})")
+            done = subprocess.run([sys.executable, "-c", code], env=env,
+                                  capture_output=True, text=True, timeout=seconds + 120)
+            if done.returncode != 0 or not log_path.exists():
+                raise RuntimeError(f"the capture's game failed: {done.stderr.strip()[-800:]}")
+            log = json.loads(log_path.read_text())
+            mix = np.load(str(log_path) + ".npy").astype(np.float64)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+    if log["driver"] != driver or log["error"]:
+        raise RuntimeError(f"{driver} did not play (driver {log['driver']}: {log['error']})")
     capture, cap_rate = read_wav(out)
-    return analyse(log, capture, cap_rate, mix)
+    raw = out.read_bytes()
+    header = raw.find(b"data") + 8 if driver == "openal" else 0
+    clock = output_clock([tuple(x) for x in log["stamps"]], driver, cap_rate, header)
+    report = analyse(log, capture, cap_rate, mix, clock)
+    report["report"] = log["report"]
+    return report

@@ -88,11 +88,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="folder for the WAV files and the spectrogram (created if needed); "
                    "with --capture, the WAV file to capture into (default capture.wav)")
     p.add_argument("--capture", type=float, metavar="SECONDS",
-                   help="play SECONDS of a bot's game in real time through the OpenAL "
-                   "driver into OpenAL Soft's wave writer and report cue-to-sound lag and "
-                   "heartbeat interval error (needs libopenal1)")
+                   help="play SECONDS of a game in real time through an audio driver, "
+                   "capture what it plays and report cue-to-sound lag and heartbeat "
+                   "interval error (openal: OpenAL Soft's wave writer, needs libopenal1; "
+                   "pulse: a PulseAudio null sink, needs pulseaudio and pulseaudio-utils)")
+    p.add_argument("--audio", choices=("openal", "pulse"), default="openal",
+                   help="with --capture: the driver to play through (default openal)")
     p.add_argument("--bot", default="aimer", help="with --capture: the bot that plays "
                    "(default aimer)")
+    p.add_argument("--replay", metavar="FILE", help="with --capture: play this saved "
+                   "replay's game instead of a bot's")
     return p
 
 
@@ -196,24 +201,35 @@ def _run_capture(args: argparse.Namespace) -> int:
     if args.capture <= 0:
         print("asteroids: sounds: --capture SECONDS must be above 0", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not sound_capture.has_openal_soft():
+    audio = getattr(args, "audio", "openal")
+    replay = getattr(args, "replay", None)
+    if audio == "openal" and not sound_capture.has_openal_soft():
         print(f"asteroids: sounds: {sound_capture.NO_OPENAL}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if audio == "pulse" and not sound_capture.has_pulse():
+        print(f"asteroids: sounds: {sound_capture.NO_PULSE}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if replay is not None and not Path(replay).is_file():
+        print(f"asteroids: sounds: no replay file {replay}", file=sys.stderr)
         return EXIT_BAD_INPUT
     out = Path(args.out or "capture.wav")
     try:
-        report = sound_capture.run_capture(args.capture, out, bot=args.bot)
+        report = sound_capture.run_capture(args.capture, out, bot=args.bot, driver=audio,
+                                           replay=None if replay is None else Path(replay))
     except (RuntimeError, ValueError, OSError, KeyError) as exc:
         print(f"asteroids: sounds: capture failed: {exc}", file=sys.stderr)
         return 1
     lag, err = report["cue_to_sound_lag"], report["heartbeat_interval_error"]
-    print(f"captured {args.capture:g} s of the {args.bot} bot's game through "
-          f"{report['driver']} into {out}")
+    game = f"the replay {replay}" if replay else f"the {args.bot} bot's game"
+    print(f"captured {args.capture:g} s of {game} through {report['driver']} into {out}")
     print(f"heartbeats found {report['heartbeats_found']} of {report['heartbeats_cued']}; "
           f"late cues {report['late_cues']}, underruns {report['underruns']}")
     if lag.get("n"):
         print(f"cue-to-sound lag: median {lag['median_ms']} ms, min {lag['min_ms']}, max "
-              f"{lag['max_ms']}, spread {lag['spread_ms']} (stated "
-              f"{report['stated_latency_ms']} ms)")
+              f"{lag['max_ms']}, spread {lag['spread_ms']}")
+    tick = report["tick_to_sound_lag"]
+    if tick.get("n"):
+        print(f"tick-to-sound lag: median {tick['median_ms']} ms, spread {tick['spread_ms']}")
     if err.get("n"):
         print(f"heartbeat interval error: median {err['median_ms']} ms, max "
               f"{err['max_ms']} ms")
