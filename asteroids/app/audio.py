@@ -14,11 +14,13 @@ render never waits on the game: when the game stalls, loops and tails play on.
 from __future__ import annotations
 
 import io
+import os
 import threading
 import time
 import wave
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -127,6 +129,7 @@ class SoundBank:
         self._commands: deque[Callable[[Mixer], object]] = deque(maxlen=1 << 14)
         self._player: Any = None
         self._outgoing: Mixer | None = None
+        self._log: Any = None
         if enabled:
             self._start(allow_silent)
 
@@ -141,6 +144,8 @@ class SoundBank:
             self._player = audio_stream.open_stream(self.render, synth.RATE,
                                                     allow_silent=allow_silent)
             self.report = self._describe(audio_stream)
+            if self._log is not None:
+                self._log.report = self.report
         except Exception as exc:  # a driver that fails to start: play silently
             self.mixer = None
             self.error = f"{type(exc).__name__}: {exc}"
@@ -162,6 +167,12 @@ class SoundBank:
                       clock=time.monotonic)
         mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
         mixer.snap_volumes()
+        folder = os.environ.get("ASTEROIDS_SOUND_LOG")  # sound_log.ENV: a capture measures
+        if folder:
+            from asteroids.app.sound_log import SoundLog
+
+            self._log = self._log or SoundLog(Path(folder))
+            self._log.attach(mixer)
         return mixer
 
     def render(self, n: int) -> bytes:

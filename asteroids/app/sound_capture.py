@@ -11,14 +11,18 @@ output, captured as it is played:
 - ``pulse``: a PulseAudio null sink (started here when no server runs), whose monitor
   ``parec`` records.
 
-The child does not open a window or the views: it runs the core's ``step`` as
+The game runs in one of two ways. By default a child process steps the core as
 ``asteroids.lab.game.play_game`` does and sends each event's cue with its tick time, as
-``world_view`` does. It logs each cue (tick time, name, wall time sent, the sample the mixer
-scheduled it on) and what the mixer rendered, and times the output as it arrives: the WAV
-file's growth (OpenAL Soft's writes, through C stdio's 4 KiB buffer) or ``parec``'s reads.
-From those the parent fits the output's clock (``output_clock``): the wall time at which each
-captured sample is played, and the output's real rate (a null sink's clock is not the wall
-clock: 1 700 ppm fast here).
+``world_view`` does (no window: the sound path alone). With ``window``, the game itself
+plays: ``asteroids watch REPLAY --audio DRIVER --time-limit SECONDS`` on a fresh Xvfb screen
+(the bot's game is recorded first when no replay is given), its window, views and frames
+sending the cues as a player's do. Either way the game's sound bank logs each cue (tick
+time, name, wall time sent, the sample the mixer scheduled it on) and what the mixer
+rendered (``sound_log``), and this process times the output as it arrives: the WAV file's
+growth (OpenAL Soft's writes, through C stdio's 4 KiB buffer) or ``parec``'s reads. From
+those it fits the output's clock (``output_clock``): the wall time at which each captured
+sample is played, and the output's real rate (a null sink's clock is not the wall clock:
+1 700 ppm fast here).
 
 The parent aligns the capture with the mix as a whole (FFT cross-correlation), finds each
 heartbeat's onset with a matched filter (the mix's first 40 ms from the beat's scheduled
@@ -33,7 +37,6 @@ on the output's clock minus the game's tick-time intervals).
 from __future__ import annotations
 
 import ctypes.util
-import json
 import os
 import shutil
 import subprocess
@@ -46,12 +49,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DRIVERS", "NO_OPENAL", "NO_PULSE", "PERIOD", "Report", "analyse",
+__all__ = ["DRIVERS", "NO_OPENAL", "NO_PULSE", "NO_XVFB", "PERIOD", "Report", "analyse",
            "has_openal_soft", "has_pulse", "output_clock", "read_wav", "run_capture"]
 
 DRIVERS = ("openal", "pulse")
 NO_OPENAL = ("--capture needs OpenAL Soft (Debian: apt-get install libopenal1), whose wave "
              "driver writes what it plays to a file; it is not installed here")
+NO_XVFB = ("--capture --window needs Xvfb (Debian: apt-get install xvfb) to show the game's "
+           "window on; it is not installed here")
 NO_PULSE = ("--capture --driver pulse needs PulseAudio and its tools (Debian: apt-get "
             "install pulseaudio pulseaudio-utils); they are not installed here")
 SEARCH_S = 0.15
@@ -195,48 +200,23 @@ class _Probe:
         return b"".join(self._chunks)
 
 
-def _child(log_path: str, seconds: float, bot: str, seed: int, driver: str = "openal",
-           replay: str | None = None, wav: str = "") -> None:
-    """Play ``seconds`` of the game in real time through the sound bank; write the log."""
+def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
+           replay: str | None = None) -> None:
+    """Play ``seconds`` of the game in real time through the sound bank (its log goes where
+    ``ASTEROIDS_SOUND_LOG`` says); exit 1 when the driver would not play."""
     import pyglet
 
     pyglet.options["headless"] = True  # before pyglet.media (arcade would set it later)
     from asteroids.app import audio_driver
 
     audio_driver.choose(driver)
-    from asteroids.app.audio import SoundBank, pcm_to_wav
+    from asteroids.app.audio import SoundBank
     from asteroids.core import step
 
     config, world, pilot = _games(bot, seed, replay)
-    probe = _Probe(driver, Path(wav))
     bank = SoundBank(config)
-    mixer = bank.mixer
-    cues: list[dict[str, Any]] = []
-    stream: list[np.ndarray] = []
-    first: list[int] = []
-    if mixer is not None:
-        play, schedule, render = mixer.play, mixer.schedule, mixer.render
-        pending: dict[str, Any] = {}
-
-        def logged_play(name: str, at: float | None = None, sent: float | None = None) -> None:
-            pending.update(name=name, at=at, sent=sent, sample=None)
-            play(name, at=at, sent=sent)
-            cues.append(dict(pending))
-
-        def logged_schedule(at: float, sent: float | None = None) -> int:
-            pending["sample"] = schedule(at, sent)
-            return pending["sample"]
-
-        def logged_render(n: int) -> np.ndarray:
-            if not first:
-                first.append(mixer.samples)
-            block = render(n)
-            stream.append(block)
-            return block
-
-        mixer.play = logged_play  # type: ignore[method-assign]
-        mixer.schedule = logged_schedule  # type: ignore[method-assign]
-        mixer.render = logged_render  # type: ignore[method-assign]
+    if bank.mixer is None:
+        sys.exit(f"{driver} did not play: {bank.error}")
     time.sleep(WARM_S)
     hz = float(config.world.tick_hz)
     start = time.monotonic()
@@ -248,20 +228,51 @@ def _child(log_path: str, seconds: float, bot: str, seed: int, driver: str = "op
         if wait > 0:
             time.sleep(wait)
     time.sleep(0.5)  # the last cues' tails
-    pcm = probe.stop()
-    if driver == "pulse":
-        Path(wav).write_bytes(pcm_to_wav(np.frombuffer(pcm, "<i2")))
-    stats = {"late_cues": mixer.late_cues if mixer else 0,
-             "underruns": mixer.underruns if mixer else 0,
-             "latency_samples": mixer.latency if mixer else 0}
-    mix = np.concatenate(stream) if stream else np.zeros(0, np.float32)
-    np.save(log_path + ".npy", mix.astype(np.float32))
-    Path(log_path).write_text(json.dumps({
-        "stream_start": first[0] if first else 0, "driver": audio_driver.current(),
-        "error": bank.error, "report": bank.report, "start": start, "tick_hz": hz,
-        "rate": mixer.rate if mixer else 0, "cues": cues, "stamps": probe.stamps,
-        **stats}))
+    bank._log.write_meta()
     bank.close()
+
+
+def _record(bot: str, seed: int, seconds: float, path: Path) -> Path:
+    """Record ``seconds`` of the bot's game (at least) as a replay for the window to show."""
+    from asteroids.config import Config
+    from asteroids.lab.game import play_game
+    from asteroids.replay.files import save_replay
+
+    config = Config()
+    _, replay = play_game(config, seed, bot, round(seconds * config.world.tick_hz) + 120,
+                          record=True)
+    assert replay is not None
+    save_replay(replay, path)
+    return path
+
+
+def _in_window(seconds: float, replay: Path, driver: str, env: dict[str, str],
+               data: Path) -> subprocess.CompletedProcess[str]:
+    """``asteroids watch REPLAY --audio DRIVER --time-limit SECONDS`` in a real window on a
+    fresh Xvfb screen: the game's window, views and sound as a player runs them.
+
+    Raises:
+        RuntimeError: Xvfb is not installed (``NO_XVFB``).
+    """
+    if shutil.which("Xvfb") is None:
+        raise RuntimeError(NO_XVFB)
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0",
+                             "1024x768x24", "-nolisten", "tcp"], pass_fds=(write_fd,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as pipe:
+            display = ":" + pipe.readline().strip()
+        env = {k: v for k, v in env.items() if k != "ARCADE_HEADLESS"}
+        env.update(DISPLAY=display, ASTEROIDS_DATA_DIR=str(data))
+        return subprocess.run(
+            [sys.executable, "-m", "asteroids", "watch", str(replay), "--audio", driver,
+             "--time-limit", f"{seconds:g}"], env=env, capture_output=True, text=True,
+            timeout=seconds + 180)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
 
 
 def output_clock(stamps: list[tuple[float, int]], driver: str, rate: int,
@@ -360,7 +371,7 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
     interval_error = (np.abs(np.diff(played) - np.diff(at)) if len(found) > 1
                       else np.zeros(0))
     return {
-        "driver": log["driver"], "rate": rate, "output_rate": round(out_rate, 1),
+        "rate": rate, "output_rate": round(out_rate, 1),
         "cues": len(log["cues"]), "heartbeats_cued": len(beats),
         "heartbeats_found": len(found), "late_cues": log["late_cues"],
         "underruns": log["underruns"],
@@ -416,16 +427,20 @@ def _null_sink() -> subprocess.Popen[bytes] | None:
 
 
 def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
-                driver: str = "openal", replay: Path | None = None) -> Report:
+                driver: str = "openal", replay: Path | None = None,
+                window: bool = False) -> Report:
     """Capture ``seconds`` of a game (the bot's, or ``replay``'s) through ``driver`` into
-    ``out`` (a WAV file) and measure it.
+    ``out`` (a WAV file) and measure it; ``window``: in the game's real window (under a
+    fresh Xvfb screen), else in a child that steps the core without one.
 
     Raises:
-        RuntimeError: the driver's tools are missing (``NO_OPENAL``, ``NO_PULSE``), or the
-            child failed.
+        RuntimeError: a tool is missing (``NO_OPENAL``, ``NO_PULSE``, ``NO_XVFB``), or the
+            game failed.
         KeyError: an unknown driver.
     """
     from asteroids.app import synth
+    from asteroids.app.audio import pcm_to_wav
+    from asteroids.app.sound_log import ENV, read_log
 
     if driver not in DRIVERS:
         raise KeyError(f"no capture through {driver!r}: choose one of {', '.join(DRIVERS)}")
@@ -433,35 +448,48 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
         raise RuntimeError(NO_OPENAL)
     if driver == "pulse" and not has_pulse():
         raise RuntimeError(NO_PULSE)
+    if window and shutil.which("Xvfb") is None:
+        raise RuntimeError(NO_XVFB)
     out = out.resolve()
     out.unlink(missing_ok=True)
     server = _null_sink() if driver == "pulse" else None
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            conf, log_path = Path(tmp, "alsoft.conf"), Path(tmp, "cues.json")
+            conf, folder = Path(tmp, "alsoft.conf"), Path(tmp, "log")
             conf.write_text(CONF.format(rate=synth.RATE, period=PERIOD, out=out))
             env = dict(os.environ, ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1",
-                       PULSE_SINK=SINK)
+                       PULSE_SINK=SINK, **{ENV: str(folder)})
             env.pop("ARCADE_SOUND_BACKENDS", None)
-            code = (f"from asteroids.app.sound_capture import _child; "
-                    f"_child({str(log_path)!r}, {float(seconds)!r}, {bot!r}, {int(seed)!r}, "
-                    f"{driver!r}, {None if replay is None else str(replay)!r}, {str(out)!r})")
-            done = subprocess.run([sys.executable, "-c", code], env=env,
-                                  capture_output=True, text=True, timeout=seconds + 120)
-            if done.returncode != 0 or not log_path.exists():
+            probe = _Probe(driver, out)
+            try:
+                if window:
+                    shown = replay or _record(bot, seed, seconds, Path(tmp, "game.replay"))
+                    done = _in_window(seconds, shown, driver, env, Path(tmp, "data"))
+                else:
+                    code = (f"from asteroids.app.sound_capture import _child; _child("
+                            f"{float(seconds)!r}, {bot!r}, {int(seed)!r}, {driver!r}, "
+                            f"{None if replay is None else str(replay)!r})")
+                    done = subprocess.run([sys.executable, "-c", code], env=env,
+                                          capture_output=True, text=True,
+                                          timeout=seconds + 120)
+            finally:
+                pcm = probe.stop()
+            if done.returncode not in (0, 2) or not (folder / "meta.json").exists():
                 raise RuntimeError(f"the capture's game failed: {done.stderr.strip()[-800:]}")
-            log = json.loads(log_path.read_text())
-            mix = np.load(str(log_path) + ".npy").astype(np.float64)
+            log, mix = read_log(folder)
     finally:
         if server is not None:
             server.terminate()
             server.wait(10)
-    if log["driver"] != driver or log["error"]:
-        raise RuntimeError(f"{driver} did not play (driver {log['driver']}: {log['error']})")
+    report_line = log.get("report") or ""
+    if not report_line.startswith(f"sound: {driver} driver"):
+        raise RuntimeError(f"{driver} did not play ({report_line or 'no sound'})")
+    if driver == "pulse":
+        out.write_bytes(pcm_to_wav(np.frombuffer(pcm, "<i2")))
     capture, cap_rate = read_wav(out)
     raw = out.read_bytes()
     header = raw.find(b"data") + 8 if driver == "openal" else 0
-    clock = output_clock([tuple(x) for x in log["stamps"]], driver, cap_rate, header)
+    clock = output_clock(probe.stamps, driver, cap_rate, header)
     report = analyse(log, capture, cap_rate, mix, clock)
-    report["report"] = log["report"]
+    report["driver"], report["window"], report["report"] = driver, window, report_line
     return report

@@ -98,6 +98,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "(default aimer)")
     p.add_argument("--replay", metavar="FILE", help="with --capture: play this saved "
                    "replay's game instead of a bot's")
+    p.add_argument("--window", action="store_true", help="with --capture: play the game in "
+                   "its real window (asteroids watch on a fresh Xvfb screen; needs xvfb), "
+                   "not only the core and the sound bank")
     return p
 
 
@@ -215,13 +218,16 @@ def _run_capture(args: argparse.Namespace) -> int:
     out = Path(args.out or "capture.wav")
     try:
         report = sound_capture.run_capture(args.capture, out, bot=args.bot, driver=audio,
-                                           replay=None if replay is None else Path(replay))
+                                           replay=None if replay is None else Path(replay),
+                                           window=getattr(args, "window", False))
     except (RuntimeError, ValueError, OSError, KeyError) as exc:
         print(f"asteroids: sounds: capture failed: {exc}", file=sys.stderr)
         return 1
     lag, err = report["cue_to_sound_lag"], report["heartbeat_interval_error"]
     game = f"the replay {replay}" if replay else f"the {args.bot} bot's game"
-    print(f"captured {args.capture:g} s of {game} through {report['driver']} into {out}")
+    where = " in its window" if report["window"] else ""
+    print(f"captured {args.capture:g} s of {game}{where} through {report['driver']} into "
+          f"{out}")
     print(f"heartbeats found {report['heartbeats_found']} of {report['heartbeats_cued']}; "
           f"late cues {report['late_cues']}, underruns {report['underruns']}")
     if lag.get("n"):
