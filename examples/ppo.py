@@ -15,7 +15,7 @@ step after a game ended only starts the next game: its action is ignored and its
 transition is left out of the loss, ``valid``); a truncated game bootstraps from its last
 observation (the next step's observation, before the restart); a lost life ends the value's
 horizon (``--life-loss-terminal``, as ALE's EpisodicLifeEnv, while the game goes on);
-rewards are the score times ``--reward-scale``.
+rewards are the score times ``--reward-scale``, less ``--life-penalty`` for a lost life.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=int, default=256, help="units in each of 2 layers")
     p.add_argument("--reward-scale", type=float, default=0.01)
     p.add_argument("--life-loss-terminal", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument("--life-penalty", type=float, default=0.0,
+                   help="subtracted from the (scaled) reward of a step that loses a life")
     p.add_argument("--max-episode-steps", type=int, default=EVAL_CAP,
                    help="training games are cut here (the evaluation's cap)")
     p.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
@@ -163,11 +165,13 @@ def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) ->
                 action, logp, _, value = agent.act(obs_buf[t])
             obs, reward, terminated, truncated, info = envs.step(action.numpy())
             global_step += int(valid.sum())
-            lost = valid & (info["lives"] < lives) & args.life_loss_terminal
+            lost = valid & (info["lives"] < lives)
             lives = info["lives"].copy()
             ended = terminated | truncated
             act_buf[t], logp_buf[t], val_buf[t] = action, logp, value
-            rew_buf[t] = torch.as_tensor(reward * args.reward_scale, dtype=torch.float32)
+            rew_buf[t] = torch.as_tensor(reward * args.reward_scale - lost * args.life_penalty,
+                                         dtype=torch.float32)
+            lost &= args.life_loss_terminal
             term_buf[t] = torch.as_tensor(terminated | lost, dtype=torch.float32)
             cut_buf[t] = torch.as_tensor(ended | lost | ~valid, dtype=torch.float32)
             ret += np.where(valid, reward, 0.0)
