@@ -80,13 +80,40 @@ class Targets:
     shots numbered among the shots asked (many games at once: each shot with its own game's
     bodies); None: every shot with every body (one game)."""
 
-    __slots__ = ("index", "kind", "motion", "offsets", "pairs", "points")
+    __slots__ = ("_craft", "_index", "_kind", "motion", "offsets", "pairs", "points")
 
     def __init__(self, points: np.ndarray, offsets: np.ndarray, motion: np.ndarray,
-                 kind: np.ndarray, index: np.ndarray,
-                 pairs: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                 kind: np.ndarray | None, index: np.ndarray | None,
+                 pairs: tuple[np.ndarray, np.ndarray] | None = None,
+                 craft: tuple[int, tuple[Kind, ...]] = (0, ())) -> None:
         self.points, self.offsets, self.motion = points, offsets, motion
-        self.kind, self.index, self.pairs = kind, index, pairs
+        self._kind, self._index, self.pairs = kind, index, pairs
+        self._craft = craft
+        """For ``kind`` and ``index`` left None (one game's targets, read only when a shot
+        hits something): the number of rocks and the kinds of the craft bodies after them."""
+
+    @property
+    def kind(self) -> np.ndarray:
+        """(bodies,) the ``Hit`` a hit on each body records."""
+        if self._kind is None:
+            n_rocks, craft = self._craft
+            kind = np.full(self.offsets.shape[0] - 1, int(Hit.OBSTACLE), dtype=np.int64)
+            kind[:n_rocks] = int(Hit.ROCK)
+            for j, c in enumerate(craft):
+                kind[n_rocks + j] = int(HIT_OF[c])
+            self._kind = kind
+        return self._kind
+
+    @property
+    def index(self) -> np.ndarray:
+        """(bodies,) each body's rock row or obstacle number (-1 for a craft here too)."""
+        if self._index is None:
+            n_rocks, craft = self._craft
+            index = np.arange(self.offsets.shape[0] - 1, dtype=np.int64)
+            first = n_rocks + len(craft)
+            index[first:] -= first
+            self._index = index
+        return self._index
 
     def pairs_of(self, asked: np.ndarray, shots: int) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of the shots ``asked`` (ascending positions among the ``shots``
@@ -107,15 +134,7 @@ class Targets:
 def targets_of(d: Draft, p: Params, owner: Shooter, rocks: np.ndarray) -> Targets:
     """One game's ``Targets`` for ``owner``'s shots (``_targets``' bodies)."""
     points, offsets, motion, craft = _targets(d, p, owner, rocks)
-    n_rocks = d.ast_id.shape[0]
-    n_obstacles = p.obstacle_offsets.shape[0] - 1
-    kind = np.full(offsets.shape[0] - 1, int(Hit.OBSTACLE), dtype=np.int64)
-    kind[:n_rocks] = int(Hit.ROCK)
-    for j, c in enumerate(craft):
-        kind[n_rocks + j] = int(HIT_OF[c])
-    index = np.arange(offsets.shape[0] - 1, dtype=np.int64)
-    index[index.shape[0] - n_obstacles:] = np.arange(n_obstacles)
-    return Targets(points, offsets, motion, kind, index)
+    return Targets(points, offsets, motion, None, None, craft=(d.ast_id.shape[0], craft))
 
 
 class ShotHits:
