@@ -288,12 +288,15 @@ class SoundBank:
     def close(self) -> None:
         """Stop the stream for good (the window is closing)."""
         player, self._player = self._player, None
+        log, self._log = self._log, None
         if player is not None:
             try:
                 player.pause()
                 player.delete()
             except Exception:  # the driver may already be gone at exit
                 pass
+        if log is not None:
+            log.close()
 
 
 def _unit(value: float) -> float:

@@ -8,8 +8,8 @@ output, captured as it is played:
 - ``openal``: OpenAL Soft, whose ``wave`` driver writes what it mixes to a WAV file in real
   time (``ALSOFT_CONF``), one ``PERIOD`` at a time (23 ms: OpenAL Soft's default period of
   1 024 frames at 44.1 kHz; at 22 050 Hz it would otherwise keep 1 024 frames, 46 ms).
-- ``pulse``: a PulseAudio null sink (started here when no server runs), whose monitor
-  ``parec`` records.
+- ``pulse``: a PulseAudio server of the capture's own playing into a null sink, whose
+  monitor ``parec`` records.
 
 The game runs in one of two ways. By default a child process steps the core as
 ``asteroids.lab.game.play_game`` does and sends each event's cue with its tick time, as
@@ -159,7 +159,7 @@ def _games(bot: str, seed: int, replay: str | None) -> tuple[Any, Any, Any]:
 class _Probe:
     """When the output's samples arrive: the WAV file's size, or ``parec``'s reads."""
 
-    def __init__(self, driver: str, wav: Path) -> None:
+    def __init__(self, driver: str, wav: Path, env: dict[str, str]) -> None:
         self.stamps: list[tuple[float, int]] = []
         self._chunks: list[bytes] = []
         self._stop = threading.Event()
@@ -167,7 +167,8 @@ class _Probe:
         if driver == "pulse":
             self._rec = subprocess.Popen(
                 ["parec", "--raw", "--format=s16le", "--rate=22050", "--channels=1",
-                 "--latency-msec=5", "-d", f"{SINK}.monitor"], stdout=subprocess.PIPE)
+                 "--latency-msec=5", "-d", f"{SINK}.monitor"], stdout=subprocess.PIPE,
+                env=env)
             target = self._read
         else:
             target = lambda: self._poll(wav)  # noqa: E731
@@ -196,7 +197,10 @@ class _Probe:
         self._stop.set()
         if self._rec is not None:
             self._rec.terminate()
+            self._rec.wait(10)
         self._thread.join(5)
+        if self._rec is not None and self._rec.stdout is not None:
+            self._rec.stdout.close()
         return b"".join(self._chunks)
 
 
@@ -228,8 +232,7 @@ def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
         if wait > 0:
             time.sleep(wait)
     time.sleep(0.5)  # the last cues' tails
-    bank._log.write_meta()
-    bank.close()
+    bank.close()  # and its log
 
 
 def _record(bot: str, seed: int, seconds: float, path: Path) -> Path:
@@ -391,39 +394,36 @@ def _not_nice() -> None:
         pass
 
 
-def _null_sink() -> subprocess.Popen[bytes] | None:
-    """Make sure a PulseAudio server runs with the null sink ``SINK``; returns the server
-    started here (to be stopped), or None when one was running already.
+def _null_sink(folder: Path) -> tuple[subprocess.Popen[bytes], dict[str, str]]:
+    """A PulseAudio server of this capture's own (its socket in ``folder``: captures side by
+    side, or a desktop's server, never meet) playing into the null sink ``SINK``; returns it
+    (to be stopped) and the environment its clients need.
 
     Raises:
-        RuntimeError: no server could be started or the sink loaded.
+        RuntimeError: it did not start.
     """
-    def pactl(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["pactl", *args], capture_output=True, text=True, timeout=20)
-
-    server = None
-    if pactl("info").returncode != 0:
-        # as root too (CI): a per-user server, no D-Bus, never exiting while we use it
-        server = subprocess.Popen(
-            ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n",
-             "--load=module-native-protocol-unix"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_not_nice)
-        for _ in range(100):
-            if pactl("info").returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
-            server.terminate()
-            raise RuntimeError("PulseAudio did not start")
-        time.sleep(SETTLE_S)
-    if SINK not in pactl("list", "short", "sinks").stdout:
-        done = pactl("load-module", "module-null-sink", f"sink_name={SINK}",
-                     "rate=22050", "channels=1")
-        if done.returncode != 0:
-            if server is not None:
-                server.terminate()
-            raise RuntimeError(f"no null sink: {done.stderr.strip()}")
-    return server
+    folder.mkdir(parents=True, exist_ok=True)
+    socket = folder / "native"
+    env = dict(os.environ, PULSE_RUNTIME_PATH=str(folder), PULSE_STATE_PATH=str(folder),
+               PULSE_SERVER=f"unix:{socket}", PULSE_SINK=SINK)
+    # as root too (CI): no D-Bus, no system mode, never exiting while it is used
+    server = subprocess.Popen(
+        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--use-pid-file=no",
+         f"--load=module-native-protocol-unix socket={socket} auth-anonymous=1",
+         f"--load=module-null-sink sink_name={SINK} rate=22050 channels=1"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_not_nice)
+    for _ in range(100):
+        ready = subprocess.run(["pactl", "list", "short", "sinks"], env=env,
+                               capture_output=True, text=True, timeout=20)
+        if ready.returncode == 0 and SINK in ready.stdout:
+            time.sleep(SETTLE_S)
+            return server, env
+        if server.poll() is not None:
+            break
+        time.sleep(0.1)
+    server.terminate()
+    _, err = server.communicate(timeout=10)
+    raise RuntimeError(f"PulseAudio did not start: {err.decode(errors='replace')[-400:]}")
 
 
 def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
@@ -452,15 +452,17 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
         raise RuntimeError(NO_XVFB)
     out = out.resolve()
     out.unlink(missing_ok=True)
-    server = _null_sink() if driver == "pulse" else None
+    server = None
     try:
         with tempfile.TemporaryDirectory() as tmp:
             conf, folder = Path(tmp, "alsoft.conf"), Path(tmp, "log")
             conf.write_text(CONF.format(rate=synth.RATE, period=PERIOD, out=out))
-            env = dict(os.environ, ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1",
-                       PULSE_SINK=SINK, **{ENV: str(folder)})
+            env = dict(os.environ)
+            if driver == "pulse":
+                server, env = _null_sink(Path(tmp, "pulse"))
+            env.update(ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1", **{ENV: str(folder)})
             env.pop("ARCADE_SOUND_BACKENDS", None)
-            probe = _Probe(driver, out)
+            probe = _Probe(driver, out, env)
             try:
                 if window:
                     shown = replay or _record(bot, seed, seconds, Path(tmp, "game.replay"))
@@ -480,7 +482,7 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
     finally:
         if server is not None:
             server.terminate()
-            server.wait(10)
+            server.communicate(timeout=10)  # and closes its stderr
     report_line = log.get("report") or ""
     if not report_line.startswith(f"sound: {driver} driver"):
         raise RuntimeError(f"{driver} did not play ({report_line or 'no sound'})")

@@ -64,6 +64,8 @@ class SoundLog:
             if self._first is None:
                 self._first = mixer.samples
             block = render(n)
+            if self._mix.closed:  # a block asked for as the stream stopped
+                return block
             self._mix.write(np.asarray(block, dtype="<f4").tobytes())
             self._cues.flush()
             self._mix.flush()
@@ -76,6 +78,12 @@ class SoundLog:
         mixer.schedule = logged_schedule  # type: ignore[method-assign]
         mixer.play = logged_play  # type: ignore[method-assign]
         mixer.render = logged_render  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        """Write ``meta.json`` a last time and close the files."""
+        self.write_meta()
+        self._cues.close()
+        self._mix.close()
 
     def write_meta(self) -> None:
         """Rewrite ``meta.json`` (whole, by rename)."""
