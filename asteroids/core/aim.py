@@ -1,5 +1,6 @@
 """The aimer's geometry: what the aimer bot (one game, ``bot.aimer_bot``) and the batched
-aimer (``bot_batch.aimer_batch``) both compute, written once.
+aimer (``bot_batch.aimer_batch``) both compute, written once (the rules of its decision
+steps that use it: ``asteroids.core.aim_steps``).
 
 Plain IEEE ``+ - * /`` and ``sqrt``, elementwise over whatever rows they are given, so the
 answers are the same everywhere and the same for one game or for many games' rows packed
@@ -12,13 +13,12 @@ import numpy as np
 
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.params import Params
-from asteroids.core.tables import COS, COS_TABLE, HEADING_STEPS, SIN, SIN_TABLE
+from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHOOTER_SAUCER, World
 
 __all__ = ["DANGER_MARGIN", "DANGER_TICKS", "HALF_TURN", "HIT_SHARE", "HYPER_TICKS",
-           "IMAGE_STEPS", "MAX_PLAIN", "NO_THREAT", "STEPS", "AimKit", "Scene", "all_handled",
-           "closest", "closest_within", "closest_xy", "escape", "escapes",
-           "fold", "future", "nearest", "shot_velocity"]
+           "IMAGE_STEPS", "STEPS", "AimKit", "Scene", "closest", "closest_within", "closest_xy",
+           "escape", "escapes", "fold", "future", "nearest"]
 
 
 HALF_TURN = HEADING_STEPS // 2
@@ -33,8 +33,6 @@ DANGER_MARGIN = 6.0
 """Extra px of clearance that still counts as a near miss worth acting on."""
 HYPER_TICKS = 3
 """Hyperspace only when every escape still collides within this many ticks."""
-MAX_PLAIN = 64
-"""Up to this many dangers, a shared read-only "no threat" row is sliced instead of built."""
 
 
 
@@ -121,8 +119,6 @@ def closest_within(rx: np.ndarray, ry: np.ndarray, vx: np.ndarray, vy: np.ndarra
     return t, miss
 
 
-NO_THREAT = np.full(MAX_PLAIN, np.inf)
-NO_THREAT.flags.writeable = False
 STEPS = np.arange(1, DANGER_TICKS + 1, dtype=np.int64)
 STEPS.flags.writeable = False
 IMAGE_STEPS = np.array([(i, j) for i in (0.0, -1.0, 1.0) for j in (0.0, -1.0, 1.0)])
@@ -133,8 +129,8 @@ IMAGE_STEPS.flags.writeable = False
 class AimKit:
     """The numbers the aimer needs this tick that follow from the rules alone."""
 
-    __slots__ = ("all_wrap", "coast", "half", "half_col", "images", "no_threat", "p", "size",
-                 "size_col", "steps", "turn_half_cos")
+    __slots__ = ("all_wrap", "coast", "half", "half_col", "images", "p", "size", "size_col",
+                 "steps", "turn_half_cos")
 
     def __init__(self, p: Params) -> None:
         self.p = p
@@ -145,7 +141,6 @@ class AimKit:
         self.size_col = p.size[:, None]
         self.all_wrap = p.wrap_asteroids and p.wrap_saucers
         """Every target wraps (nothing to fold off a wall)."""
-        self.no_threat = NO_THREAT
         self.images = IMAGE_STEPS * p.size if p.wrap_any else np.zeros((1, 2))
         self.coast = np.multiply.accumulate(np.full(DANGER_TICKS, p.drag_keep))
         """Drag factors keep**k for k = 1..DANGER_TICKS (one product after another)."""
@@ -206,18 +201,6 @@ def future(pos: np.ndarray, vel: np.ndarray, t: np.ndarray, rad: np.ndarray, wra
         return q
     folded = fold(q, rad[:, None], p.size - rad[:, None])
     return np.where(wraps[:, None], q, folded)
-
-
-def shot_velocity(p: Params, heading: int, vx: float, vy: float) -> tuple[float, float]:
-    """Velocity of a ship shot fired at ``heading`` from a ship moving at (vx, vy)."""
-    c, s = COS_TABLE[heading % HEADING_STEPS], SIN_TABLE[heading % HEADING_STEPS]
-    svx, svy = c * p.shot_speed, s * p.shot_speed
-    if p.shot_inherit:
-        svx, svy = svx + vx, svy + vy
-    if p.shot_axis_cap > 0.0:
-        cap = p.shot_axis_cap
-        svx, svy = min(max(svx, -cap), cap), min(max(svy, -cap), cap)
-    return svx, svy
 
 
 _TURNS_AFTER = np.array([[-1, 0, 1], [0, 1, -1], [1, 0, -1]], dtype=np.int64)
@@ -314,18 +297,4 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
         better = (first[:, i] > fb) | ((first[:, i] == fb) & (clearance[:, i] > cb))
         best = np.where(better, i, best)
     return dirs[rows, best], _THRUSTS[best], first[rows, best]
-
-
-def all_handled(threat: np.ndarray, threat_t: np.ndarray, t_all: np.ndarray,
-                 taken: np.ndarray, k: int, m: int, target: int, reach: np.ndarray) -> bool:
-    """Whether every threat is being shot away in time: by a shot in flight, or by the shot
-    the aimer is turning to fire at it."""
-    handled = np.zeros(threat.shape[0], dtype=bool)
-    if k:
-        taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0)
-        handled[:m] = taken_at + 1.0 < threat_t[:m]
-    if target >= 0:
-        handled[target] |= bool(reach[target] + 2.0 < threat_t[target])
-    return not (threat & ~handled).any()
-
 

@@ -14,23 +14,21 @@ from typing import TypeVar
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.aim import (
-    DANGER_MARGIN,
-    DANGER_TICKS,
-    HIT_SHARE,
-    HYPER_TICKS,
-    MAX_PLAIN,
-    AimKit,
-    Scene,
-    all_handled,
-    closest,
-    escape,
-    future,
-    nearest,
-    shot_velocity,
+from asteroids.core.aim import DANGER_TICKS, AimKit, Scene, closest, escape, nearest
+from asteroids.core.aim_steps import (
+    buttons,
+    in_time,
+    intercepts,
+    may_fire,
+    next_shot,
+    passes,
+    target_costs,
+    threats,
+    turn_toward,
 )
 from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
+from asteroids.core.lanes import ONE
 from asteroids.core.params import Params
 from asteroids.core.simulation import rules_of
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SIN_TABLE
@@ -91,8 +89,7 @@ def bot_input(world: World, width: float, height: float, style: int = 0) -> int:
 Bot = Callable[[World, Config], int]
 """A pilot: the buttons (an ``InputFrame`` bit mask) for this tick of this world."""
 
-_THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
-_FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
+_LEFT, _FIRE = int(InputFrame.LEFT), int(InputFrame.FIRE)
 
 def idle_bot(world: World, config: Config) -> int:
     """Presses nothing: the ship waits and the rocks come (a baseline and a test workload)."""
@@ -127,6 +124,9 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     shot away, picks the turn and thrust that keep it clear longest, pressing hyperspace (or
     the shield, when the rules have one) only when every escape still collides within a few
     ticks.
+
+    The rules of each step are ``asteroids.core.aim_steps``, which the batched aimer
+    (``bot_batch.aimer_batch``) runs too; here they run on one game's rows.
     """
     if world.ship_state != SHIP_FLYING or world.game_over:
         return 0
@@ -134,26 +134,17 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     p = kit.p
     sc = Scene(world, p)
     m = sc.pos.shape[0]
-    nd = sc.danger_pos.shape[0]
-    if nd == 0:
+    if sc.danger_pos.shape[0] == 0:
         return 0
     sx, sy, vx, vy = world.ship_x, world.ship_y, world.ship_vx, world.ship_vy
     h = world.ship_heading % HEADING_STEPS
-    hit_r = HIT_SHARE * sc.rad
 
     # (1) One query for every mover that matters: the ship's shots in flight, the shot it
     # would fire next tick after turning left, not turning or turning right, and the ship.
     mine = world.shot_owner == SHOOTER_SHIP
     k = int(np.count_nonzero(mine))
-    nvx, nvy = vx * p.drag_keep, vy * p.drag_keep
-    extra = []
-    for turn in (1, 0, -1):
-        h1 = (h + turn * p.turn_steps) % HEADING_STEPS
-        c, s = COS_TABLE[h1], SIN_TABLE[h1]
-        svx, svy = shot_velocity(p, h1, nvx, nvy)
-        reach_ticks = p.shot_ticks - 1.0
-        extra.append((sx + c * 0.5 * p.ship_length, sy + s * 0.5 * p.ship_length, svx, svy,
-                      reach_ticks))
+    extra = [(*next_shot(ONE, p, sx, sy, vx, vy, h, turn), p.shot_ticks - 1.0)
+             for turn in (1, 0, -1)]
     extra.append((sx, sy, vx, vy, float(DANGER_TICKS)))
     more = np.array(extra)
     if k:
@@ -169,112 +160,45 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     rel_all = nearest(sc.danger_pos[None, :, :] - rows_pos_a[:, None, :], kit)
     t_all, miss_all = closest(rel_all, sc.danger_vel[None, :, :] - rows_vel_a[:, None, :],
                                horizon[:, None], kit.images)
-    taken = miss_all[:k, :m] < hit_r
-    free = ~taken.any(axis=0) if k else np.ones(m, dtype=bool)
-    # Threats: contact within the horizon; threat_t is when contact begins (not the closest
-    # approach, which for a rock flying straight at the ship is when it would be dead centre).
-    reach_r = sc.danger_rad + p.ship_radius + DANGER_MARGIN
-    miss_ship = miss_all[-1]
-    threat = miss_ship < reach_r
-    threat_t = kit.no_threat[:nd] if nd <= MAX_PLAIN else np.full(nd, np.inf)
-    in_danger = bool(threat.any())
-    if in_danger:
-        wx_, wy_ = sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy
-        speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
-        inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
-        contact = np.maximum(t_all[-1] - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
-        threat_t = np.where(threat, contact, np.inf)
+    taken = passes(miss_all[:k, :m], sc.rad)
+    taken_any = taken.any(axis=0)
+    threat, threat_t = threats(p, sc.danger_rad, miss_all[-1], t_all[-1],
+                               sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy)
 
-    # (2) Intercepts: turn first (n ticks), then the shot flies t ticks.
-    mask = 0
+    # (2), (3) Intercepts, and the cheapest target.
     aim_turn = 0
     target = -1
-    reach = kit.no_threat[:0]
+    reach = np.zeros(0)
     if m:
-        # Rows are x and y: (2, m) arrays, so each step is one array operation.
-        vel = sc.vel.T
-        ship_v = np.array([[vx], [vy]])
-        rv = vel - ship_v
-        w = rv if p.shot_inherit else vel
-        ww = w * w
-        a = ww[0] + ww[1] - p.shot_speed * p.shot_speed
-        slow = a < -1e-9  # the shot outruns the target (always, unless the ship flies fast)
-        all_slow = bool(slow.all())
-        a_safe = a if all_slow else np.where(slow, a, -1.0)
-        hx, hy = COS_TABLE[h], SIN_TABLE[h]
         bouncing = not kit.all_wrap
-        # First guess of the turn ticks: toward where the target is now (from the query).
-        r = rel_all[-1, :m].T
-        rr = r * r
-        n = np.searchsorted(kit.turn_half_cos,
-                            -(r[0] * hx + r[1] * hy) / np.maximum(np.sqrt(rr[0] + rr[1]), 1e-9))
-        for _ in range(2):
-            if bouncing:
-                here = np.array([[sx], [sy]]) + ship_v * n
-                d = future(sc.pos, sc.vel, n, sc.rad, sc.wraps, p).T - here
-            else:
-                d = r + rv * n
-            if kit.size is not None:
-                d = (d + kit.half_col) % kit.size_col - kit.half_col
-            # |d + w t| = shot speed * t, i.e. a t^2 + 2 b t + c = 0; the positive root.
-            dw = d * w
-            b = dw[0] + dw[1]
-            dd = d * d
-            c2 = dd[0] + dd[1]
-            root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
-            if all_slow:
-                t = (-b - root) / a
-            else:
-                t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
-            aim = d + w * t
-            if bouncing:  # a bouncing target: aim where the walls will send it
-                later = future(sc.pos, sc.vel, n + t, sc.rad, sc.wraps, p).T - here
-                if p.shot_inherit:
-                    later = later - ship_v * t
-                aim = np.where(sc.wraps, aim, later)
-            # Turn ticks to face the aim point: round(angle / turn), from the cosine of the
-            # angle and the table of cos((k + 1/2) turns) (no arc tangent needed).
-            aa = aim * aim
-            n = np.searchsorted(kit.turn_half_cos, -(aim[0] * hx + aim[1] * hy)
-                                / np.maximum(np.sqrt(aa[0] + aa[1]), 1e-9))
-        ax, ay = aim[0], aim[1]
-        left = hx * ay - hy * ax > 0.0
+        n, t, left = intercepts(kit, rel_all[-1, :m].T, sc.vel.T, np.array([[sx], [sy]]),
+                                np.array([[vx], [vy]]), COS_TABLE[h], SIN_TABLE[h],
+                                sc.pos if bouncing else None, sc.rad if bouncing else None,
+                                sc.wraps if bouncing else None)
         reach = n + t
-        # Out of range costs 400 ticks, a target a shot is already meant for 2000.
-        cost = reach + (t >= p.shot_ticks - 1) * 400.0 + taken.any(axis=0) * 2000.0
-        if sc.saucer >= 0:
-            cost[sc.saucer] -= 80.0 if world.saucer_small else 40.0
-        # (3) A target on a collision course that can be shot first comes first, earliest first.
-        if in_danger:
-            t_threat = threat_t[:m]
-            urgent = threat[:m] & (reach + 2.0 < t_threat) & free
-            cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
+        cost = target_costs(p, n, t, taken_any, np.arange(m) == sc.saucer,
+                            world.saucer_small, threat[:m], threat_t[:m])
         target = int(cost.argmin())
-        if n[target] > 0:
-            aim_turn = 1 if left[target] else -1
+        aim_turn = turn_toward(ONE, n[target], left[target])
 
     # (5) Dodge what is not being shot away; jump only when nothing else works.
-    turn, thrust = aim_turn, 0
-    if in_danger and not all_handled(threat, threat_t, t_all, taken, k, m, target, reach):
-        turn, thrust, first = escape(world, kit, sc, aim_turn)
-        if first <= HYPER_TICKS:
-            if p.shield_enabled and world.shield_energy > 0:
-                mask |= _SHIELD
-            elif p.hyper_enabled and not world.hyper_held:
-                return mask | _HYPER
-    if turn > 0:
-        mask |= _LEFT
-    elif turn < 0:
-        mask |= _RIGHT
-    if thrust:
-        mask |= _THRUST
+    turn, thrust, first = aim_turn, 0, DANGER_TICKS + 1
+    if threat.any():
+        handled = np.zeros(threat.shape[0], dtype=bool)
+        if k:
+            taken_at = np.where(taken, t_all[:k, :m], np.inf).min(axis=0)
+            handled[:m] = in_time(taken_at, threat_t[:m], 1.0)
+        if target >= 0:
+            handled[target] |= bool(in_time(reach[target], threat_t[target], 2.0))
+        if (threat & ~handled).any():
+            turn, thrust, first = escape(world, kit, sc, aim_turn)
 
     # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
-    if m and not world.fire_held and k < p.shot_max:
-        row = k + 1 - turn
-        if ((miss_all[row, :m] < hit_r) & free).any():
-            mask |= _FIRE
-    return mask
+    fire = False
+    if may_fire(ONE, p, m, world.fire_held, k):
+        row = k + 1 - turn  # the candidate shot of the turn taken
+        fire = bool((passes(miss_all[row, :m], sc.rad) & ~taken_any).any())
+    return buttons(ONE, p, turn, thrust, first, world.shield_energy, world.hyper_held, fire)
 
 
 BOTS: Mapping[str, Bot] = MappingProxyType({

@@ -20,22 +20,26 @@ import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import batch as core_batch
-from asteroids.core.aim import (
-    DANGER_MARGIN,
-    DANGER_TICKS,
-    HIT_SHARE,
-    HYPER_TICKS,
-    AimKit,
-    closest_within,
-    escapes,
-    future,
+from asteroids.core.aim import DANGER_TICKS, AimKit, closest_within, escapes
+from asteroids.core.aim_steps import (
+    buttons,
+    hit_radius,
+    in_time,
+    intercepts,
+    may_fire,
+    next_shot,
+    passes,
+    reach_radius,
+    target_costs,
+    threats,
+    turn_toward,
 )
 from asteroids.core.batch import Batch, rules_for
 from asteroids.core.batch_rows import any_per_game, flat_rows, offsets_of, row_games, xy_rows
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
-from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, FLYING
+from asteroids.core.lanes import MANY
 from asteroids.core.params import Params
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 
@@ -56,8 +60,6 @@ def spinner_batch(batch: Batch, config: Config) -> np.ndarray:
     return np.asarray(spin(batch.fire_held), dtype=np.int64)
 
 
-_THRUST, _LEFT, _RIGHT = int(InputFrame.THRUST), int(InputFrame.LEFT), int(InputFrame.RIGHT)
-_FIRE, _HYPER, _SHIELD = int(InputFrame.FIRE), int(InputFrame.HYPERSPACE), int(InputFrame.SHIELD)
 _SHIP_MOVER = 4
 """Movers of a game in order: its shots in flight (0), the shot after turning left (1), not
 turning (2), turning right (3), then the ship (4): the one-game aimer's rows."""
@@ -146,20 +148,10 @@ class _Movers:
         live = playing.nonzero()[0]
         if turn is not None:
             turned = turn[live]
-            nvx, nvy = vx[live] * p.drag_keep, vy[live] * p.drag_keep
-            h1 = (heading[live] + turned * p.turn_steps) % HEADING_STEPS
-            c, s = COS[h1], SIN[h1]
-            svx, svy = c * p.shot_speed, s * p.shot_speed
-            if p.shot_inherit:
-                svx, svy = svx + nvx, svy + nvy
-            if p.shot_axis_cap > 0.0:
-                cap = p.shot_axis_cap
-                svx = np.minimum(np.maximum(svx, -cap), cap)
-                svy = np.minimum(np.maximum(svy, -cap), cap)
+            x, y, svx, svy = next_shot(MANY, p, sx[live], sy[live], vx[live], vy[live],
+                                       heading[live], turned)
             self.lane, self.cat = live, 2 - turned
-            self.pos = xy_rows(sx[live] + c * 0.5 * p.ship_length,
-                               sy[live] + s * 0.5 * p.ship_length)
-            self.vel = xy_rows(svx, svy)
+            self.pos, self.vel = xy_rows(x, y), xy_rows(svx, svy)
             self.horizon = np.full(live.shape[0], p.shot_ticks - 1.0)
             return
         own = mine & playing[shot_lane]
@@ -200,8 +192,7 @@ def _pairs(d: _Dangers, mv: _Movers, kit: AimKit
         for axis in (0, 1):
             rel[axis] = floor_mod(rel[axis] + kit.half[axis], kit.size[axis]) - kit.half[axis]
     rad = d.rad[danger]
-    radius = np.where(mv.cat[mover] == _SHIP_MOVER, rad + kit.p.ship_radius + DANGER_MARGIN,
-                      HIT_SHARE * rad)
+    radius = np.where(mv.cat[mover] == _SHIP_MOVER, reach_radius(kit.p, rad), hit_radius(rad))
     t_all, miss_all = closest_within(rel[0], rel[1], w[0], w[1], mv.horizon[mover],
                                      kit.images, kit.size, radius)
     return mover, danger, (rel[0], rel[1]), t_all, miss_all
@@ -215,7 +206,6 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     toward it, and every target's turn-and-flight ticks."""
     p = kit.p
     size = batch.size
-    sx, sy, vx, vy = batch.ship_x, batch.ship_y, batch.ship_vx, batch.ship_vy
     aim_turn = np.zeros(size, dtype=np.int64)
     target = np.full(size, -1, dtype=np.int64)
     reach = np.zeros(d.lane.shape[0])
@@ -223,74 +213,38 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     if not ti.shape[0]:
         return target, aim_turn, reach
     tl = d.lane[ti]
-    # x and y apart ((N,) columns): per element the operations of (N, 2) rows, without
-    # numpy's slow two-wide inner loops.
-    velx, vely = d.vel[:, 0].take(ti), d.vel[:, 1].take(ti)
-    svx, svy = vx[tl], vy[tl]
-    rvx, rvy = velx - svx, vely - svy
-    wx, wy = (rvx, rvy) if p.shot_inherit else (velx, vely)
-    a = wx * wx + wy * wy - p.shot_speed * p.shot_speed
-    slow = a < -1e-9
-    a_safe = np.where(slow, a, -1.0)
-    hx, hy = COS[heading[tl]], SIN[heading[tl]]
     bouncing = not kit.all_wrap
-    rx, ry = rel_ship[0].take(ti), rel_ship[1].take(ti)
-    n = np.searchsorted(kit.turn_half_cos, -(rx * hx + ry * hy)
-                        / np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9))
-    if bouncing:
-        pos, vel = d.pos.take(ti, axis=0), xy_rows(velx, vely)
-        rad, wraps = d.rad[ti], d.wraps[ti]  # type: ignore[index]
-        herex, herey = sx[tl], sy[tl]
-    for _ in range(2):
-        if bouncing:
-            here_nx, here_ny = herex + svx * n, herey + svy * n
-            ahead = future(pos, vel, n, rad, wraps, p)
-            dx, dy = ahead[:, 0] - here_nx, ahead[:, 1] - here_ny
-        else:
-            dx, dy = rx + rvx * n, ry + rvy * n
-        if kit.size is not None:
-            dx = floor_mod(dx + kit.half[0], kit.size[0]) - kit.half[0]
-            dy = floor_mod(dy + kit.half[1], kit.size[1]) - kit.half[1]
-        b = dx * wx + dy * wy
-        c2 = dx * dx + dy * dy
-        root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
-        t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
-        aimx, aimy = dx + wx * t, dy + wy * t
-        if bouncing:
-            later = future(pos, vel, n + t, rad, wraps, p)
-            laterx, latery = later[:, 0] - here_nx, later[:, 1] - here_ny
-            if p.shot_inherit:
-                laterx, latery = laterx - svx * t, latery - svy * t
-            aimx, aimy = np.where(wraps, aimx, laterx), np.where(wraps, aimy, latery)
-        n = np.searchsorted(kit.turn_half_cos, -(aimx * hx + aimy * hy)
-                            / np.maximum(np.sqrt(aimx * aimx + aimy * aimy), 1e-9))
-    left = hx * aimy - hy * aimx > 0.0
-    reach_t = n + t
-    cost = reach_t + (t >= p.shot_ticks - 1) * 400.0 + taken_any[ti] * 2000.0
-    small = batch.saucer_small[tl]
-    cost = np.where(d.cat[ti] == 1, cost - np.where(small, 80.0, 40.0), cost)
-    t_threat = threat_t[ti]
-    urgent = threat[ti] & (reach_t + 2.0 < t_threat) & ~taken_any[ti]
-    cost = np.where(urgent, cost - 1000.0 + 4.0 * t_threat, cost)
+    # (2, N) rows of x and y, each contiguous (a transposed (N, 2) view would run numpy's
+    # slow two-wide inner loops).
+    vel = np.stack([d.vel[:, 0].take(ti), d.vel[:, 1].take(ti)])
+    ship_v = np.stack([batch.ship_vx[tl], batch.ship_vy[tl]])
+    here = np.stack([batch.ship_x[tl], batch.ship_y[tl]]) if bouncing else None
+    n, t, left = intercepts(
+        kit, np.stack([rel_ship[0].take(ti), rel_ship[1].take(ti)]), vel, here, ship_v,
+        COS[heading[tl]], SIN[heading[tl]], d.pos.take(ti, axis=0) if bouncing else None,
+        d.rad[ti] if bouncing else None,
+        d.wraps[ti] if bouncing else None)  # type: ignore[index]
+    cost = target_costs(p, n, t, taken_any[ti], d.cat[ti] == 1, batch.saucer_small[tl],
+                        threat[ti], threat_t[ti])
     best = _first_argmin(cost, d.targets)
     has = best >= 0
     target[has] = ti[best[has]]
-    aim_turn[has] = np.where(n[best[has]] > 0, np.where(left[best[has]], 1, -1), 0)
-    reach[ti] = reach_t
+    aim_turn[has] = turn_toward(MANY, n[best[has]], left[best[has]])
+    reach[ti] = n + t
     return target, aim_turn, reach
 
 
 def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     """The aimer's buttons for every game at once: game i's equal ``aimer_bot``'s on
     ``batch.world(i)`` (tests/core/test_batch_bots.py). The steps are the one-game aimer's,
-    numbered as there. A batch smaller than ``BATCHED_PASS_MIN`` asks the one-game aimer
-    game by game (the batched steps cost about 1 ms whatever B is)."""
+    numbered as there, and their rules the same text (``asteroids.core.aim_steps``), run on
+    every game's rows packed game after game. A batch smaller than ``BATCHED_PASS_MIN`` asks
+    the one-game aimer game by game (the batched steps cost about 1 ms whatever B is)."""
     p = rules_for(batch, config)
     if batch.size < core_batch.BATCHED_PASS_MIN:
         return np.array([aimer_bot(w, p) for w in batch.worlds()], dtype=np.int64)
     kit = AimKit(p)
     size = batch.size
-    masks = np.zeros(size, dtype=np.int64)
     flying = (batch.ship_state == FLYING) & ~batch.game_over
     heading = batch.ship_heading % HEADING_STEPS
     rock_lane = row_games(batch.ast_rows)
@@ -298,32 +252,25 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     d = _Dangers(batch, p, flying, rock_lane, shot_lane)
     playing = flying & (d.count > 0)
     if not playing.any():
-        return masks
+        return np.zeros(size, dtype=np.int64)
     mine = (batch.shot_owner == BY_SHIP) & flying[shot_lane]
     k = np.bincount(shot_lane[mine], minlength=size)
     mv = _Movers(batch, p, playing, mine, shot_lane, heading)
     mover, danger, rel, t_all, miss_all = _pairs(d, mv, kit)
     pcat = mv.cat[mover]
     target_pair = d.cat[danger] < 2
-    hit_r = HIT_SHARE * d.rad
 
     # (1) What the shots in flight will hit, and what is on a collision course.
-    taken = ((pcat == 0) & target_pair & (miss_all < hit_r[danger])).nonzero()[0]
+    taken = ((pcat == 0) & target_pair & passes(miss_all, d.rad[danger])).nonzero()[0]
     taken_danger = danger.take(taken)
     taken_any = np.bincount(taken_danger, minlength=d.lane.shape[0]) > 0
     # The ship pairs: every danger once, in order (each game's ship is its last mover, and
     # every game with a danger plays).
     ship_pair = (pcat == _SHIP_MOVER).nonzero()[0]
-    miss_ship, t_ship = miss_all.take(ship_pair), t_all.take(ship_pair)
     rel_ship = (rel[0].take(ship_pair), rel[1].take(ship_pair))
-    reach_r = d.rad + p.ship_radius + DANGER_MARGIN
-    threat = miss_ship < reach_r
-    in_danger = any_per_game(threat, d.lane, size)
-    wx_, wy_ = d.vel[:, 0] - batch.ship_vx[d.lane], d.vel[:, 1] - batch.ship_vy[d.lane]
-    speed = np.sqrt(wx_ * wx_ + wy_ * wy_)
-    inside = np.sqrt(np.maximum(reach_r * reach_r - miss_ship * miss_ship, 0.0))
-    contact = np.maximum(t_ship - inside / np.where(speed > 0.0, speed, 1.0), 0.0)
-    threat_t = np.where(threat, contact, np.inf)
+    threat, threat_t = threats(p, d.rad, miss_all.take(ship_pair), t_all.take(ship_pair),
+                               d.vel[:, 0] - batch.ship_vx[d.lane],
+                               d.vel[:, 1] - batch.ship_vy[d.lane])
 
     # (2), (3) Intercepts, and each game's cheapest target.
     target, aim_turn, reach = _intercepts(batch, kit, d, heading, rel_ship, taken_any, threat,
@@ -332,45 +279,33 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     # (5) Dodge what is not being shot away; jump only when nothing else works.
     taken_at = np.full(d.lane.shape[0], np.inf)
     np.minimum.at(taken_at, taken_danger, t_all.take(taken))
-    handled = taken_at + 1.0 < threat_t
+    handled = in_time(taken_at, threat_t, 1.0)
     tgt = target[target >= 0]
-    handled[tgt] |= reach[tgt] + 2.0 < threat_t[tgt]
-    unhandled = any_per_game(threat & ~handled, d.lane, size)
+    handled[tgt] |= in_time(reach[tgt], threat_t[tgt], 2.0)
     turn = aim_turn.copy()
     thrust = np.zeros(size, dtype=bool)
-    jump = np.zeros(size, dtype=bool)
-    dodging = (in_danger & unhandled & playing).nonzero()[0]
+    first = np.full(size, DANGER_TICKS + 1, dtype=np.int64)
+    dodging = (any_per_game(threat & ~handled, d.lane, size) & playing).nonzero()[0]
     if dodging.shape[0]:
         count = d.count[dodging]
         packed = offsets_of(count)
         start = packed[:-1]
         rows = np.repeat(d.start[dodging] - start, count) + np.arange(int(packed[-1]))
-        turn[dodging], thrust[dodging], first = escapes(
+        turn[dodging], thrust[dodging], first[dodging] = escapes(
             batch.ship_x[dodging], batch.ship_y[dodging], batch.ship_vx[dodging],
             batch.ship_vy[dodging], batch.ship_heading[dodging], aim_turn[dodging],
             d.pos.take(rows, axis=0), d.vel.take(rows, axis=0), d.rad[rows], start, kit)
-        cornered = dodging[first <= HYPER_TICKS]
-        if p.shield_enabled:
-            charged = batch.shield_energy[cornered] > 0
-            masks[cornered[charged]] |= _SHIELD
-            cornered = cornered[~charged]
-        if p.hyper_enabled:
-            jump[cornered[~batch.hyper_held[cornered]]] = True
-    masks |= np.where(turn > 0, _LEFT, np.where(turn < 0, _RIGHT, 0))
-    masks |= np.where(thrust, _THRUST, 0)
 
-    # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for.
-    # The candidate shot of the turn taken (left 1, none 2, right 3), against the targets.
-    may_fire = (d.targets > 0) & ~batch.fire_held & (k < p.shot_max)
-    # Only games that may fire need their candidate shot measured.
-    shot = _Movers(batch, p, playing & may_fire, mine, shot_lane, heading, turn)
+    # (4) Fire on the press edge if next tick's shot would hit a target no shot is meant for:
+    # the candidate shot of the turn taken, against the targets, measured only in the games
+    # that may fire.
+    fire = may_fire(MANY, p, d.targets, batch.fire_held, k) & playing
+    shot = _Movers(batch, p, fire, mine, shot_lane, heading, turn)
     if shot.lane.shape[0]:
         s_mover, s_danger, _, _, s_miss = _pairs(d, shot, kit)
-        fire_pair = ((d.cat[s_danger] < 2) & (s_miss < hit_r[s_danger])
-                     & ~taken_any[s_danger])
-        masks |= np.where(may_fire & any_per_game(fire_pair, shot.lane[s_mover], size),
-                          _FIRE, 0)
-    masks = np.where(jump, _HYPER, masks)
+        hits = (d.cat[s_danger] < 2) & passes(s_miss, d.rad[s_danger]) & ~taken_any[s_danger]
+        fire &= any_per_game(hits, shot.lane[s_mover], size)
+    masks = buttons(MANY, p, turn, thrust, first, batch.shield_energy, batch.hyper_held, fire)
     return np.where(playing, masks, 0)
 
 
