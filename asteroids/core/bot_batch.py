@@ -4,11 +4,12 @@ the one-game bot's on ``batch.world(i)`` (tests/core/test_batch_bots.py).
 idle and spinner are array expressions over the batch's columns, sharing the one-game bot's
 rule (``bot.spin``). The aimer's decision for every game at once: each game's targets,
 dangers and movers packed game after game, every (mover, danger) pair of a game through the
-aimer's own geometry (``aim.closest``, ``aim.nearest``, ``aim.future``: elementwise, so a
-pair gives the bits it gives in the one-game aimer), then per-game reductions (any, min,
-argmin with the lowest index on ties, as numpy's). The games in danger that the aimer
-cannot shoot clear (2-6 % of ticks) choose their escape together (``aim.escapes``, which the
-one-game aimer runs for its one ship).
+aimer's own geometry (``aim.closest_within``, ``aim.future``: elementwise, so a pair gives
+the bits it gives in the one-game aimer), the rules of each step by the one-game aimer's
+own text (``asteroids.core.aim_steps``: per row, or per game with ``lanes.MANY``), and
+per-game reductions (any, min, argmin with the lowest index on ties, as numpy's). The games
+in danger that the aimer cannot shoot clear (2-6 % of ticks) choose their escape together
+(``aim.escapes``, which the one-game aimer runs for its one ship).
 """
 
 from __future__ import annotations
