@@ -1,7 +1,20 @@
-"""The mixer's clock map follows envelopes, not single readings (issue 37): the earliest the
-game has sent a cue against its tick, and the furthest the driver's queue has run ahead of
-the wall clock, each over a moving window (``mixer.WINDOW_S``). Both are steady while the
-game and the driver keep their pace, so the map, and with it every cue's lag, stays put.
+"""How the mixer maps the game's clock to its sample clock (issue 37; ``Mixer.schedule``).
+
+A cue of game time ``t`` starts at sample ``floor(t * rate + 0.5) + round(offset)``. The
+offset is the sum of two envelopes over the last ``mixer.WINDOW_S`` and the room
+``latency_s``:
+
+- the earliest any cue was sent against its tick time, ``rate * (sent - t)``: the game's
+  frames only ever add lateness to that (a window runs a tick's step at the next frame);
+- with a ``clock``, the furthest the samples rendered ran ahead of the wall clock just after
+  a block: the driver's queue at its fullest (the stream's first block, queued before
+  anything plays, is left out).
+
+Both are steady while the game and the driver keep their pace, so the map, and with it every
+cue's lag, stays put; the room covers a cue sent up to a frame late. 0.2's map followed each
+cue's own "now" (the sample clock extrapolated from the last block's start), which jittered
+by ~25 ms with pyglet's 20 ms refill polling: the 7-9 ms spread of cue lag it measured.
+``Envelope`` keeps one of them.
 """
 
 from __future__ import annotations

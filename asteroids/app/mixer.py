@@ -23,22 +23,13 @@ tests call the same ``render`` offline, so what they measure is what the player 
   (issue 37: 1.7-3.1 dB on every 128 ms beat before). A soft clipper after it bends
   anything above ``KNEE`` towards ``CEILING`` (-1 dBFS), which no sample can reach.
 - **Cues on time** (issue 37): ``play(name, at=t)`` takes the time ``t`` of the tick that
-  caused the sound on the game's clock. The mixer keeps its own sample clock (``samples``,
-  the samples rendered so far) and maps game time to it with a fixed latency,
-  ``sample = floor(t * rate + 0.5) + round(offset)``; the voice starts at that exact sample,
-  wherever it falls in a block. The map is built from two envelopes over the last
-  ``WINDOW_S``, so that it stays constant while the game and the driver keep their pace:
-  the earliest any cue was sent against its tick time (``rate * (sent - t)``: the game's
-  frames only ever add lateness to that), and, with a ``clock``, the furthest the samples
-  rendered have run ahead of the wall clock after a block (the driver's queue at its
-  fullest). ``offset`` is their sum plus ``latency_s``, the room left for a cue sent late
-  by a frame. (0.2's map followed each cue's own "now", which jittered by 25 ms with the
-  driver's refill polling: the 7-9 ms spread of cue lag it measured.) ``offset`` is
-  anchored by the first cue and then follows that target slowly: at most ``SLEW`` of the
-  samples played since the last cue, never by a jump, unless the clocks part by more than
-  ``JUMP_S`` (a new game, a seek, a pause, a stall), when it is anchored afresh. A cue whose
-  sample has gone plays at once and is counted (``late_cues``), and the map takes the target
-  at once (a cue that came later than the latency allows means the room was too small).
+  caused the sound on the game's clock and starts the voice at the exact sample
+  ``floor(t * rate + 0.5) + round(offset)`` of the mixer's own clock (``samples``), wherever
+  it falls in a block. ``offset``, the clock map, is built from envelopes of the game's and
+  the driver's timing plus ``latency_s`` of room (``audio_clock`` says how and why), moves
+  at most ``SLEW`` of the samples played between cues, and is anchored afresh only when the
+  game clock jumps or the stream underran. A cue whose sample has gone plays at once and is
+  counted (``late_cues``).
 """
 
 from __future__ import annotations
