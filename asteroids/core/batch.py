@@ -9,13 +9,14 @@ World's own scheme over all games. ``Batch.world(i)`` is then slices, and its
 ``state_hash`` is the one-game core's for the same seed and inputs, after every tick
 (tests/core/test_batch_identity.py).
 
-Stepping. ``step_batch`` runs the one-game phase pipeline (``simulation.step``: the rule
-functions, each written once) on every game and packs the results again; no rule has a
-second copy here. The phases move into batched form one at a time behind this same
-interface (docs/batch-design.md, section 5), each proven by the identity tests; the
-interface, the layout, the events as columns, lane resets and everything built on them
-(batched bots, ``asteroids balance --engine batch``, ``asteroids bench batch``) do not change
-as they do.
+Stepping. From ``BATCHED_PASS_MIN`` games on, ``step_batch`` advances every game its
+batched pass covers in one pass over the columns (``batch_tick.routine_tick``), hands the
+others to the one-game ``step`` game by game (docs/batch-design.md, its first table: what is left
+to the one-game step), and packs the results again; a smaller batch steps every game with
+``step``. Either way each game equals its one-game run after every tick
+(tests/core/test_batch_identity.py). The interface, the layout, the events as columns, lane
+resets and everything built on them (the batched bots, ``asteroids balance --engine
+batch``, the vector env, ``asteroids bench batch``) stay as the batched pass covers more.
 """
 
 from __future__ import annotations
