@@ -46,7 +46,7 @@ from asteroids.core.batch_rows import (
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import BY_SAUCER, BY_SHIP, DEAD, FLYING, Cause, Hit, Kind
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Cause, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
@@ -65,10 +65,11 @@ from asteroids.core.saucer import (
 )
 from asteroids.core.ship import (
     fly,
+    jump_many,
     read_buttons,
-    rocks_clear_of_centre,
-    ship_clock,
     ship_outline_points,
+    ship_present,
+    ship_timers_many,
     shot_from_nose,
     trigger,
 )
@@ -110,7 +111,7 @@ def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np
             may |= any_per_game(near, shot_game.take(s), lanes)
             near = near.nonzero()[0]
             near_s, near_r = s.take(near), r.take(near)
-    ship_up = _ship_present(d)
+    ship_up = ship_present(d)
     saucer_up = d.saucer_alive
     large, small = p.saucer_radius
     w, h = p.width, p.height
@@ -160,7 +161,7 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     owner = d.shot_owner[shots]
     for shooter, present, shape, vx, vy in (
             (0, d.saucer_alive, saucer_shape, d.saucer_vx, d.saucer_vy),
-            (1, _ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
+            (1, ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
         mine = ((owner == shooter) & present[sg]).nonzero()[0]
         if mine.shape[0] == 0:
             continue
@@ -186,11 +187,6 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
         if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
     return shots[got], rock, hits.t[got], any_per_game(rock < 0, sg[got], lanes)
-
-
-def _ship_present(d: BatchDraft) -> np.ndarray:
-    """Where ``ship_craft`` shows the ship (flying, game on, no grace)."""
-    return (d.ship_state == FLYING) & ~d.game_over & (d.ship_grace == 0)
 
 
 def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -330,8 +326,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     other = np.zeros(lanes, dtype=bool)
     obstacles = p.obstacle_offsets.shape[0] > 1
 
-    # 1. the ship (``ship.control_ship``): buttons, engine and shield, flight, a shot; a jump
-    # is not routine.
+    # 1. the ship (``ship.control_ship``): buttons, engine and shield, flight, a jump, a
+    # shot.
     b = read_buttons(MANY, d, p, masks)
     changed = b.thrust != d.thrusting
     d.thrusting = b.thrust
@@ -340,8 +336,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     d.shield_on = b.shield
     log.emit(EventKind.SHIELD_CHANGED, changed, i0=b.shield,
              f=d.shield_energy / p.shield_ticks)
-    other |= b.flying & b.hyper_pressed & p.hyper_enabled
     fly(MANY, d, p, masks, b)
+    b = jump_many(d, p, b, ast_counts, log)
     fire = trigger(MANY, d, p, b) & (_live_shots(d, BY_SHIP, lanes) < p.shot_max)
     x, y, vx, vy = shot_from_nose(MANY, d, p)
     append_shots(d, fire, BY_SHIP, x, y, vx, vy, p.shot_ticks)
@@ -412,7 +408,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             # Walls or obstacles turn shots: the sweep's own query, walls and ricochets over
             # every game's rows (``sweep.shot_hits``); a craft hit is not routine.
             hits = sweep_rows(d, p, ~other, shot_game,
-                              {Kind.SHIP: _ship_present(d), Kind.SAUCER: d.saucer_alive},
+                              {Kind.SHIP: ship_present(d), Kind.SAUCER: d.saucer_alive},
                               {Kind.SHIP: ship_shape, Kind.SAUCER: saucer_shape},
                               {Kind.SHIP: (d.ship_vx, d.ship_vy),
                                Kind.SAUCER: (d.saucer_vx, d.saucer_vy)})
@@ -432,7 +428,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         collide_asteroids(d, p, MANY)
     # 5. contacts: a craft touching a rock (or the shield near one), or the two craft
     # touching, is not routine.
-    ship = _ship_present(d)
+    ship = ship_present(d)
     shielded = ship & d.shield_on
     if shielded.any():
         near = _near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
@@ -453,14 +449,9 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
         granted = extra_lives(MANY, d, p)
         log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)
-    # 7. timers: a ship coming back, a wave cleared or starting is not routine.
-    back = ship_clock(MANY, d)
-    if back.any():
-        # A dead ship whose respawn is due stays dead, and the tick routine, while a rock or
-        # the saucer is near the centre (``ship._area_clear``).
-        crowded = d.saucer_alive | any_per_game(
-            ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, lanes)
-        other |= back & ~(crowded & (d.ship_state == DEAD))
+    # 7. timers: a ship coming back (``ship.update_ship_timers``), a wave cleared; a wave
+    # starting is not routine.
+    ship_timers_many(d, p, ast_game, log)
     between = wave_clock(MANY, d)
     cleared = wave_cleared(MANY, d, p, between, ast_counts)
     log.emit(EventKind.WAVE_CLEARED, cleared, i0=d.wave)
