@@ -9,12 +9,13 @@ world's looks (``asteroids.app.text.text_ink``). No arcade here: no fonts, no ba
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from asteroids.app.font import CAP
 from asteroids.app.layout import HudLayout, below, hud_layout, line_pitch
 from asteroids.app.screens import player_name
 from asteroids.app.text import Frame, TextLine, fit, text_width
-from asteroids.core.match import Match
+from asteroids.core.play import Play
 from asteroids.core.world import World
 
 __all__ = ["CABINET_SCORE_WRAP", "DIM", "SELECTED", "TABLE_ROWS", "Hud",
@@ -228,9 +229,19 @@ class MatchHud:
         v = self.hud.values
         return {"score2": v["score2"], "tag1": v["tag1"], "tag2": v["tag2"], "wave": v["wave"]}
 
-    def show(self, match: Match) -> None:
-        """Both scores, the tags, the active player's wave."""
-        self.show_scores(tuple(match.scores), int(match.active), int(match.world.wave))
+    def show(self, play: Play[Any], state: Any, moment: bool) -> None:
+        """Both scores, the tags and the active player's wave of ``state`` (a game of
+        ``play``); with ``moment``, the turn's moment as the message: ``PLAYER N`` during its
+        banner, ``GAME OVER`` for a player who is out while another plays on."""
+        active = play.active(state)
+        world = play.world(state)
+        self.show_scores(play.scores(state), active, int(world.wave))
+        if not moment:
+            return
+        if play.banner(state) > 0:
+            self.hud.message(player_name(active), "")
+        elif world.game_over and not play.over(state):
+            self.hud.message("GAME OVER", player_name(active))
 
     def show_scores(self, scores: tuple[int, ...], active: int, wave: int) -> None:
         """Both scores and tags, ``active``'s lit, and the wave on screen."""

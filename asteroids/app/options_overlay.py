@@ -43,8 +43,8 @@ from asteroids.app.keymap import (
 )
 from asteroids.app.layout import menu_layout
 from asteroids.app.mixer import taper
+from asteroids.app.overlay import Overlay
 from asteroids.app.text import Frame, TextLine
-from asteroids.app.world_view import Overlay
 from asteroids.config.keys import KEY_NAMES, canonical_key
 from asteroids.config.player_tables import PALETTES, PLAYFIELD_BORDERS
 from asteroids.profile.options import (

@@ -1,11 +1,15 @@
-"""A game in progress: keyboard (and gamepad) to the core, the pause overlay, and the move to
-the game-over screen when the last ship is gone.
+"""A game in progress, one player or two taking turns as on the 1979 cabinet: keyboard (and
+gamepad) to the core, the pause overlay, and the move to the game-over screen when the last
+ship is gone.
 
-A recording PlayView hands each (mask, world after) pair to a ``Recorder``; the replay is
-saved at game over, or unfinished when the player leaves the game (quit to title, window
-closed). At game over the score goes into the high-score table at once (initials "???", with
-the saved replay's name) and the game-over screen (``asteroids.app.game_over_view``) takes
-over. No game rule lives here.
+The game is a ``Play`` (``asteroids.core.play``) as in the replay recorder and verifier: the
+view steps, records and saves through it with one text for one and two players. A recording
+PlayView hands each (mask, state after) pair to a ``Recorder`` of as many players; the replay
+is saved at game over, or unfinished when the player leaves the game (quit to title, window
+closed). At game over every player's score goes into the high-score table at once (initials
+"???", with the saved replay's name) and the game-over screen
+(``asteroids.app.game_over_view``) takes over; it asks each player who made the table for
+initials in turn. No game rule lives here.
 """
 
 from __future__ import annotations
@@ -21,17 +25,19 @@ from asteroids.app.keymap import PAD_BACK, PAD_START, KeyRule, run
 from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.options_overlay import OPEN_KEYS, OptionsMenu
+from asteroids.app.overlay import Overlay
 from asteroids.app.profile_service import ScoreSlot
 from asteroids.app.recording import SaveResult
 from asteroids.app.scene import SceneBuilder
 from asteroids.app.screens import FinishedGame
 from asteroids.app.text import Frame, TextLine, text_width
-from asteroids.app.world_view import Overlay, TickSource, WorldView
+from asteroids.app.world_view import TickSource, WorldView
 from asteroids.config import Config
 from asteroids.config.budget import Carry, rules_getter
-from asteroids.config.live import Change, ReloadPlan, plan_reload
+from asteroids.config.live import Change, ReloadPlan, apply_changes, plan_reload
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core.bot import bot_input
+from asteroids.profile import MAX_ENTRIES
 from asteroids.replay import Recorder
 from asteroids.replay.changes import MAX_CHANGES, MAX_TOTAL_SETTINGS
 
@@ -71,7 +77,8 @@ class PauseOverlay(Overlay):
 
 
 class PlayView(WorldView):
-    """A game in progress.
+    """A game in progress; in a match the keyboard (and pad) drive whichever player's turn
+    it is.
 
     Args:
         game: the shared services.
@@ -79,19 +86,18 @@ class PlayView(WorldView):
         autopilot: let the core's bot play (screenshots, demos); keys then only pause.
         source: where each tick's mask comes from instead of the keyboard (tests, bots);
             keys then only pause.
+        players: 1, or 2 for a match (a new game after this one has as many).
     """
 
     SHOWS_LIVES = True
-    PLAYERS = 1
-    """Players in this view's games (a new game after this one has as many)."""
 
     def __init__(self, game: Game, seed: int, autopilot: bool = False,
-                 source: TickSource | None = None) -> None:
-        super().__init__(game, seed)
+                 source: TickSource | None = None, players: int = 1) -> None:
+        super().__init__(game, seed, players=players)
         self.input = PlayerInput(game.rules.bindings, gamepad=game.gamepad)
         self.autopilot = autopilot
         self.source = source
-        self.recorder: Recorder | None = (Recorder(self.config, seed)
+        self.recorder: Recorder | None = (Recorder(self.config, seed, players=players)
                                           if game.saver is not None else None)
         """Records this game (None when the game does not record)."""
         self.recorded_ticks = 0
@@ -185,8 +191,8 @@ class PlayView(WorldView):
 
     @property
     def ended(self) -> bool:
-        """The game is over (the last ship is gone)."""
-        return bool(self.world.game_over)
+        """The game is over (every player's last ship is gone)."""
+        return bool(self.play.over(self.state))
 
     def tick_mask(self) -> int:
         """The latched player input for one tick (or the source's, or the bot's)."""
@@ -208,7 +214,7 @@ class PlayView(WorldView):
     def record(self, mask: int) -> None:
         """Hand the tick to the recorder."""
         if self.recorder is not None and self.saved is None:
-            self.recorder.add(mask, self.world, self.config)
+            self.recorder.add(mask, self.state, self.config)
             self.recorded_ticks += 1
 
     def advance(self, delta_time: float) -> int:
@@ -225,20 +231,32 @@ class PlayView(WorldView):
         return ran
 
     def enter_scores(self, name: str | None) -> list[tuple[int, ScoreSlot]]:
-        """The score's place in the high-score table (none when the rules changed)."""
+        """Each player's score in the high-score table on its own, as (player, place) (a
+        better one entered after an earlier one pushes that one down); none when the rules
+        changed."""
         if self.rules_changed:
             return []
-        slot = self.game.enter_score(self.world, self.config, name)
-        return [] if slot is None else [(0, slot)]
+        slots: list[tuple[int, ScoreSlot]] = []
+        for player, world in enumerate(self.play.worlds(self.state)):
+            slot = self.game.enter_score(world, self.config, name)
+            if slot is None:
+                continue
+            for _, earlier in slots:
+                if earlier.key == slot.key and slot.rank <= earlier.rank:
+                    earlier.rank += 1
+            slots.append((player, slot))
+        return [(p, s) for p, s in slots if s.rank < MAX_ENTRIES]
 
     def finish(self) -> FinishedGame:
-        """What the screens after the game need of it."""
+        """What the screens after the game need of it: every player's World, the one on
+        screen, the places taken."""
         saved = self.save_replay()
         name = saved.table_name() if saved is not None else None
         slots = self.enter_scores(name)
         if saved is not None and saved.ok:
             self.game.prune_replays()
-        return FinishedGame((self.world,), self.config, self.seed, slots=slots, saved=saved,
+        return FinishedGame(tuple(self.play.worlds(self.state)), self.config, self.seed,
+                            active=self.play.active(self.state), slots=slots, saved=saved,
                             rules_changed=self.rules_changed, pending=self.pending)
 
     def game_over(self) -> None:
@@ -257,7 +275,7 @@ class PlayView(WorldView):
             return self.saved
         if self.recorder is None or self.game.saver is None or self.recorded_ticks == 0:
             return None
-        self.saved = self.game.saver.save(self.recorder.finish(self.world),
+        self.saved = self.game.saver.save(self.recorder.finish(self.state),
                                           finished=self.ended)
         return self.saved
 
@@ -303,18 +321,30 @@ class PlayView(WorldView):
     def restart_now(self) -> None:
         """Start the next game at once, so the changes waiting for it apply (the current
         game's replay is saved as an unfinished game)."""
-        self.game.nav.play(self.PLAYERS)
+        self.game.nav.play(self.play.players)
 
     def plan_reload(self, target: Config) -> ReloadPlan:
         """What this game takes of the reloaded settings ``target`` now, and what waits
-        (everything, when the game's replay could hold no more rule changes)."""
+        (the rule changes too, when this game keeps its rules: ``keeps_rules``)."""
         plan = plan_reload(self.config, target, carry=self.carry)
-        rules = sum(1 for c in plan.live if c.rule)
-        if rules and self.recorder is not None and not self.recorder.has_room(rules):
-            return ReloadPlan(self.config, (), plan.live + plan.deferred,
-                              f"this game's replay holds no more rule changes (at most "
-                              f"{MAX_CHANGES} changes, {MAX_TOTAL_SETTINGS} settings)")
-        return plan
+        rules = tuple(c for c in plan.live if c.rule)
+        reason = self.keeps_rules(len(rules)) if rules else None
+        if reason is None:
+            return plan
+        keep = tuple(c for c in plan.live if not c.rule)
+        config = apply_changes(self.config, keep) if keep else self.config
+        return ReloadPlan(config, keep, plan.deferred + rules, reason)
+
+    def keeps_rules(self, settings: int) -> str | None:
+        """Why this game keeps its rules rather than take a change of ``settings`` rule
+        settings now (None: it takes it): a two-player replay records no change of rules,
+        and a replay holds so many changes."""
+        if self.play.players != 1:
+            return "a two-player game keeps its rules to the end"
+        if self.recorder is not None and not self.recorder.has_room(settings):
+            return (f"this game's replay holds no more rule changes (at most {MAX_CHANGES} "
+                    f"changes, {MAX_TOTAL_SETTINGS} settings)")
+        return None
 
     # --- frames ---------------------------------------------------------------------------
 
@@ -362,6 +392,7 @@ class PlayView(WorldView):
         else:
             self.hud.status("")
         super().update_hud()
+        self.show_players(moment=not self.paused)
 
     def screen_lines(self, frame: Frame, hud: HudLayout) -> list[TextLine]:
         """``GRACE_WORD`` under the ship while the first ship of a new player's first game

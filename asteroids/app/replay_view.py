@@ -1,11 +1,13 @@
 """Watching a replay in the game window: play, pause, single step, 1-8x speed and seek.
 
-The replay's masks go through the same ``WorldView`` tick machinery as a live game (fixed
-stepper, effects, sound). Seeking re-simulates from the nearest earlier World kept on the way:
-every ``CHECKPOINT_EVERY`` ticks the view keeps the World it passes (Worlds are immutable, so
-keeping one is keeping a reference), so a jump back costs at most that many ticks plus the
-jump, never a replay from tick 0. Passing a recorded checkpoint also checks its state hash, so
-a replay that no longer matches the rules says so on screen. With a ``Deadline``
+One viewer for one player and two: the replay's ``Play`` (``asteroids.core.play``, as the
+verifier uses it) runs the masks through the same ``WorldView`` tick machinery as a live game
+(fixed stepper, effects, sound, both scores and the turn's banner in a match). Seeking
+re-simulates from the nearest earlier state kept on the way: every ``CHECKPOINT_EVERY`` ticks
+the view keeps the World or Match it passes (both are immutable, so keeping one is keeping a
+reference), so a jump back costs at most that many ticks plus the jump, never a replay from
+tick 0. Passing a recorded checkpoint also checks its state hash (the Play's), so a replay
+that no longer matches the rules says so on screen. With a ``Deadline``
 (``watch --time-limit``) the viewer stops at it, within a seek too, and closes the window.
 No game rule lives here.
 """
@@ -13,6 +15,7 @@ No game rule lives here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import arcade
 
@@ -23,7 +26,6 @@ from asteroids.app.world_view import WorldView
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
-from asteroids.core import World, state_hash, step
 from asteroids.replay import CHECKPOINT_EVERY, Replay
 from asteroids.replay.work import Deadline
 
@@ -59,7 +61,7 @@ def clock_text(ticks: int, tick_hz: float) -> str:
 
 
 class ReplayView(WorldView):
-    """Plays a recorded game in the window.
+    """Plays a recorded game in the window (one player or a match).
 
     Args:
         game: the shared services (its config should be the replay's, display aside).
@@ -82,7 +84,7 @@ class ReplayView(WorldView):
                  back: Callable[[], None] | None = None) -> None:
         if speed not in SPEEDS:
             raise ValueError(f"speed must be one of {SPEEDS}, got {speed!r}")
-        super().__init__(game, replay.seed, config=replay.config)
+        super().__init__(game, replay.seed, config=replay.config, players=replay.players)
         self.replay = replay
         self.player: Config = game.rules.config
         """Whose display, sound and keys the replay is shown with (the game's rules are
@@ -96,29 +98,35 @@ class ReplayView(WorldView):
         self.paused = False
         self.tick = 0
         """Ticks of the replay shown: ``world`` is the state after this many."""
-        self.kept: dict[int, World] = {0: self.world}
-        """Worlds passed so far, by tick, every ``keep_every`` ticks: where seeks restart."""
+        self.kept: dict[int, Any] = {0: self.state}
+        """States passed so far, by tick, every ``keep_every`` ticks: where seeks restart."""
         self.keep_every = CHECKPOINT_EVERY
+        self.hash = self.play.hasher()
+        """The state hash the replay's checkpoints hold (``state_hash``, ``match_hash``)."""
         self.expected: dict[int, str] = dict(replay.checkpoints)
         self.expected[replay.ticks] = replay.final_hash
         self.out_of_step: int | None = None
         """The first passed checkpoint tick whose state hash is not the recorded one."""
         self.seeks = 0
         """Ticks re-simulated by seeks so far (diagnostics and tests)."""
-        self._passed(0, self.world)
+        self._passed(0, self.state)
 
     @property
     def at_end(self) -> bool:
         """True when the last recorded tick is shown."""
         return self.tick >= self.replay.ticks
 
-    def _passed(self, tick: int, world: World) -> None:
-        """Bookkeeping for the world after ``tick``: keep it, check it."""
+    def _passed(self, tick: int, state: Any) -> None:
+        """Bookkeeping for the state after ``tick``: keep it, check it."""
         if tick % self.keep_every == 0:
-            self.kept.setdefault(tick, world)
+            self.kept.setdefault(tick, state)
         want = self.expected.get(tick)
-        if want is not None and self.out_of_step is None and state_hash(world) != want:
+        if want is not None and self.out_of_step is None and self.hash(state) != want:
             self.out_of_step = tick
+
+    def current_hash(self) -> str:
+        """The state hash of what is shown, to compare with the replay's."""
+        return self.hash(self.state)
 
     def _config_for(self, tick: int) -> Config:
         """The settings of the step from ``tick``: the replay's rules at that tick (with its
@@ -163,7 +171,7 @@ class ReplayView(WorldView):
     def on_tick(self, mask: int) -> None:
         """One more recorded tick shown."""
         self.tick += 1
-        self._passed(self.tick, self.world)
+        self._passed(self.tick, self.state)
 
     def owed_ticks(self, delta_time: float) -> int:
         """Ticks owed at the current speed, none while paused, none past the end."""
@@ -204,7 +212,7 @@ class ReplayView(WorldView):
     def seek(self, target: int) -> None:
         """Show the state after ``target`` ticks (clamped to the replay).
 
-        Re-simulates silently from the nearest earlier kept World, or from the current one
+        Re-simulates silently from the nearest earlier kept state, or from the current one
         when that is nearer; effects and sounds in flight are dropped. With a deadline, a
         long seek goes ``keep_every`` ticks at a time and stops where the deadline finds it.
         """
@@ -231,9 +239,8 @@ class ReplayView(WorldView):
         """``resimulate`` towards ``target`` at most ``keep_every`` ticks at a time, until it
         is reached or the deadline passes; (the tick it started from, the tick reached)."""
         start: int | None = None
-        kept = getattr(self, "kept_matches", self.kept)  # a two-player viewer keeps Matches
         while True:
-            base = max(t for t in kept if t <= target)
+            base = max(t for t in self.kept if t <= target)
             origin = self.tick if base <= self.tick <= target else base
             stop = min(target, origin + self.keep_every)
             first = self.resimulate(stop)
@@ -243,24 +250,25 @@ class ReplayView(WorldView):
                 return start, reached
 
     def resimulate(self, target: int) -> int:
-        """Step silently to the state after ``target`` ticks and show it (``self.world``,
-        ``self.config``); returns the tick it started from, the nearest of the kept Worlds
+        """Step silently to the state after ``target`` ticks and show it (``self.state``,
+        ``self.config``); returns the tick it started from, the nearest of the kept states
         and the one shown."""
         base = max(t for t in self.kept if t <= target)
         if base <= self.tick <= target:
-            start, world = self.tick, self.world
+            start, state = self.tick, self.state
         else:
-            start, world = base, self.kept[base]
-        masks = self.replay.masks
+            start, state = base, self.kept[base]
+        masks, step = self.replay.masks, self.play.step
         changes = bool(self.replay.config_changes)
         config = self._config_for(start)
         for t in range(start, target):
             if changes:
                 config = self._config_for(t)
-            world, _ = step(world, masks[t], config)
-            self._passed(t + 1, world)
+            state, _ = step(state, masks[t], config)
+            self._passed(t + 1, state)
         self.config = self._config_for(target)
-        self.world = self.prev = world
+        self.state = state
+        self.prev = self.world
         return start
 
     def seek_by(self, seconds: float) -> None:
@@ -301,6 +309,7 @@ class ReplayView(WorldView):
                       f"DOES NOT MATCH THE RECORDING FROM TICK {self.out_of_step} "
                       "(RECORDED WITH OTHER RULES?)")
         super().update_hud()
+        self.show_players(moment=not self.paused and not self.at_end)
 
     def key_rules(self) -> list[KeyRule]:
         """Playback keys (see ``HINT``); the pad: A / Start pause, d-pad seeks, B leaves."""

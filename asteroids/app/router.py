@@ -15,9 +15,8 @@ import arcade
 from asteroids.app.game import Game
 from asteroids.app.game_over_view import GameOverView
 from asteroids.app.initials import InitialsView
-from asteroids.app.match_play import MatchPlayView
-from asteroids.app.match_view import replay_view
 from asteroids.app.play_view import PlayView
+from asteroids.app.replay_view import ReplayView
 from asteroids.app.screens import FinishedGame
 from asteroids.app.title_view import TitleView
 from asteroids.config import Config
@@ -51,8 +50,7 @@ class Router:
         """A new game with the next seed, on the selected rules as they are now: one player,
         or a two-player match."""
         self.game.rules.sync()
-        view = PlayView if players == 1 else MatchPlayView
-        self._show(view(self.game, self.game.rules.next_seed()))
+        self._show(PlayView(self.game, self.game.rules.next_seed(), players=players))
 
     def game_over(self, finished: FinishedGame) -> None:
         """The game-over screen of ``finished``."""
@@ -67,8 +65,8 @@ class Router:
             self.title(table=True, pick=finished.pick)
 
     def watch(self, replay: Replay, back: Callable[[], None] | None = None) -> None:
-        """The replay viewer the replay needs (one player or a match)."""
-        self._show(replay_view(self.game, replay, back=back))
+        """The replay viewer (one player or a match)."""
+        self._show(ReplayView(self.game, replay, back=back))
 
 
 def open_shell(window: arcade.Window, config: Config, **options: Any) -> Game:

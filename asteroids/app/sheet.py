@@ -99,8 +99,8 @@ def stage(window: arcade.Window, config: Any, name: str, *, rulesets: Any = None
     from asteroids.app.game_over_view import GameOverView
     from asteroids.app.initials import InitialsView
     from asteroids.app.live import LiveSpec
-    from asteroids.app.match_view import replay_view
     from asteroids.app.play_view import PlayView
+    from asteroids.app.replay_view import ReplayView
     from asteroids.app.router import open_shell
     from asteroids.app.title_view import TitleView
     from asteroids.replay import load_replay
@@ -129,10 +129,10 @@ def stage(window: arcade.Window, config: Any, name: str, *, rulesets: Any = None
 
         demo = "classic.replay" if game.score_key() == "classic" else "default-1.replay"
         replay = load_replay(Path(str(files("asteroids.replay").joinpath("demos", demo))))
-        view = replay_view(game, replay)
+        view = ReplayView(game, replay)
         window.show_view(view)
         _frames(view, 600)
-        view.toggle_pause()  # type: ignore[attr-defined]
+        view.toggle_pause()
     else:
         play = PlayView(game, 7, autopilot=True)
         window.show_view(play)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import arcade
 import pyglet
 
-from asteroids.app.match_view import replay_view
+from asteroids.app.replay_view import ReplayView
 from asteroids.app.router import open_shell
 from asteroids.config import Config
 from asteroids.config.rulesets import Ruleset
@@ -173,7 +173,7 @@ class GameWindow(arcade.Window):
         if replay is None:
             self.game.nav.title()  # type: ignore[union-attr]
         else:
-            self.show_view(replay_view(self.game, replay, speed=speed))
+            self.show_view(ReplayView(self.game, replay, speed=speed))
 
     def _place(self, x: int, y: int) -> None:
         """Move the window to ``(x, y)`` when that corner is on a screen (a remembered

@@ -2,10 +2,14 @@
 and draws it interpolated, takes keys and pad moves through the screen's key table, and
 hosts the screen's overlays (pause, options, the controls card) as arcade Sections.
 
-Each view owns a World and advances it with the core's ``step`` from its own FixedStepper in
-``on_update`` (headless ``arcade.run`` never dispatches ``on_fixed_update``, and arcade's
-fixed clock neither clamps nor drops a backlog). Every tick takes exactly one input mask from
-``tick_mask``. No game rule lives here.
+Each view owns a game through the core's ``Play`` seam (``asteroids.core.play``, as the
+replay recorder and verifier do): its ``state`` is a World (one player) or a Match (two
+players taking turns), and ``world`` is the World on screen. The view advances it with the
+Play's ``step`` from its own FixedStepper in ``on_update`` (headless ``arcade.run`` never
+dispatches ``on_fixed_update``, and arcade's fixed clock neither clamps nor drops a
+backlog). Every tick takes exactly one input mask from ``tick_mask``. What two players add
+on screen (both scores, whose turn, each one's spare ships) is read from the Play, not from
+another class. No game rule lives here.
 
 Overlays are sections of the view's ``SectionManager``: a modal one (pause, options) gets the
 keys first, and only it does. The view updates its overlays in its own ``on_update`` (the top
@@ -18,131 +22,61 @@ nothing, so the view's key handlers return ``True``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import arcade
 
 from asteroids.app.effects import Particles
 from asteroids.app.game import Game
-from asteroids.app.hud import Hud, role_colors, score_wrap
+from asteroids.app.hud import Hud, MatchHud, role_colors, score_wrap
 from asteroids.app.input import MenuPad
 from asteroids.app.keymap import KeyRule, KeyTable, alt_enter_rule, common_rules, pad_key
 from asteroids.app.layout import HudLayout
 from asteroids.app.live import Outcome
 from asteroids.app.monitor import MAX_PAST_TICKS
+from asteroids.app.overlay import Overlay
 from asteroids.app.palettes import Palette
-from asteroids.app.scene import SceneBuilder, Segments
+from asteroids.app.scene import ICON_PITCH, SceneBuilder, Segments
 from asteroids.app.stepper import FixedStepper
 from asteroids.app.text import Frame, TextLine, rgba, text_ink
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
-from asteroids.core import World, new_world, step
+from asteroids.core import World
 from asteroids.core import events as ev
+from asteroids.core.play import Play, play_for
 
-__all__ = ["Overlay", "TickSource", "WorldView"]
+__all__ = ["TickSource", "WorldView"]
 
 TickSource = Callable[[World], int]
 """Gives the input mask for the next tick from the world about to be stepped (a bot, a
 script in tests). Called exactly once per tick."""
 
 
-class Overlay(arcade.Section):
-    """Something drawn over a screen that takes its keys while it is up (modal: pause,
-    options), or that only watches them (not modal: the controls card).
-
-    Subclasses give ``key_rules`` (their key table) and ``draw_overlay``.
-    """
-
-    def __init__(self, view: WorldView, *, modal: bool = True, name: str = "") -> None:
-        window = view.game.window
-        super().__init__(0, 0, window.width, window.height, name=name or type(self).__name__,
-                         modal=modal, accept_mouse_events=False,
-                         prevent_dispatch={True} if modal else {False},
-                         prevent_dispatch_view={True} if modal else {False})
-        self.owner = view
-        """The screen it is over."""
-        self.game = view.game
-        self.menu = MenuPad(view.game.gamepad)
-        """Its own reading of the pad: buttons held when it opens are not moves."""
-        self.stale: set[int] = set(view.game.held_keys)
-        """Keys held when it opened: they act only once released and pressed again."""
-        self._table: KeyTable | None = None
-
-    @property
-    def keys(self) -> KeyTable:
-        """This overlay's key table (built on first use): a modal overlay's ends with the
-        keys every screen shares (``common_rules``), Alt+Enter first."""
-        if self._table is None:
-            rules = self.key_rules()
-            if self.modal:
-                rules = [alt_enter_rule(self.game), *rules, *common_rules(self.game)]
-            self._table = KeyTable(rules)
-        return self._table
-
-    def key_rules(self) -> list[KeyRule]:
-        """The overlay's keys (none: it only watches)."""
-        return []
-
-    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        """Through the key table (not a key held since before it opened); a modal overlay
-        takes every key."""
-        self.game.held_keys.add(symbol)
-        if symbol not in self.stale:
-            self.keys.press(symbol, modifiers)
-        return True if self.modal else None
-
-    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
-        """A key let go (it may act again); a modal overlay takes every key."""
-        self.game.held_keys.discard(symbol)
-        self.stale.discard(symbol)
-        return True if self.modal else None
-
-    def press(self, symbol: int, modifiers: int = 0) -> bool:
-        """A key (or pad move, ``pad_key``) through the table; True when handled."""
-        return self.keys.press(symbol, modifiers)
-
-    def on_update(self, delta_time: float) -> None:
-        """Once a frame while it is up: the pad's menu moves through the key table (a modal
-        overlay reads the pad itself; the screen under it does not)."""
-        if self.modal:
-            for move in self.menu.poll():
-                self.press(pad_key(move))
-                if self.view is None:
-                    return  # the move closed it
-
-    covers = False
-    """Whether it hides the screen's HUD (it has a panel of its own)."""
-
-    def text_lines(self, frame: Frame) -> tuple[list[TextLine], tuple[float, float, float,
-                                                                      float] | None]:
-        """Its text on ``frame``, and the opaque panel the world is not drawn under (None:
-        it has none)."""
-        return [], None
-
-    def close(self) -> None:
-        """Take it off its screen."""
-        self.owner.close_overlay(self)
-
-
 class WorldView(arcade.View):
-    """A view that runs a World at the fixed tick rate and draws it interpolated.
+    """A view that runs a game at the fixed tick rate and draws its World interpolated.
 
     Args:
         game: the shared services.
-        seed: the World's seed.
-        config: the settings the World is stepped with (default: the ones in force).
+        seed: the game's seed.
+        config: the settings the game is stepped with (default: the ones in force).
+        players: 1, or 2 for a match (``asteroids.core.play.play_for``).
     """
 
     sound = True
     """Whether this view's events make sound."""
 
-    def __init__(self, game: Game, seed: int, config: Config | None = None) -> None:
+    def __init__(self, game: Game, seed: int, config: Config | None = None,
+                 players: int = 1) -> None:
         super().__init__(game.window)
         self.game = game
         rules = game.rules
         self.config = config if config is not None else rules.config
         self.seed = seed
-        self.world: World = new_world(self.config, seed)
+        self.play: Play[Any] = play_for(players)
+        """How this view's game starts, steps and reads, one player or a match."""
+        self.state: Any = self.play.start(self.config, seed)
+        """The game between ticks: the World (one player) or the Match (two)."""
         self.prev: World = self.world
         self.stepper = FixedStepper(self.config.world.tick_hz)
         self.scene = rules.scene if self.config == rules.config else SceneBuilder(self.config)
@@ -150,6 +84,8 @@ class WorldView(arcade.View):
         self.particles = Particles(rules.width, rules.height, self.config.world.tick_hz, seed)
         self.hud = Hud(rules.width, rules.height, self.config.display.show_fps,
                        scale=rules.config.display.hud_scale)
+        self.match_hud = MatchHud(self.hud, rules.width) if players > 1 else None
+        """Every player's score and whose turn it is (None: one player)."""
         self.masks: list[int] = []
         """Every mask fed to the core, one per tick, in order."""
         self.events: list[ev.Event] = []
@@ -175,6 +111,19 @@ class WorldView(arcade.View):
         """The worlds this frame's ticks started from, oldest first (at most
         ``MAX_PAST_TICKS``): where things were in between, for the monitor look's
         afterglow. Display only: nothing is decided from them."""
+
+    @property
+    def world(self) -> World:
+        """The World on screen: the game's, or the active player's in a match."""
+        return self.play.world(self.state)
+
+    @world.setter
+    def world(self, world: World) -> None:
+        """Put ``world`` up as a one-player game's state (the title's next demo, the World
+        a game ended with, tests); a match shows its active player's World."""
+        if self.play.players != 1:
+            raise ValueError("a match shows its active player's World: set its state")
+        self.state = world
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -291,6 +240,8 @@ class WorldView(arcade.View):
         if scale != self.hud.scale:
             old = self.hud
             self.hud = Hud(rules.width, rules.height, old.show_fps, scale=scale)
+            if self.match_hud is not None:
+                self.match_hud = MatchHud(self.hud, rules.width)
             self.hud.score_wrap = old.score_wrap
             for name, text in old.values.items():
                 self.hud.set(name, text)
@@ -323,22 +274,35 @@ class WorldView(arcade.View):
         return 0
 
     def run_tick(self, mask: int) -> None:
-        """Step the world once with ``mask``, then let effects, sound and ``on_tick`` see it."""
+        """Step the game once with ``mask``, then let effects, sound and ``on_tick`` see the
+        events of the World on screen. A turn change cuts to the next player's World (no
+        blend, no debris, no sound carried over); a turn that resumes with a saucer still
+        crossing brings its siren back."""
         self.masks.append(mask)
-        self.prev = self.world
-        self.world, events = step(self.world, mask, self.config)
+        play, before, shown = self.play, self.state, self.world
+        self.state, tagged = play.step(before, mask, self.config)
+        world = self.world
+        cut = play.active(self.state) != play.active(before)
+        self.prev = world if cut else shown
         self.particles.tick()
+        events = play.world_events(tagged)
         for event in events:
             self.particles.on_event(event, self.game.rules.params.ship_length)
             if self.sound:
                 self.game.audio.on_event(event, at=self.sound_time())
+        if cut:
+            self.particles.clear()
+            self.game.audio.stop_all()
+        elif play.banner(before) == 1 and self.sound and world.saucer_alive:
+            self.game.audio.loop("saucer_small" if world.saucer_small else "saucer_large", True)
         self.events.extend(events)
         self.on_tick(mask)
 
     def sound_time(self) -> float | None:
-        """The time of the tick just run on the game's clock (tick / tick rate): its sounds
-        start that far apart (``Mixer.play``). None: at the next audio block."""
-        return self.world.tick / self.config.world.tick_hz
+        """The time of the tick just run on the game's clock (tick / tick rate; a match's
+        turn changes do not move it back): its sounds start that far apart
+        (``Mixer.play``). None: at the next audio block."""
+        return self.play.tick(self.state) / self.config.world.tick_hz
 
     def on_tick(self, mask: int) -> None:
         """Called after each tick with the mask the core was given (``self.world`` is the
@@ -393,6 +357,12 @@ class WorldView(arcade.View):
         self.hud.fps(self._fps)
         self.hud.sound(self.game.audio.notice())
 
+    def show_players(self, moment: bool) -> None:
+        """A match: every score, the active player's lit, and with ``moment`` the turn's
+        moment (``MatchHud.show``); nothing for one player."""
+        if self.match_hud is not None:
+            self.match_hud.show(self.play, self.state, moment)
+
     # --- drawing --------------------------------------------------------------------------
 
     SHOWS_LIVES = False
@@ -406,10 +376,23 @@ class WorldView(arcade.View):
         segs = self.scene.build(self.prev, self.world, alpha, palette=palette)
         self.particles.segments(alpha, segs, palette.particle, palette.style("particle"))
         if self.SHOWS_LIVES:
-            x, y = self.hud.lives_xy
-            self.game.rules.scene.life_icons(self.world.lives, x, y, segs,
-                                             scale=0.8 * self.hud.scale, palette=palette)
+            self.spare_ships(segs, palette)
         return segs
+
+    def spare_ships(self, segs: Segments, palette: Palette) -> None:
+        """Every player's spare ships under their score: player 1's from the left margin,
+        player 2's ending at the right one."""
+        rules = self.game.rules
+        scale = 0.8 * self.hud.scale
+        gap = rules.params.ship_length * scale * ICON_PITCH
+        for player, world in enumerate(self.play.worlds(self.state)):
+            lives = int(world.lives)
+            if player == 0:
+                x, y = self.hud.lives_xy
+            else:
+                x, y = self.hud.lives2_xy
+                x -= (max(0, min(lives, 12)) - 1) * gap
+            rules.scene.life_icons(lives, x, y, segs, scale=scale, palette=palette)
 
     def world_palette(self) -> Palette:
         """The palette the world is drawn in."""

@@ -10,7 +10,6 @@ from pathlib import Path
 import arcade
 import pytest
 
-from asteroids.app.match_view import replay_view, shown_hash
 from asteroids.app.replay_view import ReplayView, clock_text
 from asteroids.app.router import open_shell
 from asteroids.core import state_hash
@@ -185,9 +184,9 @@ def test_a_bad_speed_is_refused(window, recorded):
 @pytest.mark.parametrize("path", GOLDEN + ARCHIVED, ids=lambda p: p.name)
 def test_golden_replay_through_the_view_reaches_its_final_hash(window, path):
     """Issue 9 item 6, the View half: the window plays each golden game to the same end
-    (issue 12: the two-player golden in the two-player viewer)."""
+    (issue 12: the two-player golden in the same viewer, through the replay's Play)."""
     replay = load_replay(path)
-    view = replay_view(open_shell(window, replay.config, sound=False), replay, speed=8)
+    view = ReplayView(open_shell(window, replay.config, sound=False), replay, speed=8)
     window.show_view(view)
     frames_needed = replay.ticks // 8 + 2
     for i in range(frames_needed):
@@ -197,4 +196,4 @@ def test_golden_replay_through_the_view_reaches_its_final_hash(window, path):
     assert view.at_end and view.tick == replay.ticks
     assert view.masks == list(replay.masks)
     assert view.out_of_step is None, f"checkpoint at tick {view.out_of_step} differs"
-    assert shown_hash(view) == replay.final_hash
+    assert view.current_hash() == replay.final_hash

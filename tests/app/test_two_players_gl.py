@@ -12,9 +12,8 @@ import pytest
 from asteroids.app.game_over_view import ENTRY_DELAY_S, GAME_OVER_MIN_S, GameOverView
 from asteroids.app.hud import DIM, SELECTED
 from asteroids.app.initials import InitialsView
-from asteroids.app.match_play import MatchPlayView
-from asteroids.app.match_view import MatchReplayView, replay_view
 from asteroids.app.play_view import PlayView
+from asteroids.app.replay_view import ReplayView
 from asteroids.app.router import open_shell
 from asteroids.app.title_view import TitleView
 from asteroids.config import load_config
@@ -55,8 +54,7 @@ def test_title_1_plays_alone_2_plays_two_and_the_pad_has_a_button_for_it(window,
         assert "PLAYERS: PRESS 1 OR 2" in window.current_view.hud.values["hint"]
         tap(window, symbol)
         view = window.current_view
-        assert isinstance(view, PlayView)
-        assert isinstance(view, MatchPlayView) == (players == 2), symbol
+        assert isinstance(view, PlayView) and view.play.players == players, symbol
     pad = StubPad()
     game = open_shell(window, config, seed=3, sound=False)
     game.gamepad = pad
@@ -64,21 +62,21 @@ def test_title_1_plays_alone_2_plays_two_and_the_pad_has_a_button_for_it(window,
     window.show_view(title)
     pad.y = True
     title.on_update(1 / 60)
-    assert isinstance(window.current_view, MatchPlayView)
+    assert isinstance(window.current_view, PlayView) and window.current_view.play.players == 2
 
 
 def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_out(
         window, quick, tmp_path):
     game = open_shell(window, quick, seed=5, sound=False, record_to=tmp_path / "two.replay")
-    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: 0)  # sits still
+    view = PlayView(game, game.rules.next_seed(), players=2, source=lambda world: 0)  # sits still
     window.show_view(view)
     banner = banner_ticks(quick)
     assert banner == 30
     turns, seen_banner, left = [0], set(), {}
     for frame in range(20_000):
-        before = view.match
+        before = view.state
         view.on_update(1 / 60)
-        m = view.match
+        m = view.state
         if frame % 97 == 0:
             view.on_draw()
         assert view.world is m.worlds[m.active]
@@ -109,7 +107,7 @@ def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_
         assert hud.values["score2"] == f"{m.worlds[1].score:02d}"
         if m.over:
             break
-    assert view.match.over and all(w.game_over for w in view.match.worlds)
+    assert view.state.over and all(w.game_over for w in view.state.worlds)
     assert turns == [0, 1, 0, 1], "each lost ship passes the turn; the last ends the match"
     assert seen_banner == {0, 1}
     over = window.current_view
@@ -117,29 +115,29 @@ def test_a_two_player_game_alternates_on_every_lost_ship_and_ends_when_both_are_
     # Recorded as one replay, which verifies in the core.
     assert view.saved is not None and view.saved.ok
     replay = load_replay(view.saved.path)
-    assert replay.players == 2 and replay.ticks == view.match.tick
+    assert replay.players == 2 and replay.ticks == view.state.tick
     assert verify_replay(replay).ok
     # Both scores stay up; Enter (after the delay) plays two players again.
     for _ in range(int(GAME_OVER_MIN_S * 60) + 2):
         over.on_update(1 / 60)
     assert "PLAY AGAIN" in over.hud.values["hint"]
-    assert over.match_hud.values["score2"] == f"{view.match.worlds[1].score:02d}"
+    assert over.match_hud.values["score2"] == f"{view.state.worlds[1].score:02d}"
     tap(window, arcade.key.ENTER)
     again = window.current_view
-    assert isinstance(again, MatchPlayView) and again is not view
+    assert isinstance(again, PlayView) and again.play.players == 2 and again is not view
 
 
 def test_pause_and_quit_to_title_work_in_a_two_player_game(window, quick, tmp_path):
     game = open_shell(window, quick, seed=5, sound=False, record_to=tmp_path / "left.replay")
-    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: 0)
+    view = PlayView(game, game.rules.next_seed(), players=2, source=lambda world: 0)
     window.show_view(view)
     for _ in range(40):
         view.on_update(1 / 60)
-    tick = view.match.tick
+    tick = view.state.tick
     tap(window, arcade.key.P)
     for _ in range(30):
         view.on_update(1 / 60)
-    assert view.paused and view.match.tick == tick
+    assert view.paused and view.state.tick == tick
     assert view.hud.values["title"] == "PAUSED"
     tap(window, arcade.key.Q)
     assert isinstance(window.current_view, TitleView)
@@ -153,14 +151,15 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
     config = ENTRY.config()
     game = open_shell(window, config, seed=ENTRY.seed, sound=False, record=True, profile=True)
     bot = get_bot(ENTRY.bot)
-    view = MatchPlayView(game, game.rules.next_seed(), source=lambda world: bot(world, config))
+    view = PlayView(game, game.rules.next_seed(), players=2,
+                    source=lambda world: bot(world, config))
     window.show_view(view)
     for _ in range(20_000):
         view.on_update(1 / 60)
-        if view.match.over:
+        if view.state.over:
             break
     golden = load_replay(GOLDEN)
-    assert view.match.scores == golden.final_scores
+    assert view.state.scores == golden.final_scores
     saved = load_replay(view.saved.path)
     assert saved.same_game(golden), "the window recorded another game than the golden"
     assert view.saved.path.parent == replays_dir()
@@ -183,7 +182,7 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
         assert isinstance(entry, InitialsView)
         assert entry.hud.values["title"] == f"PLAYER {player}"
         assert entry.hud.values["hint"].startswith("NEW HIGH SCORE: NUMBER ")
-        assert entry.world is view.match.worlds[player - 1]
+        assert entry.world is view.state.worlds[player - 1]
         for letter in letters:
             tap(window, getattr(arcade.key, letter))
         tap(window, arcade.key.ENTER)
@@ -196,25 +195,25 @@ def test_each_players_score_enters_the_table_with_their_own_initials(window, dat
     assert title.pick == 0
     tap(window, arcade.key.ENTER)
     watching = window.current_view
-    assert isinstance(watching, MatchReplayView) and watching.replay.same_game(golden)
+    assert isinstance(watching, ReplayView) and watching.replay.same_game(golden)
+    assert watching.play.players == 2
 
 
 def test_the_two_player_golden_plays_in_the_real_viewer(window):
     replay = load_replay(GOLDEN)
-    view = replay_view(open_shell(window, replay.config, sound=False), replay, speed=8)
-    assert isinstance(view, MatchReplayView)
+    view = ReplayView(open_shell(window, replay.config, sound=False), replay, speed=8)
     window.show_view(view)
     banners = set()
     for i in range(replay.ticks // 8 + 2):
         view.on_update(1 / 60)
-        if view.match.banner_ticks > 0 and not view.at_end:
-            assert view.hud.values["title"] == f"PLAYER {view.match.active + 1}"
-            banners.add(view.match.active)
+        if view.state.banner_ticks > 0 and not view.at_end:
+            assert view.hud.values["title"] == f"PLAYER {view.state.active + 1}"
+            banners.add(view.state.active)
         if i % 100 == 0:
             view.on_draw()
     assert view.at_end and view.masks == list(replay.masks)
     assert view.out_of_step is None
-    assert view.current_hash() == replay.final_hash and view.match.over
+    assert view.current_hash() == replay.final_hash and view.state.over
     assert banners == {0, 1}
     assert view.hud.values["score"] == f"{replay.final_scores[0]:02d}"
     assert view.match_hud.values["score2"] == f"{replay.final_scores[1]:02d}"
@@ -223,8 +222,8 @@ def test_the_two_player_golden_plays_in_the_real_viewer(window):
     for mask in replay.masks[:1000]:
         core, _ = step_match(core, mask, replay.config)
     view.seek(1000)
-    assert view.tick == 1000 and match_hash(view.match) == match_hash(core)
-    assert view.world is view.match.world
+    assert view.tick == 1000 and match_hash(view.state) == match_hash(core)
+    assert view.world is view.state.world
 
 
 def test_live_rule_edits_wait_for_the_next_game_in_a_two_player_game(window, tmp_path):
@@ -239,7 +238,7 @@ def test_live_rule_edits_wait_for_the_next_game_in_a_two_player_game(window, tmp
     game = open_shell(window, load_config(toml), seed=11, sound=False,
                 record_to=tmp_path / "live.replay",
                 live=LiveSpec((str(toml),), interval_s=0.0))
-    view = MatchPlayView(game, game.rules.next_seed())
+    view = PlayView(game, game.rules.next_seed(), players=2)
     window.show_view(view)
     for _ in range(5):
         view.on_update(1 / 60)
@@ -271,7 +270,7 @@ def test_options_changed_mid_match_leave_its_ticks_and_its_replay_alone(window, 
     script = scripted_masks(n, 9)
     game = open_shell(window, quick, seed=5, sound=False, profile=True,
                 record_to=tmp_path / "opts.replay")
-    view = MatchPlayView(game, 77, source=ScriptedSource(script))
+    view = PlayView(game, 77, players=2, source=ScriptedSource(script))
     window.show_view(view)
 
     def select(item: str) -> None:
@@ -298,17 +297,17 @@ def test_options_changed_mid_match_leave_its_ticks_and_its_replay_alone(window, 
         view.on_update(1 / 60)
         if frame % 25 == 0:
             view.on_draw()
-        if view.match.tick >= n:
+        if view.state.tick >= n:
             break
     assert view.config.keys.hyperspace[0] == "H"
     assert view.config.display.palette != quick.display.palette
     assert rules_fingerprint(view.config, 2) == rules_fingerprint(quick, 2)
-    ticks = view.match.tick
+    ticks = view.state.tick
     assert ticks == n and list(view.masks) == script[:n]
     match = new_match(quick, 77, 2)
     for mask in script[:n]:
         match, _ = step_match(match, mask, quick)
-    assert match_hash(match) == match_hash(view.match)
+    assert match_hash(match) == match_hash(view.state)
     tap(window, arcade.key.P)
     tap(window, arcade.key.Q)                       # leave: the match so far is saved
     replay = load_replay(tmp_path / "opts.replay")
