@@ -7,12 +7,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.batch_rows import any_per_game
 from asteroids.core.craft import Craft
+from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import DEAD, FLYING, Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes
+from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
-from asteroids.core.rng import Pcg32
+from asteroids.core.rng import Pcg32, Pcg32Batch
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SHIP_OUTLINE, SIN_TABLE
 from asteroids.core.world import (
     SHIP_DEAD,
@@ -28,13 +30,21 @@ __all__ = [
     "Buttons",
     "add_shot",
     "control_ship",
+    "enter_hyperspace",
     "fly",
     "hyperspace_death_chance",
+    "jump_many",
     "kill_ship",
+    "leave_hyperspace",
+    "lose_ship",
+    "lose_ships",
+    "power_down",
     "read_buttons",
+    "respawn",
     "rocks_clear_of_centre",
     "ship_clock",
     "ship_craft",
+    "ship_timers_many",
     "ship_outline",
     "ship_outline_points",
     "ship_present",
@@ -200,34 +210,51 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
         return
     fly(ONE, d, p, mask, b)
     if b.hyper_pressed and p.hyper_enabled:
-        _enter_hyperspace(d, p, rng, events)
+        events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
+        _power_events(d, p, enter_hyperspace(ONE, d, p, rng, True, d.ast_id.shape[0]), events)
         return
     if trigger(ONE, d, p, b):
         _fire(d, p, events)
 
 
-def _power_down(d: Draft, p: Params, events: list[ev.Event]) -> None:
-    """Stop the ship: no motion, engine and shield off (with their events)."""
-    d.ship_vx = d.ship_vy = 0.0
-    if d.thrusting:
-        d.thrusting = False
+def power_down(L: Lanes, d: Draft | BatchDraft, when: Any) -> tuple[Any, Any]:
+    """Stop the ship where ``when``: no motion, engine and shield off. Returns where the
+    engine and where the shield went off (each driver reports them, in that order, as
+    ``ThrustChanged(False)`` and ``ShieldChanged(False, energy)``); shared by both drivers."""
+    d.ship_vx = L.where(when, 0.0, d.ship_vx)
+    d.ship_vy = L.where(when, 0.0, d.ship_vy)
+    thrust_off = when & d.thrusting
+    shield_off = when & d.shield_on
+    d.thrusting = d.thrusting & (when ^ True)
+    d.shield_on = d.shield_on & (when ^ True)
+    return thrust_off, shield_off
+
+
+def _power_events(d: Draft, p: Params, off: tuple[bool, bool], events: list[ev.Event]) -> None:
+    """The events of ``power_down``'s answer for one game."""
+    if off[0]:
         events.append(ev.ThrustChanged(False))
-    if d.shield_on:
-        d.shield_on = False
+    if off[1]:
         events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
 
 
-def _enter_hyperspace(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
-    d.ship_state = SHIP_HYPERSPACE
-    d.ship_timer = p.hyper_ticks
-    _power_down(d, p, events)
+def enter_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, jump: Any,
+                     rocks: Any) -> tuple[Any, Any]:
+    """The ship jumps where ``jump`` (``rocks``: the rocks in its game): into hyperspace for
+    ``hyper_ticks``, powered down, and, when jumps are risky, doomed or not by one draw
+    from the game's stream. Returns ``power_down``'s answer; each driver reports
+    ``HyperspaceEntered`` at the ship's place before it. Shared by both drivers."""
+    d.ship_state = L.where(jump, SHIP_HYPERSPACE, d.ship_state)
+    d.ship_timer = L.where(jump, p.hyper_ticks, d.ship_timer)
+    off = power_down(L, d, jump)
     # 1979 (EnterHyprspc): a 5-bit roll; below 24 is safe, otherwise the jump fails when
     # (r & 7) * 2 + 4 >= the number of asteroids: riskiest on a near-empty screen.
-    d.ship_doomed = False
+    doomed: Any = False
     if p.hyper_risky:
-        r = rng.below(32)
-        d.ship_doomed = r >= 24 and (r & 7) * 2 + 4 >= d.ast_id.shape[0]
+        r = L.below(rng, 32, jump)
+        doomed = (r >= 24) & ((r & 7) * 2 + 4 >= rocks)
+    d.ship_doomed = L.where(jump, doomed, d.ship_doomed)
+    return off
 
 
 def hyperspace_death_chance(asteroids: int) -> float:
@@ -236,17 +263,31 @@ def hyperspace_death_chance(asteroids: int) -> float:
     return len(fails) / 32
 
 
+def lose_ship(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any
+              ) -> tuple[Any, Any, Any, Any]:
+    """The ship explodes where ``when``: one life gone, the respawn timer set, powered
+    down, or the game over when no life is left. Returns (``power_down``'s answer, the
+    lives left as ``ShipDestroyed`` reports them, where the game ends); each driver reports
+    the power-down, ``ShipDestroyed`` and ``GameOver`` in that order. Shared by both
+    drivers."""
+    d.ship_state = L.where(when, SHIP_DEAD, d.ship_state)
+    left = d.lives - 1
+    d.lives = L.where(when, left, d.lives)
+    d.ship_timer = L.where(when, p.respawn_ticks, d.ship_timer)
+    thrust_off, shield_off = power_down(L, d, when)
+    over = when & (left <= 0)
+    d.lives = L.where(over, 0, d.lives)
+    d.game_over = d.game_over | over
+    return thrust_off, shield_off, left, over
+
+
 def kill_ship(d: Draft, p: Params, cause: Cause, events: list[ev.Event]) -> None:
     """Explode the ship (by ``cause``): one life gone, the respawn timer set, or the game
-    over."""
-    d.ship_state = SHIP_DEAD
-    d.lives -= 1
-    d.ship_timer = p.respawn_ticks
-    _power_down(d, p, events)
-    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause.label, d.lives))
-    if d.lives <= 0:
-        d.lives = 0
-        d.game_over = True
+    over (``lose_ship``), with its events."""
+    thrust_off, shield_off, left, over = lose_ship(ONE, d, p, True)
+    _power_events(d, p, (thrust_off, shield_off), events)
+    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause.label, left))
+    if over:
         events.append(ev.GameOver(d.score))
 
 
@@ -281,6 +322,36 @@ def ship_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
     return (dead & (timer == 0)) | (hyper & (timer <= 0))
 
 
+def respawn(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any) -> None:
+    """The ship comes back where ``when``: at the centre, still, heading up, with a new
+    grace (and a full shield when it refills); each driver reports ``ShipSpawned``. Shared
+    by both drivers."""
+    d.ship_state = L.where(when, SHIP_FLYING, d.ship_state)
+    d.ship_x = L.where(when, 0.5 * p.width, d.ship_x)
+    d.ship_y = L.where(when, 0.5 * p.height, d.ship_y)
+    d.ship_vx = L.where(when, 0.0, d.ship_vx)
+    d.ship_vy = L.where(when, 0.0, d.ship_vy)
+    d.ship_heading = L.where(when, START_HEADING, d.ship_heading)
+    d.ship_grace = L.where(when, p.per_tick["ship.grace_s"], d.ship_grace)
+    if p.shield_refill:
+        d.shield_energy = L.where(when, p.shield_ticks, d.shield_energy)
+
+
+def leave_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> Any:
+    """The ship comes out of hyperspace where ``when``, at a random place inside the
+    ``hyper_margin`` (two draws from the game's stream: x, then y). Returns whether it
+    survived (a doomed jump kills it: ``lose_ship``); each driver reports
+    ``HyperspaceExited``. Shared by both drivers."""
+    m = p.hyper_margin
+    d.ship_x = L.where(when, L.uniform(rng, m * p.width, (1.0 - m) * p.width, when), d.ship_x)
+    d.ship_y = L.where(when, L.uniform(rng, m * p.height, (1.0 - m) * p.height, when),
+                       d.ship_y)
+    d.ship_state = L.where(when, SHIP_FLYING, d.ship_state)
+    survived = d.ship_doomed ^ True
+    d.ship_doomed = d.ship_doomed & (when ^ True)
+    return survived
+
+
 def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     """Count down respawn, hyperspace and the grace; bring the ship back when it may
     return (with a new grace)."""
@@ -288,21 +359,68 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
         return
     if d.ship_state == SHIP_DEAD:
         if _area_clear(d, p):
-            d.ship_state = SHIP_FLYING
-            d.ship_x, d.ship_y = 0.5 * p.width, 0.5 * p.height
-            d.ship_vx = d.ship_vy = 0.0
-            d.ship_heading = START_HEADING
-            d.ship_grace = p.per_tick["ship.grace_s"]
-            if p.shield_refill:
-                d.shield_energy = p.shield_ticks
+            respawn(ONE, d, p, True)
             events.append(ev.ShipSpawned(d.ship_x, d.ship_y))
         return
-    m = p.hyper_margin
-    d.ship_x = rng.uniform(m * p.width, (1.0 - m) * p.width)
-    d.ship_y = rng.uniform(m * p.height, (1.0 - m) * p.height)
-    d.ship_state = SHIP_FLYING
-    survived = not d.ship_doomed
-    d.ship_doomed = False
+    survived = leave_hyperspace(ONE, d, p, rng, True)
     events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
     if not survived:
         kill_ship(d, p, Cause.HYPERSPACE, events)
+
+
+# The batched drivers of the rules above: every game of a batch at once (``MANY``), each
+# game drawing from its own stream, the events logged in each game's one-game order.
+
+def _log_power_down(d: BatchDraft, p: Params, off: tuple[Any, Any], log: EventLog) -> None:
+    log.emit(EventKind.THRUST_CHANGED, off[0], i0=0)
+    log.emit(EventKind.SHIELD_CHANGED, off[1], i0=0, f=d.shield_energy / p.shield_ticks)
+
+
+def jump_many(d: BatchDraft, p: Params, b: Buttons, rocks: np.ndarray, log: EventLog
+              ) -> Buttons:
+    """``control_ship``'s jump for every game of a batch (``rocks``: each game's count):
+    where a flying ship's hyperspace is pressed, ``enter_hyperspace`` and its events.
+    Returns the buttons with the jumping ships no longer flying (they do not fire)."""
+    jump = b.flying & b.hyper_pressed & p.hyper_enabled
+    if not jump.any():
+        return b
+    log.emit(EventKind.HYPERSPACE_ENTERED, jump, x=d.ship_x, y=d.ship_y)
+    rng = Pcg32Batch(d.rng_state, d.rng_inc)
+    _log_power_down(d, p, enter_hyperspace(MANY, d, p, rng, jump, rocks), log)
+    d.rng_state = rng.state
+    return b._replace(flying=b.flying & ~jump)
+
+
+def lose_ships(d: BatchDraft, p: Params, when: np.ndarray, cause: Cause, log: EventLog
+               ) -> None:
+    """``kill_ship`` for every game of ``when``: ``lose_ship`` and its events."""
+    thrust_off, shield_off, left, over = lose_ship(MANY, d, p, when)
+    _log_power_down(d, p, (thrust_off, shield_off), log)
+    log.emit(EventKind.SHIP_DESTROYED, when, i0=int(cause), i1=left, x=d.ship_x, y=d.ship_y)
+    log.emit(EventKind.GAME_OVER, over, i0=d.score)
+
+
+def ship_timers_many(d: BatchDraft, p: Params, ast_game: np.ndarray, log: EventLog) -> None:
+    """``update_ship_timers`` for every game of a batch (``ast_game``: the game of each
+    rock): the clocks, then a respawn where the centre is clear and a hyperspace exit,
+    each with its events."""
+    back = ship_clock(MANY, d)
+    if not back.any():
+        return
+    dead = back & (d.ship_state == DEAD)
+    if dead.any():
+        crowded = d.saucer_alive | any_per_game(
+            ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, back.shape[0])
+        spawn = dead & ~crowded
+        if spawn.any():
+            respawn(MANY, d, p, spawn)
+            log.emit(EventKind.SHIP_SPAWNED, spawn, x=d.ship_x, y=d.ship_y)
+    out = back & ~dead
+    if out.any():
+        rng = Pcg32Batch(d.rng_state, d.rng_inc)
+        survived = leave_hyperspace(MANY, d, p, rng, out)
+        d.rng_state = rng.state
+        log.emit(EventKind.HYPERSPACE_EXITED, out, i0=survived, x=d.ship_x, y=d.ship_y)
+        lost = out & ~survived
+        if lost.any():
+            lose_ships(d, p, lost, Cause.HYPERSPACE, log)

@@ -13,10 +13,11 @@ import pytest
 
 from asteroids.config.loader import load_preset
 from asteroids.core import batch as batch_module
+from asteroids.core import events as ev
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.hashing import value_bytes
-from asteroids.core.inputs import ALL_BUTTONS
+from asteroids.core.inputs import ALL_BUTTONS, InputFrame
 from asteroids.core.params import params_for
 from asteroids.core.world import FIELD_NAMES
 
@@ -36,9 +37,11 @@ def _differing_fields(a, b) -> list[str]:
             if value_bytes(getattr(a, n)) != value_bytes(getattr(b, n))]
 
 
-def play_both(cfg, seeds, ticks: int, masks_for) -> tuple[list[int], list]:
+def play_both(cfg, seeds, ticks: int, masks_for, seen: set | None = None
+              ) -> tuple[list[int], list]:
     """Step a batch and, beside it, one World per seed with the same masks; fail at the
-    first tick and game where anything differs. Returns each game's game-over tick."""
+    first tick and game where anything differs. Returns each game's game-over tick; adds
+    the events that happened to ``seen`` when given."""
     cfg = params_for(cfg)  # compiled once, passed every tick
     batch = new_batch(cfg, seeds)
     worlds = [new_world(cfg, s) for s in seeds]
@@ -54,6 +57,8 @@ def play_both(cfg, seeds, ticks: int, masks_for) -> tuple[list[int], list]:
             assert state_hash(mine) == state_hash(worlds[i]), (
                 f"seed {seeds[i]}, tick {tick + 1}: {_differing_fields(mine, worlds[i])}")
             assert columns.of(i) == events, f"seed {seeds[i]}, tick {tick + 1}: events"
+            if seen is not None:
+                seen.update(events)
             if worlds[i].game_over and over_at[i] < 0:
                 over_at[i] = tick + 1
     return over_at, worlds
@@ -73,6 +78,38 @@ def random_masks(seed: int):
 def test_every_game_of_a_batch_hashes_as_the_one_game_core_every_tick(preset):
     cfg = load_preset(preset)
     play_both(cfg, list(range(6)), 200, random_masks(1))
+
+
+HYPER = int(InputFrame.HYPERSPACE)
+
+
+def jumpy_masks(seed: int):
+    """Hyperspace pressed every other tick, the other buttons at random: jumps with the
+    engine and the shield on, exits, failed jumps, respawns and games ended by a jump."""
+    rng = np.random.default_rng(seed)
+
+    def masks(tick, batch):
+        rest = rng.integers(0, ALL_BUTTONS + 1, size=batch.size) & ~HYPER
+        return rest | (HYPER if tick % 2 == 0 else 0)
+
+    return masks
+
+
+@pytest.mark.parametrize(("preset", "overrides"), [
+    ("classic", ["game.lives=2"]),
+    ("default", ["ship.shield.enabled=true", "game.lives=2"]),
+])
+def test_jumps_exits_failed_jumps_and_respawns_are_the_one_game_cores(preset, overrides):
+    cfg = load_preset(preset, overrides=overrides)
+    seen: set = set()
+    over_at, _ = play_both(cfg, list(range(30, 38)), 400, jumpy_masks(7), seen)
+    kinds = {type(e) for e in seen}
+    assert {ev.HyperspaceEntered, ev.HyperspaceExited, ev.ShipSpawned, ev.GameOver} <= kinds
+    assert {e.survived for e in seen if isinstance(e, ev.HyperspaceExited)} == {True, False}
+    assert "hyperspace" in {e.cause for e in seen if isinstance(e, ev.ShipDestroyed)}
+    assert ev.ThrustChanged(False) in seen
+    if preset == "default":  # the shield goes down with the jump
+        assert any(isinstance(e, ev.ShieldChanged) and not e.on for e in seen)
 
 
 def test_games_that_end_at_different_ticks_stay_identical_after_game_over():

@@ -31,6 +31,7 @@ from asteroids.core.batch_rows import merge_lanes
 from asteroids.core.batch_tick import routine_tick
 from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.broadphase import box_pairs
+from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.lanes import MANY, ONE
 from asteroids.core.params import params_for
 from asteroids.core.shots import first_hits
@@ -78,9 +79,10 @@ def test_bounce_on_many_games_is_bounce_on_one(x, v, lo, span):
     assert ONE.bounce(x, v, lo, hi) == (float(pos[0]), float(vel[0]))
 
 
-def _other_share(cfg, bot: str, lanes: int, ticks: int) -> float:
-    """The share of games the batched pass handed to the one-game driver, over a run."""
-    decide = batch_bot_for(bot)
+def _other_share(cfg, bot, lanes: int, ticks: int) -> float:
+    """The share of games the batched pass handed to the one-game driver, over a run of
+    ``bot`` (a batched bot's name, or a function of the batch and the rules)."""
+    decide = batch_bot_for(bot) if isinstance(bot, str) else bot
     batch = new_batch(cfg, range(1, lanes + 1))
     handed = 0
     for _ in range(ticks):
@@ -105,6 +107,19 @@ def test_pillars_and_rock_collisions_stay_in_the_batched_pass():
     rules = params_for(arena)
     assert rules.obstacle_offsets.shape[0] > 1 and rules.ast_collide, "pillars, collisions"
     assert _other_share(arena, "idle", 8, 400) < 0.05
+
+
+@pytest.mark.parametrize("preset", ["classic", "default"])
+def test_jumps_and_respawns_stay_in_the_batched_pass(preset):
+    # Random buttons press hyperspace every other tick or so: jumps, exits (some fatal) and
+    # respawns are the batched pass's (they once sent about 2.7 % of game-ticks to the
+    # one-game driver).
+    rng = np.random.default_rng(11)
+
+    def buttons(batch, cfg):
+        return rng.integers(0, ALL_BUTTONS + 1, size=batch.size)
+
+    assert _other_share(load_preset(preset), buttons, 16, 300) < 0.003
 
 
 @pytest.mark.parametrize(("preset", "ticks"), [("classic", 1000), ("default", 600)])
