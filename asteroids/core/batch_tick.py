@@ -38,15 +38,13 @@ from asteroids.core.batch_rows import (
     distinct,
     flat_rows,
     pairs_in_games,
-    rebuild_rocks,
     row_games,
-    segments,
     xy_rows,
 )
 from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
-from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Cause, Hit, Kind
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
@@ -54,7 +52,8 @@ from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.reach import craft_reach, reach_margin, rock_reach
 from asteroids.core.resolve import extra_lives
-from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32Batch
+from asteroids.core.resolve_rows import break_rocks
+from asteroids.core.rng import Pcg32Batch
 from asteroids.core.saucer import (
     lurker_busy,
     saucer_arrives,
@@ -74,7 +73,6 @@ from asteroids.core.ship import (
     trigger,
 )
 from asteroids.core.shots import first_hits
-from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
 from asteroids.core.sweep_rows import claims, sweep_rows
 from asteroids.core.touch import circles_touch, near_rows
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_cleared, wave_clock
@@ -248,57 +246,6 @@ def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
     return shielded
 
 
-def _break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndarray,
-                 other: np.ndarray, log: EventLog) -> None:
-    """``resolve``'s rocks for every routine game at once: each claimed rock scores (for the
-    player's shots, while the game is on) and splits (``spawn.split_rocks``, the draws of
-    each game from its own stream), its event is logged, the rest keep their order and the
-    fragments join at the end of their game's rocks with the next ids. Games whose draws
-    would not fit one jump table go to ``other``."""
-    lanes = other.shape[0]
-    broken = ((rock_by >= 0) & ~other[ast_game]).nonzero()[0]
-    bg = ast_game[broken]
-    sizes = d.ast_size[broken]
-    counts = d.ast_rows[1:] - d.ast_rows[:-1]
-    room = p.ast_max - (counts - np.bincount(bg, minlength=lanes))
-    got = fragment_counts(p, sizes, room[bg], bg)
-    fragments = np.zeros(lanes, dtype=np.int64)
-    np.add.at(fragments, bg, got)
-    per = draws_per_rock(p)
-    draws = fragments * (2 + per)
-    crowded = draws >= JUMP_DRAWS
-    if crowded.any():  # too many draws for one jump: one game at a time
-        other |= crowded
-        keep = ~crowded[bg]
-        broken, bg, sizes, got = broken[keep], bg[keep], sizes[keep], got[keep]
-        fragments[crowded] = 0
-        draws[crowded] = 0
-    rng = Pcg32Batch(d.rng_state, d.rng_inc)
-    game, rank = segments(draws)
-    run = rng.runs(draws, game, rank)
-    kick = rank < 2 * fragments[game]
-    kids, got = split_rocks(DrawQueue([run[kick], run[~kick]]), p, sizes,
-                            d.ast_pos.take(broken, axis=0), d.ast_vel.take(broken, axis=0),
-                            room[bg], bg)
-    d.rng_state = rng.state
-    causes = rock_by[broken]
-    by_player = (causes == int(Cause.SHIP_SHOT)) | (
-        (causes == int(Cause.SHIP)) & p.ramming_scores)
-    points = np.where(by_player & ~d.game_over[bg],
-                      np.asarray(p.asteroid_points, dtype=np.int64)[sizes], 0)
-    score = d.score.copy()
-    np.add.at(score, bg, points)
-    d.score = score
-    player = (causes == int(Cause.SHIP_SHOT)) | (causes == int(Cause.SHIP))
-    d.since_break = np.where(any_per_game(player, bg, lanes), 0, d.since_break)
-    pos = d.ast_pos.take(broken, axis=0)
-    log.emit_rows(EventKind.ASTEROID_DESTROYED, bg, i0=sizes, i1=got, i2=causes, i3=points,
-                  x=pos[:, 0], y=pos[:, 1])
-    keep = np.ones(d.ast_id.shape[0], dtype=bool)
-    keep[broken] = False
-    rebuild_rocks(d, keep, ast_game, kids, np.repeat(bg, got), fragments, lanes)
-
-
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
     """(B,) each game's shots of ``owner`` in flight."""
     return np.bincount(row_games(d.shot_rows)[d.shot_owner == owner], minlength=lanes)
@@ -443,7 +390,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     # 6. resolve: the rocks claimed break, score and split (each game's draws from its own
     # stream); an extra life due is not routine.
     if rock_by is not None and (rock_by >= 0).any():
-        _break_rocks(d, p, rock_by, ast_game, other, log)
+        break_rocks(d, p, rock_by, ast_game, other, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
     if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():

@@ -16,6 +16,7 @@ from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.saucer import destroy_saucer
+from asteroids.core.scoring import player_broke, player_points
 from asteroids.core.ship import kill_ship
 from asteroids.core.spawn import append_rocks, split_rocks
 from asteroids.core.world import Draft
@@ -39,9 +40,8 @@ def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event
         for cause, size, (x, y), children in zip(causes.tolist(), sizes.tolist(),
                                                  d.ast_pos[broken].tolist(), got.tolist(),
                                                  strict=True):
-            by_player = cause == Cause.SHIP_SHOT or (cause == Cause.SHIP and p.ramming_scores)
-            points = p.asteroid_points[size] if by_player and scoring else 0
-            if cause in (Cause.SHIP_SHOT, Cause.SHIP):
+            points = player_points(ONE, p, p.asteroid_points, size, cause, scoring)
+            if player_broke(cause):
                 d.since_break = 0
             d.score += points
             events.append(ev.AsteroidDestroyed(size, x, y, children, Cause(cause).label,

@@ -19,6 +19,7 @@ from asteroids.core.kinds import Cause, Kind
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
+from asteroids.core.scoring import player_points
 from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SAUCER_OUTLINE, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
@@ -55,8 +56,7 @@ def destroy_saucer(d: Draft, p: Params, cause: Cause, scoring: bool,
     """The saucer breaks (claimed by ``cause``); the player scores it for a shot of the ship,
     or for ramming it when ``scoring.ramming_scores`` is on, unless ``scoring`` is off (after
     game over)."""
-    by_player = cause == Cause.SHIP_SHOT or (cause == Cause.SHIP and p.ramming_scores)
-    points = p.saucer_points[1 if d.saucer_small else 0] if by_player and scoring else 0
+    points = player_points(ONE, p, p.saucer_points, 1 if d.saucer_small else 0, cause, scoring)
     d.score += points
     d.saucer_alive = False
     events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, cause.label,
