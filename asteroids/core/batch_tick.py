@@ -41,14 +41,12 @@ from asteroids.core.batch_rows import (
     row_games,
     xy_rows,
 )
-from asteroids.core.craft import SAFE
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
 from asteroids.core.outlines import rock_outlines_of
-from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.reach import craft_reach, reach_margin, rock_reach
 from asteroids.core.resolve import extra_lives
@@ -74,7 +72,7 @@ from asteroids.core.ship import (
 )
 from asteroids.core.shots import first_hits
 from asteroids.core.sweep_rows import claims, sweep_rows
-from asteroids.core.touch import circles_touch, near_rows
+from asteroids.core.touch_rows import craft_meets_rocks, crafts_meet, near_rocks
 from asteroids.core.waves import heartbeat_clock, rocks_weight, wave_cleared, wave_clock
 
 __all__ = ["routine_tick"]
@@ -185,65 +183,6 @@ def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarra
     rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
         if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
     return shots[got], rock, hits.t[got], any_per_game(rock < 0, sg[got], lanes)
-
-
-def _near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
-                cy: np.ndarray, radius: Any, ast_game: np.ndarray) -> np.ndarray:
-    """The rocks (global rows, ascending) whose bounding circle touches the circle of their
-    game's craft where ``present``: ``touch.rocks_near`` for every game at once."""
-    rows = present[ast_game].nonzero()[0]
-    if rows.shape[0] == 0:
-        return rows
-    g = ast_game[rows]
-    reach = radius[g] if isinstance(radius, np.ndarray) else radius
-    return rows[near_rows(d.ast_pos.take(rows, axis=0), d.ast_radius[rows],
-                          xy_rows(cx[g], cy[g]), reach, p)]
-
-
-def _craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
-                       cy: np.ndarray, radius: Any, outline: Any, ast_game: np.ndarray,
-                       lanes: int) -> np.ndarray:
-    """(B,) where a present craft touches a rock: ``touch._first_overlap`` for every game at
-    once (bounding circles, then the outlines of the candidates, by the core's own
-    ``polygons_overlap``; no rock is claimed in a routine tick)."""
-    cand = _near_rocks(d, p, present, cx, cy, radius, ast_game)
-    if cand.shape[0] == 0:
-        return np.zeros(lanes, dtype=bool)
-    g = ast_game[cand]
-    games = distinct(g, lanes)
-    which = np.searchsorted(games, g)
-    shapes = outline(games)
-    n, v = shapes.shape[0], shapes.shape[1]
-    rocks, offsets = rock_outlines_of(d, cand)  # type: ignore[arg-type]
-    hit = polygons_overlap(shapes.reshape(n * v, 2), np.arange(n + 1) * v, rocks, offsets,
-                           which, np.arange(cand.shape[0]), world_size=p.wrap_size)
-    return any_per_game(hit, g, lanes)
-
-
-def _crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Any,
-                 saucer_outline_of: Any) -> np.ndarray:
-    """(B,) where the ship touches the saucer: ``touch._crafts_touch`` for every game at once
-    (the shield's circle, or both bounding circles and then the outlines)."""
-    both = ship & d.saucer_alive
-    if not both.any():
-        return both
-    large, small = p.saucer_radius
-    rb = np.where(d.saucer_small, small, large)
-    ra = np.where(d.shield_on, p.shield_radius, SAFE * p.ship_radius + 1.0)
-    rb = np.where(d.shield_on, rb, SAFE * rb)
-    near = both & circles_touch((d.ship_x, d.ship_y), ra, (d.saucer_x, d.saucer_y), rb, p)
-    shielded = near & d.shield_on
-    games = (near & ~d.shield_on).nonzero()[0]
-    if games.shape[0] == 0:
-        return shielded
-    a = ship_outline(games)
-    b = saucer_outline_of(games)
-    n = games.shape[0]
-    idx = np.arange(n)
-    hit = polygons_overlap(a.reshape(-1, 2), np.arange(n + 1) * a.shape[1], b.reshape(-1, 2),
-                           np.arange(n + 1) * b.shape[1], idx, idx, world_size=p.wrap_size)
-    shielded[games[hit]] = True
-    return shielded
 
 
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
@@ -378,15 +317,15 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     ship = ship_present(d)
     shielded = ship & d.shield_on
     if shielded.any():
-        near = _near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
+        near = near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
         other[ast_game[near]] = True
-    other |= _craft_meets_rocks(d, p, ship & ~d.shield_on, d.ship_x, d.ship_y, p.ship_radius,
-                                ship_shape, ast_game, lanes)
+    other |= craft_meets_rocks(d, p, ship & ~d.shield_on, d.ship_x, d.ship_y, p.ship_radius,
+                               ship_shape, ast_game, lanes)
     large, small = p.saucer_radius
-    other |= _craft_meets_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
-                                np.where(d.saucer_small, small, large), saucer_shape, ast_game,
-                                lanes)
-    other |= _crafts_meet(d, p, ship, ship_shape, saucer_shape)
+    other |= craft_meets_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
+                               np.where(d.saucer_small, small, large), saucer_shape, ast_game,
+                               lanes)
+    other |= crafts_meet(d, p, ship, ship_shape, saucer_shape)
     # 6. resolve: the rocks claimed break, score and split (each game's draws from its own
     # stream); an extra life due is not routine.
     if rock_by is not None and (rock_by >= 0).any():

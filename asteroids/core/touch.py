@@ -15,13 +15,15 @@ from asteroids.core.craft import SAFE, Craft
 from asteroids.core.frame import Frame
 from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.kinds import Kind
+from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.motion import keep_inside, push_and_reflect
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
-__all__ = ["circles_touch", "near_rows", "rocks_near", "touch"]
+__all__ = ["circles_touch", "crafts_near", "near_rows", "outlines_overlap", "rocks_near",
+           "rocks_overlapping", "touch"]
 
 _ROCK = Kind.ROCK
 
@@ -66,14 +68,30 @@ def touch(d: Draft, p: Params, frame: Frame) -> None:
 
 def _crafts_touch(a: Craft, b: Craft, p: Params) -> bool:
     """Whether craft ``a`` (its shield's circle while it is up) touches craft ``b``."""
-    if a.shield is not None:
-        return circles_touch((a.x, a.y), a.shield, (b.x, b.y), b.radius, p)
-    if not circles_touch((a.x, a.y), SAFE * a.radius + 1.0, (b.x, b.y), SAFE * b.radius, p):
+    shield = a.shield is not None
+    if not crafts_near(ONE, p, (a.x, a.y), a.radius, shield, a.shield, (b.x, b.y), b.radius):
         return False  # out of each other's bounding circles: the outlines cannot touch
-    oa = a.outline()
-    ob = b.outline()
-    return bool(polygons_overlap(oa, np.array([0, oa.shape[0]]), ob, np.array([0, ob.shape[0]]),
-                                 np.array([0]), np.array([0]), world_size=p.wrap_size)[0])
+    return shield or bool(outlines_overlap(p, a.outline()[None], b.outline()[None])[0])
+
+
+def crafts_near(L: Lanes, p: Params, a: tuple[Any, Any], a_radius: Any, shield: Any,
+                shield_radius: Any, b: tuple[Any, Any], b_radius: Any) -> Any:
+    """Whether craft ``a`` at ``a`` may touch craft ``b``: where ``shield`` (a's shield is
+    up), whether the shield's circle touches b's bounding circle (which decides it); else
+    whether their bounding circles, grown by ``SAFE`` (and a pixel), touch (the outlines
+    decide). One pair of craft, or one per game; shared by both drivers."""
+    ra = L.where(shield, shield_radius, SAFE * a_radius + 1.0)
+    rb = L.where(shield, b_radius, SAFE * b_radius)
+    return circles_touch(a, ra, b, rb, p)
+
+
+def outlines_overlap(p: Params, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(n,) whether outline i of ``a`` ((n, V, 2)) overlaps outline i of ``b`` ((n, W, 2)):
+    one pair of craft, or one per game (the core's ``polygons_overlap``)."""
+    n = a.shape[0]
+    pair = np.arange(n)
+    return polygons_overlap(a.reshape(-1, 2), np.arange(n + 1) * a.shape[1], b.reshape(-1, 2),
+                            np.arange(n + 1) * b.shape[1], pair, pair, world_size=p.wrap_size)
 
 
 def circles_touch(a: tuple[Any, Any], ra: Any, b: tuple[Any, Any], rb: Any,
@@ -122,13 +140,20 @@ def _first_overlap(craft: Craft, d: Draft, p: Params, frame: Frame) -> int:
     cand = frame.unclaimed(cand)
     if cand.shape[0] == 0:
         return -1
-    rocks, offsets = rock_outlines_of(d, cand)
-    outline = craft.outline()
-    hit = polygons_overlap(outline, np.array([0, outline.shape[0]]), rocks, offsets,
-                           np.zeros(cand.shape[0], dtype=np.int64), np.arange(cand.shape[0]),
-                           world_size=p.wrap_size)
-    found = cand[hit]
+    found = cand[rocks_overlapping(d, p, cand, craft.outline()[None],
+                                   np.zeros(cand.shape[0], dtype=np.int64))]
     return int(found[0]) if found.shape[0] else -1
+
+
+def rocks_overlapping(d: Draft | BatchDraft, p: Params, rocks: np.ndarray,
+                      outlines: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """(K,) whether each rock of ``rocks`` (rows) overlaps outline ``which`` of ``outlines``
+    ((n, V, 2): one craft's, or each game's craft): the outline test after the bounding
+    circles (``near_rows``), for one game's rows or many games'."""
+    points, offsets = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
+    n, v = outlines.shape[0], outlines.shape[1]
+    return polygons_overlap(outlines.reshape(n * v, 2), np.arange(n + 1) * v, points, offsets,
+                            which, np.arange(rocks.shape[0]), world_size=p.wrap_size)
 
 
 def _shield_bounce(d: Draft, p: Params, craft: Craft, radius: float) -> None:

@@ -17,6 +17,7 @@ from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import BOTS, aimer_bot
 from asteroids.core.bot_batch import BATCH_BOTS, _first_argmin, aimer_batch, batch_bot_for
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import params_for
 
 from .test_batch_identity import batched_pass_for_any_size
 
@@ -113,7 +114,7 @@ def batched_digest(cfg) -> str:
 
 @pytest.mark.parametrize(("preset", "overrides"), AIMER_RULES)
 def test_the_aimer_plays_as_recorded_one_game_and_batched(preset, overrides):
-    cfg = load_preset(preset, overrides=overrides)
+    cfg = params_for(load_preset(preset, overrides=overrides))
     recorded = RECORDED[(preset, tuple(overrides))]
     assert one_game_digest(cfg) == recorded
     assert batched_digest(cfg) == recorded
@@ -164,5 +165,5 @@ def test_first_argmin_is_each_lanes_own_argmin(lanes):
 
 if __name__ == "__main__":
     for preset_name, rules in AIMER_RULES:
-        config = load_preset(preset_name, overrides=rules)
+        config = params_for(load_preset(preset_name, overrides=rules))
         sys.stdout.write(f"({preset_name!r}, {tuple(rules)!r}): {one_game_digest(config)!r}\n")
