@@ -19,9 +19,44 @@ by ~25 ms with pyglet's 20 ms refill polling: the 7-9 ms spread of cue lag it me
 
 from __future__ import annotations
 
+import math
 from collections import deque
+from collections.abc import Callable
 
-__all__ = ["Envelope"]
+import numpy as np
+
+__all__ = ["DEADBAND_S", "DRIFT_SPAN_S", "JUMP_S", "LATENCY_S", "MAX_DRIFT", "MIN_DRIFT", "SLEW",
+           "UNDERRUN_SLACK_S", "WINDOW_S", "ClockMap", "Envelope"]
+
+LATENCY_S = 0.02
+"""Room on top of the driver's queue: a timed cue starts this long after the earliest the
+game has sent a cue against its tick and the furthest the driver's queue has run ahead. It
+covers a cue sent late by up to a frame (16.7 ms at 60 frames a second): later ones play at
+once and are counted."""
+SLEW = 0.01
+"""The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
+second), so neighbouring cues never move against each other by more."""
+DEADBAND_S = 0.002
+"""Clock-map errors under this are left alone: the envelopes move by a little as their
+window slides over the game's frames and the driver's refills."""
+WINDOW_S = 2.0
+"""The envelopes the clock map follows look back this far (the driver's refill pattern and
+the game's frame pattern repeat well within it; drift is followed as the window moves)."""
+DRIFT_SPAN_S = 30.0
+"""The driver's drift is fitted over this long: a refill's 5 ms of jitter is 30 ppm there."""
+MIN_DRIFT = 0.0003
+"""Drift under this (300 ppm) is left to the envelopes: a sound card keeps within 100 ppm of
+the wall clock, and the fit of a loaded machine's refills wanders by about that much."""
+MAX_DRIFT = 0.005
+"""No clock is followed further than 0.5 % off the wall clock."""
+JUMP_S = 0.1
+"""When a cue's send time and game time part by more than this from the earliest seen, the
+map is anchored afresh instead of slewing (the game clock jumped: a new game, a seek, a
+pause, a stall)."""
+UNDERRUN_SLACK_S = 0.01
+"""With a ``clock``: a block asked for this much later than the audio already delivered ran
+out is counted as an underrun."""
+
 
 
 class Envelope:
@@ -53,3 +88,127 @@ class Envelope:
     def clear(self) -> None:
         """Forget every value."""
         self._items.clear()
+
+
+class ClockMap:
+    """Game time -> the sample a cue starts on (the module's note says how).
+
+    Args:
+        rate: the mixer's sample rate.
+        latency: the room on top of the envelopes, in samples.
+        clock: wall-clock seconds (``time.monotonic``), read when each block starts; None
+            (offline renders): "now" is the sample clock itself and no underruns are counted.
+    """
+
+    def __init__(self, rate: int, latency: int,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.rate = rate
+        self.latency = latency
+        """The room, in samples."""
+        self.clock = clock
+        self.late_cues = 0
+        """Timed cues whose sample had gone when they arrived (played at once)."""
+        self.anchors = 0
+        """How often the clock map was anchored (the first cue, then each jump)."""
+        self.underruns = 0
+        """Blocks asked for after the audio delivered before them had run out (``clock``)."""
+        self.offset: float | None = None
+        """The clock map: game time ``t`` sounds at sample ``floor(t * rate + 0.5) +
+        round(offset)`` (None until the first timed cue)."""
+        self._cue_at = 0
+        self._stamp: tuple[int, float] | None = None
+        self._ahead = 0.0
+        self._early = Envelope(lowest=True)
+        """The earliest cues were sent against their tick time (samples), over ``WINDOW_S``."""
+        self._leads = Envelope(lowest=False)
+        """How far the samples rendered ran ahead of the wall clock after each block."""
+        self.drift = 0.0
+        """How fast the driver's clock gains on the wall clock (samples per sample, fitted to
+        the blocks it asked for over ``DRIFT_SPAN_S``): the map moves with it between cues,
+        so intervals stay exact on the card's own clock (a PulseAudio null sink here: 1 700
+        ppm fast)."""
+        self._stamps: deque[tuple[float, int]] = deque()
+        self._fitted = 0
+
+    def schedule(self, at: float, sent: float | None, samples: int) -> int:
+        """The sample a cue of game time ``at`` starts on, never before the next block (a
+        late one is counted), ``samples`` being the next block's first; moves the map
+        towards its target as ``SLEW`` allows."""
+        rate = self.rate
+        if self.clock is None:
+            early = samples - at * rate
+        else:
+            early = (self.clock() if sent is None else sent) * rate - at * rate
+        last = self._early.best()
+        jumped = last is None or abs(early - last) > JUMP_S * rate
+        if jumped:
+            self._early.clear()  # the game clock jumped: what it did before says nothing
+        window = round(WINDOW_S * rate)
+        self._early.push(samples, early, window)
+        target = self._early.lowest() + self._lead(window, samples) + self.latency
+        if self.offset is None or jumped:
+            self.offset = float(round(target))
+            self.anchors += 1
+        else:
+            self.offset += self.drift * (samples - self._cue_at)
+            err = target - self.offset
+            if abs(err) > DEADBAND_S * rate:
+                room = SLEW * (samples - self._cue_at)
+                self.offset += min(max(err, -room), room)
+        self._cue_at = samples
+        start = math.floor(at * rate + 0.5) + round(self.offset)
+        if start < samples:
+            self.late_cues += 1
+            self.offset = max(self.offset, float(round(target)))
+            return samples
+        return start
+
+    def _lead(self, window: int, samples: int) -> float:
+        """How far, at its fullest in the window, the driver's queue ran ahead of the wall
+        clock after a block (samples; 0 without a ``clock``, where "now" is the sample
+        clock itself)."""
+        if self.clock is None:
+            return 0.0
+        lead = self._leads.best()
+        return samples - self.clock() * self.rate if lead is None else lead
+
+    def block(self, samples: int, n: int) -> None:
+        """A block of ``n`` samples from sample ``samples`` is being rendered: stamp its start
+        on ``clock``, note how far the samples rendered now run ahead of it, and count an
+        underrun: the block was asked for after the audio delivered so far had run out. The
+        stream itself goes on where it was (no gap in it); the map is anchored afresh at
+        the next cue."""
+        if self.clock is None:
+            return
+        wall = self.clock()
+        if self._stamp is not None:
+            self._ahead -= wall - self._stamp[1]
+            if self._ahead < -UNDERRUN_SLACK_S:
+                self.underruns += 1
+                self.offset = None
+                self._leads.clear()
+                self._stamps.clear()
+            self._ahead = max(self._ahead, 0.0)
+        self._ahead += n / self.rate
+        if self._stamp is not None:  # the first block is queued before anything plays
+            self._leads.push(samples, samples + n - wall * self.rate,
+                             round(WINDOW_S * self.rate))
+            self._follow_drift(wall, samples + n)
+        self._stamp = (samples, wall)
+
+    def _follow_drift(self, wall: float, end: int) -> None:
+        """Note that ``end`` samples had been rendered at ``wall``; every ``WINDOW_S``, once
+        ``DRIFT_SPAN_S / 3`` is seen, fit the rate they were asked for at over the last
+        ``DRIFT_SPAN_S`` (least squares over every block: one refill's jitter is one point)."""
+        stamps = self._stamps
+        stamps.append((wall, end))
+        while wall - stamps[0][0] > DRIFT_SPAN_S:
+            stamps.popleft()
+        if (end - self._fitted < WINDOW_S * self.rate
+                or wall - stamps[0][0] < DRIFT_SPAN_S / 3):
+            return
+        self._fitted = end
+        t = np.array([w for w, _ in stamps]) - wall
+        rate = float(np.polyfit(t, np.array([e for _, e in stamps], dtype=np.float64), 1)[0])
+        drift = (rate - self.rate) / rate
+        self.drift = 0.0 if abs(drift) < MIN_DRIFT else min(max(drift, -MAX_DRIFT), MAX_DRIFT)

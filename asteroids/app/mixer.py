@@ -40,12 +40,22 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from asteroids.app.audio_clock import Envelope
+from asteroids.app.audio_clock import (
+    DEADBAND_S,
+    DRIFT_SPAN_S,
+    JUMP_S,
+    LATENCY_S,
+    MAX_DRIFT,
+    SLEW,
+    UNDERRUN_SLACK_S,
+    WINDOW_S,
+    ClockMap,
+)
 
 __all__ = ["BLOCK", "CEILING", "DEADBAND_S", "GAIN_GLIDE_S", "GROUPS", "JUMP_S", "KNEE",
            "LATENCY_S", "LOOKAHEAD", "ATTACK_DB_PER_S", "LOOP_FADE_S", "RELEASE_S", "SLEW",
-           "STEAL_FADE_S", "TAPER_DB", "UNDERRUN_SLACK_S", "WINDOW_S", "Mixer", "soft_clip",
-           "taper"]
+           "STEAL_FADE_S", "TAPER_DB", "UNDERRUN_SLACK_S", "WINDOW_S", "DRIFT_SPAN_S",
+           "MAX_DRIFT", "Mixer", "soft_clip", "taper"]
 
 TAPER_DB = 40.0
 """The volume settings' range: 1.0 is 0 dB, 0.1 is -36 dB, 0 is silence."""
@@ -73,29 +83,6 @@ STEAL_FADE_S = 0.008
 """A voice stolen for a newer one, or cut by ``stop_all``, fades out over 8 ms."""
 GAIN_GLIDE_S = 0.02
 """Volume changes glide over 20 ms (no zipper noise)."""
-LATENCY_S = 0.02
-"""Room on top of the driver's queue: a timed cue starts this long after the earliest the
-game has sent a cue against its tick and the furthest the driver's queue has run ahead. It
-covers a cue sent late by up to a frame (16.7 ms at 60 frames a second): later ones play at
-once and are counted."""
-SLEW = 0.01
-"""The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
-second), so neighbouring cues never move against each other by more."""
-DEADBAND_S = 0.002
-"""Clock-map errors under this are left alone: the envelopes move by a little as their
-window slides over the game's frames and the driver's refills."""
-WINDOW_S = 2.0
-"""The envelopes the clock map follows look back this far (the driver's refill pattern and
-the game's frame pattern repeat well within it; drift is followed as the window moves)."""
-JUMP_S = 0.1
-"""When a cue's send time and game time part by more than this from the earliest seen, the
-map is anchored afresh instead of slewing (the game clock jumped: a new game, a seek, a
-pause, a stall)."""
-UNDERRUN_SLACK_S = 0.01
-"""With a ``clock``: a block asked for this much later than the audio already delivered ran
-out is counted as an underrun."""
-
-
 GROUPS: dict[str, tuple[int, tuple[str, ...]]] = {
     "fire": (2, ("fire",)),
     "saucer_fire": (2, ("saucer_fire",)),
@@ -243,27 +230,10 @@ class Mixer:
                  latency_s: float = LATENCY_S,
                  clock: Callable[[], float] | None = None) -> None:
         self.rate = rate
-        self.latency = round(latency_s * rate)
-        """``latency_s`` in samples."""
-        self.clock = clock
         self.samples = 0
         """The sample clock: samples rendered so far (the next block starts here)."""
-        self.late_cues = 0
-        """Timed cues whose sample had gone when they arrived (played at once)."""
-        self.anchors = 0
-        """How often the clock map was anchored (the first cue, then each jump)."""
-        self.underruns = 0
-        """Blocks asked for after the audio delivered before them had run out (``clock``)."""
-        self.offset: float | None = None
-        """The clock map: game time ``t`` sounds at sample ``floor(t * rate + 0.5) +
-        round(offset)`` (None until the first timed cue)."""
-        self._cue_at = 0
-        self._stamp: tuple[int, float] | None = None
-        self._ahead = 0.0
-        self._early = Envelope(lowest=True)
-        """The earliest cues were sent against their tick time (samples), over ``WINDOW_S``."""
-        self._leads = Envelope(lowest=False)
-        """How far the samples rendered ran ahead of the wall clock after each block."""
+        self.clock_map = ClockMap(rate, round(latency_s * rate), clock)
+        """Game time -> this mixer's samples (``audio_clock``)."""
         self._buffers = {k: np.ascontiguousarray(np.asarray(v) * KNEE, dtype=np.float32)
                          for k, v in buffers.items()}
         self._loops = frozenset(loops)
@@ -325,44 +295,33 @@ class Mixer:
                                         delay=delay))
 
     def schedule(self, at: float, sent: float | None = None) -> int:
-        """The sample a cue of game time ``at`` starts on, never before the next block (a
-        late one is counted); moves the clock map towards its target as ``SLEW`` allows."""
-        rate = self.rate
-        if self.clock is None:
-            early = self.samples - at * rate
-        else:
-            early = (self.clock() if sent is None else sent) * rate - at * rate
-        last = self._early.best()
-        jumped = last is None or abs(early - last) > JUMP_S * rate
-        if jumped:
-            self._early.clear()  # the game clock jumped: what it did before says nothing
-        window = round(WINDOW_S * rate)
-        self._early.push(self.samples, early, window)
-        target = self._early.lowest() + self._lead(window) + self.latency
-        if self.offset is None or jumped:
-            self.offset = float(round(target))
-            self.anchors += 1
-        else:
-            err = target - self.offset
-            if abs(err) > DEADBAND_S * rate:
-                room = SLEW * (self.samples - self._cue_at)
-                self.offset += min(max(err, -room), room)
-        self._cue_at = self.samples
-        start = math.floor(at * rate + 0.5) + round(self.offset)
-        if start < self.samples:
-            self.late_cues += 1
-            self.offset = max(self.offset, float(round(target)))
-            return self.samples
-        return start
+        """The sample a cue of game time ``at`` starts on (``ClockMap.schedule``)."""
+        return self.clock_map.schedule(at, sent, self.samples)
 
-    def _lead(self, window: int) -> float:
-        """How far, at its fullest in the window, the driver's queue ran ahead of the wall
-        clock after a block (samples; 0 without a ``clock``, where "now" is the sample
-        clock itself)."""
-        if self.clock is None:
-            return 0.0
-        lead = self._leads.best()
-        return self.samples - self.clock() * self.rate if lead is None else lead
+    @property
+    def latency(self) -> int:
+        """The room a timed cue gets on top of the envelopes, in samples."""
+        return self.clock_map.latency
+
+    @property
+    def offset(self) -> float | None:
+        """The clock map (``ClockMap.offset``; None until the first timed cue)."""
+        return self.clock_map.offset
+
+    @property
+    def late_cues(self) -> int:
+        """Timed cues whose sample had gone when they arrived (played at once)."""
+        return self.clock_map.late_cues
+
+    @property
+    def anchors(self) -> int:
+        """How often the clock map was anchored (the first cue, then each jump)."""
+        return self.clock_map.anchors
+
+    @property
+    def underruns(self) -> int:
+        """Blocks asked for after the audio delivered before them had run out."""
+        return self.clock_map.underruns
 
     def loop(self, name: str, on: bool) -> None:
         """Start (fading in) or stop (fading out) a looping sound; unknown names are ignored."""
@@ -411,7 +370,7 @@ class Mixer:
         """The next ``n`` samples of the mix, float32, every one within +-``CEILING``."""
         if n <= 0:
             return np.zeros(0, dtype=np.float32)
-        self._clock_block(n)
+        self.clock_map.block(self.samples, n)
         self.samples += n
         buses = {"effects": np.zeros(n, dtype=np.float32),
                  "heartbeat": np.zeros(n, dtype=np.float32)}
@@ -436,27 +395,6 @@ class Mixer:
             bus = "heartbeat" if voice.group == "heartbeat" else "effects"
             ahead += out * self._targets[bus]
         return ahead
-
-    def _clock_block(self, n: int) -> None:
-        """Stamp this block's start on ``clock``, note how far the samples rendered now run
-        ahead of it, and count an underrun: the block was asked for after the audio
-        delivered so far had run out. The stream itself goes on where it was (no gap in
-        it); the clock map is anchored afresh at the next cue."""
-        if self.clock is None:
-            return
-        wall = self.clock()
-        if self._stamp is not None:
-            self._ahead -= wall - self._stamp[1]
-            if self._ahead < -UNDERRUN_SLACK_S:
-                self.underruns += 1
-                self.offset = None
-                self._leads.clear()
-            self._ahead = max(self._ahead, 0.0)
-        self._ahead += n / self.rate
-        if self._stamp is not None:  # the first block is queued before anything plays
-            self._leads.push(self.samples, self.samples + n - wall * self.rate,
-                             round(WINDOW_S * self.rate))
-        self._stamp = (self.samples, wall)
 
     def render_int16(self, n: int) -> np.ndarray:
         """``render`` as 16-bit PCM."""

@@ -4,7 +4,6 @@ render thread never waits on the game thread."""
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 
@@ -99,7 +98,7 @@ def test_the_map_stays_put_under_driver_polling_and_frame_jitter():
     frames = np.cumsum(rng.uniform(0.012, 0.0167, 2000))  # frame times, jittering
     ticks = np.arange(1, 600, 7)
     sends = [float(frames[np.searchsorted(frames, t / HZ)]) for t in ticks]
-    pending = sorted(zip(ticks / HZ, sends), key=lambda c: c[1])
+    pending = sorted(zip(ticks / HZ, sends, strict=True), key=lambda c: c[1])
     played, queued, parts, poll = 0.0, 0, [], 0.0
     while poll < 10.5:
         poll += 0.020 + rng.uniform(0, 0.002)
@@ -373,3 +372,46 @@ def test_the_setting_and_the_flag_offer_the_drivers_the_chooser_knows():
     from asteroids.config.player_tables import AUDIO_DRIVERS
 
     assert set(AUDIO_DRIVERS) == set(audio_driver.CHOICES)
+
+
+def play_on_a_card(fast: float) -> tuple[Mixer, np.ndarray, np.ndarray]:
+    """40 s of a beat every 13 ticks, the game on the wall clock, the card ``fast`` times
+    as fast, its queue refilled with 1 024 samples when a 5 ms poll finds it under 20 ms:
+    (the mixer, each beat's start on the card's clock in seconds, the ticks)."""
+    clock = FakeClock()
+    card = R * fast
+    mixer = Mixer({"fire": CLICK}, R, clock=clock)
+    starts = scheduled(mixer)
+    ticks = np.arange(8, 60 * 40, 13)
+    pending = [(t / HZ, t / HZ) for t in ticks]
+    queued, poll = 0, 0.0
+    while poll < 40.5:
+        poll += 0.005
+        clock.now = poll
+        while pending and pending[0][1] <= poll:
+            at, sent = pending.pop(0)
+            mixer.play("fire", at=at, sent=sent)
+        if queued - poll * card < 0.02 * R:  # the card has eaten into the queue
+            mixer.render(1024)
+            queued += 1024
+    assert mixer.late_cues == 0 and mixer.underruns == 0
+    return mixer, np.array(starts) / card, ticks
+
+
+def test_the_map_follows_a_card_whose_clock_runs_fast():
+    """A PulseAudio null sink here plays 1 700 ppm fast against the wall clock. The map
+    fits that drift to the blocks the driver asks for and moves with it between cues, so
+    the beats keep the game's intervals and one lag on the card's own clock."""
+    mixer, heard, ticks = play_on_a_card(1.0017)
+    assert abs(mixer.clock_map.drift - 0.0017) < 0.0001
+    late = ticks / HZ > 15  # once the drift is fitted (10 s of blocks)
+    lag = heard[late] - ticks[late] / HZ
+    assert lag.max() - lag.min() < 0.001
+    assert np.abs(np.diff(heard[late]) - np.diff(ticks[late]) / HZ).max() < 0.0005
+
+
+def test_a_card_within_a_sound_cards_tolerance_is_left_to_the_envelopes():
+    mixer, heard, ticks = play_on_a_card(1.00005)  # 50 ppm
+    assert mixer.clock_map.drift == 0.0
+    lag = heard - ticks / HZ
+    assert lag.max() - lag.min() < DEADBAND_S + 0.001
