@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["DRIVERS", "NO_OPENAL", "NO_PULSE", "NO_XVFB", "PERIOD", "Report", "analyse",
-           "has_openal_soft", "has_pulse", "output_clock", "read_wav", "run_capture"]
+           "has_openal_soft", "has_pulse", "has_xvfb", "output_clock", "read_wav", "run_capture"]
 
 DRIVERS = ("openal", "pulse")
 NO_OPENAL = ("--capture needs OpenAL Soft (Debian: apt-get install libopenal1), whose wave "
@@ -96,6 +96,11 @@ def has_openal_soft() -> bool:
     return ctypes.util.find_library("openal") is not None or any(
         Path(d, "libopenal.so.1").exists()
         for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"))
+
+
+def has_xvfb() -> bool:
+    """Whether a virtual X screen can be started here for the game's window."""
+    return shutil.which("Xvfb") is not None
 
 
 def has_pulse() -> bool:
@@ -257,7 +262,7 @@ def _in_window(seconds: float, replay: Path, driver: str, env: dict[str, str],
     Raises:
         RuntimeError: Xvfb is not installed (``NO_XVFB``).
     """
-    if shutil.which("Xvfb") is None:
+    if not has_xvfb():
         raise RuntimeError(NO_XVFB)
     read_fd, write_fd = os.pipe()
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0",
@@ -448,7 +453,7 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
         raise RuntimeError(NO_OPENAL)
     if driver == "pulse" and not has_pulse():
         raise RuntimeError(NO_PULSE)
-    if window and shutil.which("Xvfb") is None:
+    if window and not has_xvfb():
         raise RuntimeError(NO_XVFB)
     out = out.resolve()
     out.unlink(missing_ok=True)

@@ -212,6 +212,9 @@ def _run_capture(args: argparse.Namespace) -> int:
     if audio == "pulse" and not sound_capture.has_pulse():
         print(f"asteroids: sounds: {sound_capture.NO_PULSE}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if getattr(args, "window", False) and not sound_capture.has_xvfb():
+        print(f"asteroids: sounds: {sound_capture.NO_XVFB}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if replay is not None and not Path(replay).is_file():
         print(f"asteroids: sounds: no replay file {replay}", file=sys.stderr)
         return EXIT_BAD_INPUT

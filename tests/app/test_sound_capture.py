@@ -16,7 +16,6 @@ import contextlib
 import io
 import json
 import math
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +34,7 @@ needs_openal = pytest.mark.skipif(not sound_capture.has_openal_soft(),
 needs_pulse = pytest.mark.skipif(not sound_capture.has_pulse(),
                                  reason="PulseAudio is not installed (apt-get install "
                                  "pulseaudio pulseaudio-utils)")
-needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None,
+needs_xvfb = pytest.mark.skipif(not sound_capture.has_xvfb(),
                                 reason="Xvfb is not installed (apt-get install xvfb)")
 
 
@@ -112,6 +111,7 @@ def test_the_real_window_through_pulseaudio_is_measured(tmp_path):
 @pytest.mark.parametrize(("argv", "missing", "package"), [
     (["--audio", "openal"], "has_openal_soft", "libopenal1"),
     (["--audio", "pulse"], "has_pulse", "pulseaudio"),
+    (["--window"], "has_xvfb", "xvfb"),
 ])
 def test_without_the_drivers_tools_the_option_says_so_and_exits_2(
         monkeypatch, capsys, argv, missing, package):
