@@ -64,7 +64,13 @@ scale), the same through a 200 Hz high-pass (a small speaker) and spectral centr
 the 1979 board's numbers (within 10 %), the cabinet set's loudness relative to the large
 explosion against the board's mixer gains (within 2 dB), and every loop played through
 the mixer for three lengths of its buffer (no gap, no click at the wraps). Also draws a
-spectrogram of the cabinet set (needs matplotlib: the [lab] extra)."""
+spectrogram of the cabinet set (needs matplotlib: the [lab] extra).
+
+With --capture SECONDS it measures what a player hears instead: a game (a bot's, a
+--replay's, or the real --window's) plays in real time through OpenAL Soft's wave writer or a
+PulseAudio null sink (--audio), what the driver played is captured (--out), and each
+heartbeat's lag after its tick and the error of its interval against the game's are
+reported (one line each, then the report as JSON)."""
 
 
 class Row(NamedTuple):
@@ -137,7 +143,8 @@ def _pcm(x: np.ndarray) -> np.ndarray:
 
 def run(args: argparse.Namespace) -> int:
     """Write the files, print the table; 0 on success, 2 when the folder cannot be written.
-    With ``--capture``: capture and report (``sound_capture``); 2 without OpenAL Soft."""
+    With ``--capture``: capture and report (``sound_capture``); 2 without the driver's
+    tools (or Xvfb for ``--window``)."""
     if getattr(args, "capture", None) is not None:
         return _run_capture(args)
     if args.out is None:
