@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from asteroids.core.kinds import Kind
 
-__all__ = ["SAFE", "Craft"]
+__all__ = ["SAFE", "Craft", "CraftRows"]
 
 SAFE = 1.0 + 1e-6
 """Bounding radii grown by this factor (and 1 px) before they rule out an outline test: far
@@ -41,3 +42,19 @@ class Craft:
     shield, a craft it touches is claimed, and nothing claims the shielded craft."""
     bounce: float = 1.0
     """The restitution of its shield."""
+
+
+class CraftRows(NamedTuple):
+    """One kind of craft in every game of a batch, as the batched pass's contact and shot
+    phases see it this tick (what ``Craft`` is to one game): ``(B,)`` columns."""
+
+    present: np.ndarray
+    """Where it is in play (where its ``Craft`` would not be None)."""
+    x: np.ndarray
+    y: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+    radius: np.ndarray
+    """Its bounding radius in each game."""
+    outlines: Callable[[np.ndarray], np.ndarray]
+    """Its ``(n, V, 2)`` world outlines in the ``(n,)`` games asked."""

@@ -7,18 +7,21 @@ changes nothing but the time a tick takes (``tests/core/test_reach_check.py``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from asteroids.core.batch_rows import any_per_game, flat_rows, pairs_in_games
 from asteroids.core.bodies import CRAFT, SHOT_TARGETS
-from asteroids.core.craft import SAFE, Craft
-from asteroids.core.kinds import Shooter
-from asteroids.core.lanes import ONE, Lanes
+from asteroids.core.craft import SAFE, Craft, CraftRows
+from asteroids.core.kinds import Kind, Shooter
+from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
-__all__ = ["REACH_MAX_PAIRS", "craft_reach", "reach_margin", "rock_reach", "shots_may_hit"]
+__all__ = ["REACH_MAX_PAIRS", "beyond", "craft_in_reach", "craft_reach", "reach_margin",
+           "rock_reach", "shots_may_hit", "shots_may_hit_rows"]
 
 
 REACH_MAX_PAIRS = 512
@@ -58,8 +61,8 @@ def shots_may_hit(d: Draft, p: Params) -> bool:
         # of its centre on each axis, a shot's within its travel of its start.
         gap = d.ast_pos[None, :, :] - d.shot_pos[:, None, :]
         np.abs(gap, out=gap)
-        np.minimum(gap, p.size - gap, out=gap)  # nearest image per axis (conservative)
-        if not bool(_apart(gap, rock_reach(d.ast_radius, d.ast_vel, margin)).all()):
+        far = beyond(gap, p.size, rock_reach(d.ast_radius, d.ast_vel, margin)[:, None])
+        if not bool((far[:, :, 0] | far[:, :, 1]).all()):
             return True
     owners = d.shot_owner.tolist()
     starts = None
@@ -84,15 +87,65 @@ def _craft_in_reach(craft: Craft, shooter: Shooter, starts: list[list[float]],
     cx, cy = craft.x, craft.y
     limit = craft_reach(ONE, craft.radius, craft.vx, craft.vy, margin)
     for (x, y), owner in zip(starts, owners, strict=True):
-        if owner != shooter:
-            continue
-        dx = cx - x
-        dy = cy - y
-        dx -= w * round(dx / w, 0)  # nearest image (NaN stays NaN)
-        dy -= h * round(dy / h, 0)
-        if not dx * dx + dy * dy > limit * limit:  # NaN: query (it reports the NaN)
+        if owner == shooter and craft_in_reach(ONE, cx, cy, x, y, limit, w, h):
             return True
     return False
+
+
+def craft_in_reach(L: Lanes, cx: Any, cy: Any, x: Any, y: Any, limit: Any, w: float,
+                   h: float) -> Any:
+    """Whether a shot starting at (x, y) may reach the craft at (cx, cy) this tick: within
+    ``limit`` (``craft_reach``) in the nearest image (NaN: yes, the query reports it). One
+    shot's floats (``ONE``), or per shot row (``MANY``); shared by both drivers."""
+    nearest = np.round if L.many else round  # both round half to even
+    dx = cx - x
+    dy = cy - y
+    dx = dx - w * nearest(dx / w, 0)  # nearest image (NaN stays NaN)
+    dy = dy - h * nearest(dy / h, 0)
+    return (dx * dx + dy * dy > limit * limit) ^ True
+
+
+def shots_may_hit_rows(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
+                       crafts: Mapping[Kind, CraftRows], lanes: int
+                       ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """``shots_may_hit`` for every game's rows at once (a wrapping world without obstacles):
+    (B,) where a shot may reach something this tick, by the same bounds (``reach_margin``,
+    ``rock_reach``, ``beyond``, ``craft_reach``, ``craft_in_reach``); and the (shot row, rock
+    row) pairs within those bounds, shot-major (the bound is per pair: a rock no shot of its
+    game can reach cannot be hit, so the query leaves it out). ``crafts``: each kind's
+    columns (``CraftRows``)."""
+    vel = d.shot_vel
+    v2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
+    may = np.zeros(lanes, dtype=bool)
+    travel2 = np.zeros(lanes)
+    np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
+    margin = reach_margin(MANY, travel2, p)
+    near_s = near_r = np.zeros(0, dtype=np.int64)
+    if d.ast_id.shape[0]:
+        s, r = pairs_in_games(shot_game, d.ast_rows)
+        if s.shape[0]:
+            # Each rock's reach once (its game's margin), then per pair: the differences as
+            # complex rows (one take and one subtraction for x and y), then x and y apart.
+            reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game]).take(r)
+            delta = flat_rows(d.ast_pos).take(r) - flat_rows(d.shot_pos).take(s)
+            near = beyond(np.abs(delta.real), p.size[0], reach)
+            near |= beyond(np.abs(delta.imag), p.size[1], reach)
+            near ^= True
+            may |= any_per_game(near, shot_game.take(s), lanes)
+            near = near.nonzero()[0]
+            near_s, near_r = s.take(near), r.take(near)
+    for shooter, kinds in SHOT_TARGETS.items():  # the craft each side's shots can hit
+        for kind in kinds:
+            craft = crafts[kind]
+            rows = ((d.shot_owner == shooter) & craft.present[shot_game]).nonzero()[0]
+            if rows.shape[0] == 0:
+                continue
+            g = shot_game[rows]
+            limit = craft_reach(MANY, craft.radius[g], craft.vx[g], craft.vy[g], margin[g])
+            near = craft_in_reach(MANY, craft.x[g], craft.y[g], d.shot_pos[rows, 0],
+                                  d.shot_pos[rows, 1], limit, p.width, p.height)
+            may |= any_per_game(near, g, lanes)
+    return may, (near_s, near_r)
 
 
 def reach_margin(L: Lanes, travel2: Any, p: Params) -> Any:
@@ -120,8 +173,9 @@ def rock_reach(radius: np.ndarray, vel: np.ndarray, margin: Any) -> np.ndarray:
     return reach
 
 
-def _apart(gap: np.ndarray, reach: np.ndarray) -> np.ndarray:
-    """(K, N) whether shot k and rock n are farther apart than the rock's reach on an axis."""
-    far = gap[:, :, 0] > reach
-    far |= gap[:, :, 1] > reach
-    return far
+def beyond(gap: np.ndarray, size: Any, reach: Any) -> np.ndarray:
+    """Whether a rock lies beyond ``reach`` of a shot along an axis of length ``size`` where
+    they are ``gap`` apart (``|difference|`` on that axis): the nearer image's distance
+    exceeds it (conservative). Elementwise: one game's (shot, rock, axis) grid, or every
+    game's pairs an axis at a time; shared by both drivers."""
+    return np.minimum(gap, size - gap) > reach

@@ -7,12 +7,13 @@ one game and many), and the claims the one-game sweep makes, for every game at o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 
 import numpy as np
 
-from asteroids.core.batch_rows import first_of_each, offsets_of, pairs_in_games, xy_rows
+from asteroids.core.batch_rows import distinct, first_of_each, offsets_of, pairs_in_games, xy_rows
 from asteroids.core.bodies import HIT_OF, SHOT_TARGETS
+from asteroids.core.craft import CraftRows
 from asteroids.core.kinds import BY_SHIP, Cause, Hit, Kind, Shooter
 from asteroids.core.lanes import BatchDraft
 from asteroids.core.outlines import rock_outlines_of
@@ -21,46 +22,48 @@ from asteroids.core.sweep import ShotHits, Targets, shot_hits, shots_after
 
 __all__ = ["claims", "sweep_rows"]
 
-Shape = Callable[[np.ndarray], np.ndarray]
-"""A craft's outlines in the games asked: (n, v, 2) points for (n,) games."""
-
-
 def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.ndarray,
-                   present: dict[Kind, np.ndarray], shapes: dict[Kind, Shape],
-                   motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> Targets:
+                   crafts: Mapping[Kind, CraftRows],
+                   near: tuple[np.ndarray, np.ndarray] | None) -> Targets:
     """What shots ``rows`` can hit, each in its own game (``sweep._targets`` for every
-    game): the rocks of their games, the craft of ``SHOT_TARGETS`` in play in their game,
-    the obstacles; bodies rocks first, then craft, then obstacles, as one game lists them.
-    """
-    lanes = present[Kind.SHIP].shape[0]
+    game): the rocks of their games (of those, with ``near``, only the (shot row, rock row)
+    pairs given: the others cannot be hit), the craft of ``SHOT_TARGETS`` in play in their
+    game, the obstacles; bodies rocks first, then craft, then obstacles, as one game lists
+    them."""
+    lanes = next(iter(crafts.values())).present.shape[0]
     games = shot_game.take(rows)
-    asked = np.zeros(lanes, dtype=bool)
-    asked[games] = True
-    counts = (d.ast_rows[1:] - d.ast_rows[:-1]) * asked
-    rock_rows = offsets_of(counts)
-    rocks = np.arange(d.ast_id.shape[0])[asked.repeat(d.ast_rows[1:] - d.ast_rows[:-1])]
+    if near is None:
+        asked = np.zeros(lanes, dtype=bool)
+        asked[games] = True
+        counts = (d.ast_rows[1:] - d.ast_rows[:-1]) * asked
+        rocks = np.arange(d.ast_id.shape[0])[asked.repeat(d.ast_rows[1:] - d.ast_rows[:-1])]
+        a, b = pairs_in_games(games, offsets_of(counts))
+    else:  # the pairs in reach of the shots asked (``rows`` ascending)
+        slot = np.full(shot_game.shape[0], -1, dtype=np.int64)
+        slot[rows] = np.arange(rows.shape[0])
+        mine = (slot.take(near[0]) >= 0).nonzero()[0]
+        near_s, near_r = near[0].take(mine), near[1].take(mine)
+        rocks = distinct(near_r, d.ast_id.shape[0])
+        a, b = slot.take(near_s), np.searchsorted(rocks, near_r)
     points, offsets = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
     parts, offs, moves = [points], [offsets], [d.ast_vel.take(rocks, axis=0)]
     kinds = [np.full(rocks.shape[0], int(Hit.ROCK), dtype=np.int64)]
     index = [rocks]
-    a, b = pairs_in_games(games, rock_rows)
     pair_a, pair_b = [a], [b]
     n_bodies = rocks.shape[0]
     owner = d.shot_owner.take(rows)
     for shooter in (Shooter.SHIP, Shooter.SAUCER):
         for kind in SHOT_TARGETS[shooter]:
-            mine = ((owner == shooter) & present[kind].take(games)).nonzero()[0]
+            craft = crafts[kind]
+            mine = ((owner == shooter) & craft.present.take(games)).nonzero()[0]
             if mine.shape[0] == 0:
                 continue
-            seen = np.zeros(lanes, dtype=bool)
-            seen[games.take(mine)] = True
-            craft_games = seen.nonzero()[0]
-            outline = shapes[kind](craft_games)
+            craft_games = distinct(games.take(mine), lanes)
+            outline = craft.outlines(craft_games)
             n, v = outline.shape[0], outline.shape[1]
             parts.append(outline.reshape(n * v, 2))
             offs.append(offs[-1][-1] + v * np.arange(1, n + 1))
-            vx, vy = motion[kind]
-            moves.append(xy_rows(vx.take(craft_games), vy.take(craft_games)))
+            moves.append(xy_rows(craft.vx.take(craft_games), craft.vy.take(craft_games)))
             kinds.append(np.full(n, int(HIT_OF[kind]), dtype=np.int64))
             index.append(np.full(n, -1, dtype=np.int64))
             pair_a.append(mine)
@@ -81,8 +84,8 @@ def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.nda
 
 
 def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarray,
-               present: dict[Kind, np.ndarray], shapes: dict[Kind, Shape],
-               motion: dict[Kind, tuple[np.ndarray, np.ndarray]]) -> ShotHits:
+               crafts: Mapping[Kind, CraftRows],
+               near: tuple[np.ndarray, np.ndarray] | None = None) -> ShotHits:
     """``sweep_shots``' hits for every shot of the games ``asked`` ((B,) bools) at once,
     by the sweep's own ``shot_hits`` (rows of other games hit nothing here); then every
     shot row moved by ``sweep.shots_after`` (``d.shot_pos``, ``d.shot_vel``) and aged.
@@ -92,14 +95,15 @@ def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarra
         p: the rules.
         asked: (B,) the games whose shots are swept.
         shot_game: the game of each shot row.
-        present: (B,) per craft kind, where it is in play (``CRAFT`` shows it).
-        shapes: per craft kind, its outlines in given games.
-        motion: per craft kind, its (B,) velocity columns.
+        crafts: each kind of craft's columns (where it is in play, where, its motion, its
+            outlines in given games).
+        near: None, or the only (shot row, rock row) pairs that may hit (the reach
+            check's, ``reach.shots_may_hit_rows``).
     """
     rows = asked.take(shot_game).nonzero()[0]
     hits = ShotHits(d.shot_id.shape[0])
     if rows.shape[0]:
-        tg = _batch_targets(d, p, rows, shot_game, present, shapes, motion)
+        tg = _batch_targets(d, p, rows, shot_game, crafts, near)
         hits = shot_hits(d.shot_pos, d.shot_vel, [(rows, tg)], p)
     d.shot_pos, d.shot_vel = shots_after(d.shot_pos, d.shot_vel, hits, p)
     d.shot_ttl = d.shot_ttl - 1
