@@ -72,6 +72,19 @@ class Pcg32:
             todo -= k
         return _output(parts[0] if len(parts) == 1 else np.concatenate(parts))
 
+    def peek(self, count: int) -> np.ndarray:
+        """The next ``count`` outputs (``u32_array``'s) without moving past them: for a rule
+        that knows how many it may use but learns how many it uses from their values
+        (``skip`` then moves past those)."""
+        return Pcg32(self.state, self.inc).u32_array(count)
+
+    def skip(self, count: int) -> None:
+        """Move past the next ``count`` outputs (as ``count`` calls of ``u32`` would)."""
+        while count > 0:
+            k = min(count, _JUMP)
+            self.state = (_A[k] * self.state + _B[k] * self.inc) & _MASK64
+            count -= k
+
     def below_array(self, n: np.ndarray | int, count: int) -> np.ndarray:
         """``count`` draws of ``below(n)`` at once (n may be an int64 array of length count):
         the same values and stream as ``count`` calls of ``below`` only when every n > 1,
@@ -145,10 +158,20 @@ class Pcg32Batch:
         game after game (uint64): what ``Pcg32.u32_array(counts[g])`` gives game g; every
         state moves past its draws. ``game`` and ``rank`` say, for each packed draw, its game
         and its place in that game's run (``batch_rows.segments(counts)``)."""
+        out = self.ahead(game, rank)
+        self.skip(counts)
+        return out
+
+    def ahead(self, game: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """The output ``rank`` draws on (below ``_JUMP``) of each ``game``'s stream, without
+        moving it (``Pcg32.peek`` for many games; ``skip`` moves past what was used)."""
         with np.errstate(over="ignore"):
-            old = _A_NP[rank] * self.state[game] + _B_NP[rank] * self.inc[game]
+            return _output(_A_NP[rank] * self.state[game] + _B_NP[rank] * self.inc[game])
+
+    def skip(self, counts: np.ndarray) -> None:
+        """Move each game's stream past ``counts[g]`` outputs (each at most ``_JUMP``)."""
+        with np.errstate(over="ignore"):
             self.state = _A_ALL[counts] * self.state + _B_ALL[counts] * self.inc
-        return _output(old)
 
 
 class DrawQueue:
@@ -172,6 +195,11 @@ class DrawQueue:
     def unit_array(self, count: int) -> np.ndarray:
         """The next call's draws as floats in [0, 1), as ``Pcg32.unit_array``."""
         return self.u32_array(count).astype(np.float64) / _TWO32
+
+    def below_array(self, n: np.ndarray | int, count: int) -> np.ndarray:
+        """The next call's draws as ``Pcg32.below_array(n, count)`` gives them."""
+        u = self.u32_array(count)
+        return ((u * np.asarray(n, dtype=np.uint64)) >> np.uint64(32)).astype(np.int64)
 
 
 def _output(old: np.ndarray) -> np.ndarray:

@@ -14,13 +14,15 @@ from typing import Any
 
 import numpy as np
 
+from asteroids.core.geometry.wrap import wrap_delta
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import DrawQueue, Pcg32
-from asteroids.core.scalar import min_image1
 from asteroids.core.tables import CLASSIC_ROCKS, COS, HEADING_STEPS, SIN
 from asteroids.core.world import Draft, empty_f64, empty_i64
 
 __all__ = [
+    "ATTEMPTS",
     "NewRock",
     "RockBatch",
     "append_rocks",
@@ -28,9 +30,12 @@ __all__ = [
     "fragment_counts",
     "make_outline",
     "make_rocks",
+    "place_draws",
     "remove_all_rocks",
     "split_rocks",
     "spawn_wave",
+    "wave_places",
+    "wave_rocks",
     "wave_size",
 ]
 
@@ -147,51 +152,101 @@ def make_outline(rng: Pcg32, p: Params, size: int) -> tuple[list[tuple[float, fl
     return [tuple(pt) for pt in batch.local.tolist()], float(batch.radius[0])
 
 
-def wave_size(p: Params, wave: int) -> int:
-    """Large asteroids in wave ``wave`` (1-based): first, +increment each wave, capped."""
-    return min(p.first_wave + p.wave_increment * (wave - 1), p.max_wave, p.ast_max)
+def wave_size(p: Params, wave: Any, L: Lanes = ONE) -> Any:
+    """Large asteroids in wave ``wave`` (1-based): first, +increment each wave, capped
+    (one game's, or each game's through ``MANY``)."""
+    return L.minimum(L.minimum(p.first_wave + p.wave_increment * (wave - 1), p.max_wave),
+                     p.ast_max)
+
+
+ATTEMPTS = 8
+"""Edge points a new wave's rock tries, at most, for one far enough from the ship."""
+
+
+def place_draws(count: Any) -> Any:
+    """The most draws ``wave_places`` may use for ``count`` rocks (three per attempt)."""
+    return 3 * ATTEMPTS * count
 
 
 def spawn_wave(d: Draft, p: Params, rng: Pcg32, count: int) -> RockBatch:
-    """``count`` large rocks on the playfield's edges, kept away from the ship.
+    """``count`` large rocks on the playfield's edges, kept away from the ship
+    (``wave_places``, then ``wave_rocks``); ``wave_places`` reads the draws it may need
+    beforehand and the stream moves past those it used."""
+    ship = np.array([[d.ship_x, d.ship_y]])
+    places, used = wave_places(p, rng.peek(place_draws(count)).reshape(1, -1), ship,
+                               np.array([count]))
+    rng.skip(int(used[0]))
+    return wave_rocks(rng, p, places, ship.repeat(count, axis=0))
 
-    Each rock tries a few random edge points and takes the first at least
+
+def wave_places(p: Params, u: np.ndarray, ship: np.ndarray, count: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Where the large rocks of new waves go: ``count[g]`` rocks for each game g, whose ship
+    is at ``ship[g]`` and whose stream gives ``u[g]`` next (at least
+    ``place_draws(count[g])`` outputs; a game's row may run longer).
+
+    Each rock tries up to ``ATTEMPTS`` random edge points, three draws each (which pair of
+    edges, which of the two, where along it), and takes the first at least
     ``spawn_clearance`` from the ship (measured across the wrap seam when wrapping); if none
-    is far enough it takes the farthest it tried. Speeds per axis are uniform in
-    ``[speed_min, speed_max]`` with a random sign.
+    is far enough it takes the farthest it tried (the first of equals). One text for one
+    game and many (the rocks of a game one after another, the games at once).
+
+    Returns:
+        ((sum of count, 2) places, game after game; (G,) the draws each game used).
     """
+    games = u.shape[0]
+    tries = u[:, :3 * (u.shape[1] // 3)].reshape(games, u.shape[1] // 3, 3)
     r = p.radius[0]
     w, h = p.width, p.height
     inset = 0.0 if p.wrap_asteroids else r
-    places = []
-    for _ in range(count):
-        best = (0.0, 0.0)
-        best_d2 = -1.0
-        for _attempt in range(8):
-            if rng.below(2):
-                x = inset if rng.below(2) else w - inset
-                y = rng.uniform(inset, h - inset)
-            else:
-                x = rng.uniform(inset, w - inset)
-                y = inset if rng.below(2) else h - inset
-            if p.wrap_asteroids:
-                x, y = (0.0 if x >= w else x), (0.0 if y >= h else y)  # [0, W) x [0, H)
-            dx, dy = x - d.ship_x, y - d.ship_y
-            if p.wrap_ship or p.wrap_asteroids:
-                dx, dy = min_image1(dx, w), min_image1(dy, h)
-            d2 = dx * dx + dy * dy
-            if d2 > best_d2:
-                best, best_d2 = (x, y), d2
-            if d2 >= p.spawn_clearance * p.spawn_clearance:
-                break
-        places.append(best)
+    bit = (tries * np.uint64(2)) >> np.uint64(32)  # below(2) of each draw
+    along = tries.astype(np.float64) / _TWO32
+    side = bit[..., 0] == 1  # a left or right edge: x from the second draw, y along
+    x = np.where(side, np.where(bit[..., 1] == 1, inset, w - inset),
+                 inset + ((w - inset) - inset) * along[..., 1])
+    y = np.where(side, inset + ((h - inset) - inset) * along[..., 2],
+                 np.where(bit[..., 2] == 1, inset, h - inset))
+    if p.wrap_asteroids:
+        x, y = np.where(x >= w, 0.0, x), np.where(y >= h, 0.0, y)  # [0, W) x [0, H)
+    dx, dy = x - ship[:, :1], y - ship[:, 1:]
+    if p.wrap_ship or p.wrap_asteroids:
+        dx, dy = wrap_delta(dx, w), wrap_delta(dy, h)
+    d2 = dx * dx + dy * dy
+    far = d2 >= p.spawn_clearance * p.spawn_clearance
+    d2 = np.where(np.isnan(d2), -np.inf, d2)  # never the farthest (``d2 > best`` fails)
+    most = int(count.max()) if games else 0
+    places = np.zeros((games, most, 2))
+    start = np.zeros(games, dtype=np.int64)
+    window = np.arange(ATTEMPTS)
+    rows = np.arange(games)[:, None]
+    for i in range(most):
+        at = np.minimum(start[:, None] + window, d2.shape[1] - 1)
+        ok = far[rows, at]
+        last = np.where(ok.any(axis=1), ok.argmax(axis=1), ATTEMPTS - 1)
+        dist = np.where(window <= last[:, None], d2[rows, at], -np.inf)
+        best = dist.argmax(axis=1)
+        pick = at[rows[:, 0], best]
+        found = dist[rows[:, 0], best] > -np.inf  # else (0, 0), as the loop began
+        places[:, i, 0] = np.where(found, x[rows[:, 0], pick], 0.0)
+        places[:, i, 1] = np.where(found, y[rows[:, 0], pick], 0.0)
+        start = np.where(i < count, start + last + 1, start)
+    return places[np.arange(most) < count[:, None]], 3 * start
+
+
+def wave_rocks(rng: Pcg32 | DrawQueue, p: Params, pos: np.ndarray, ship: np.ndarray
+               ) -> RockBatch:
+    """New large rocks at ``pos`` (one game's, or many games' one after another with
+    ``rng`` a ``DrawQueue`` of every game's draws), each kept from heading at its game's
+    ship (``ship``: one row per rock). Speeds per axis are uniform in
+    ``[speed_min, speed_max]`` with a random sign (all speeds drawn, then all signs), then
+    the outlines (``make_rocks``)."""
+    count = pos.shape[0]
     speed = rng.unit_array(2 * count).reshape(count, 2)
     signs = np.where(rng.below_array(2, 2 * count).reshape(count, 2) == 1, -1.0, 1.0)
     vel = signs * (p.ast_speed_min + (p.ast_speed_max - p.ast_speed_min) * speed)
-    pos = np.array(places, dtype=np.float64).reshape(-1, 2)
     clear_ticks = p.per_tick["game.spawn_clearance_s"]
     if clear_ticks > 0 and count:
-        vel = _heading_clear(pos, vel, (d.ship_x, d.ship_y), r + p.ship_radius, clear_ticks, p)
+        vel = _heading_clear(pos, vel, ship, p.radius[0] + p.ship_radius, clear_ticks, p)
     return make_rocks(rng, p, np.zeros(count, dtype=np.int64), pos, vel)
 
 
@@ -200,9 +255,10 @@ _FLIPS = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
 _FLIPS.flags.writeable = False
 
 
-def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], reach: float,
+def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: Any, reach: float,
                    ticks: int, p: Params) -> np.ndarray:
-    """New-wave velocities that keep every rock from reaching a still ship for ``ticks``.
+    """New-wave velocities that keep every rock from reaching a still ship for ``ticks``
+    (``ship``: one (x, y), or one row per rock, its game's ship).
 
     Each rock keeps its drawn velocity when, flying straight on (wrapping or bouncing at the
     borders as rocks do), its centre stays farther than ``reach`` from the ship for ``ticks``
@@ -221,7 +277,8 @@ def _heading_clear(pos: np.ndarray, vel: np.ndarray, ship: tuple[float, float], 
         span = size - 2.0 * lo
         k, rest = np.divmod(path - lo, span)
         path = np.where(k % 2.0 != 0.0, size - lo - rest, lo + rest)
-    delta = path - np.array(ship)
+    ship = np.asarray(ship, dtype=np.float64).reshape(-1, 2)  # one, or each rock's game's
+    delta = path - ship[:, None, None, :]
     if p.wrap_asteroids or p.wrap_ship:
         delta = delta - size * np.round(delta / size)
     near = delta[..., 0] * delta[..., 0] + delta[..., 1] * delta[..., 1] <= reach * reach

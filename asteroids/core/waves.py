@@ -9,32 +9,51 @@ from typing import Any
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.batch_rows import rebuild_rocks, row_games, segments, xy_rows
+from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import FLYING, ShipState
-from asteroids.core.lanes import ONE, BatchDraft, Lanes
+from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
-from asteroids.core.rng import Pcg32
-from asteroids.core.spawn import append_rocks, spawn_wave, wave_size
+from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32, Pcg32Batch
+from asteroids.core.spawn import (
+    append_rocks,
+    draws_per_rock,
+    place_draws,
+    spawn_wave,
+    wave_places,
+    wave_rocks,
+    wave_size,
+)
 from asteroids.core.world import Draft
 
-__all__ = ["heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave", "wave_clock",
-           "wave_cleared"]
+__all__ = ["begin_wave", "heartbeat", "heartbeat_clock", "rocks_weight", "run_waves", "start_wave",
+           "start_waves_many", "wave_clock", "wave_cleared"]
 
 
 def start_wave(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    d.wave += 1
-    count = wave_size(p, d.wave)
-    rocks = spawn_wave(d, p, rng, count)
-    append_rocks(d, rocks)
-    d.wave_timer = -1
-    d.wave_weight = max(1, 7 * count)
-    d.saucer_interval = p.saucer_first_ticks
-    d.saucer_timer = p.saucer_first_ticks
-    d.beat_interval = p.beat_start_ticks
-    d.beat_timer = p.beat_start_ticks
-    d.beat_quicken_timer = p.beat_quicken_ticks
-    if p.shield_refill:
-        d.shield_energy = p.shield_ticks
+    """The next wave: its clocks (``begin_wave``), then its rocks on the edges."""
+    count = begin_wave(ONE, d, p, True)
+    append_rocks(d, spawn_wave(d, p, rng, count))
     events.append(ev.WaveStarted(d.wave, count))
+
+
+def begin_wave(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any) -> Any:
+    """Where ``when``, the next wave begins: its number, the pause over, its weight, the
+    saucer's and the heartbeat's clocks from the start (and a full shield when it refills).
+    Returns its large rocks (``wave_size``; each driver then spawns them: ``spawn``).
+    Shared by both drivers."""
+    d.wave = L.where(when, d.wave + 1, d.wave)
+    count = wave_size(p, d.wave, L)
+    d.wave_timer = L.where(when, -1, d.wave_timer)
+    d.wave_weight = L.where(when, L.maximum(1, 7 * count), d.wave_weight)
+    d.saucer_interval = L.where(when, p.saucer_first_ticks, d.saucer_interval)
+    d.saucer_timer = L.where(when, p.saucer_first_ticks, d.saucer_timer)
+    d.beat_interval = L.where(when, p.beat_start_ticks, d.beat_interval)
+    d.beat_timer = L.where(when, p.beat_start_ticks, d.beat_timer)
+    d.beat_quicken_timer = L.where(when, p.beat_quicken_ticks, d.beat_quicken_timer)
+    if p.shield_refill:
+        d.shield_energy = L.where(when, p.shield_ticks, d.shield_energy)
+    return count
 
 
 def wave_clock(L: Lanes, d: Draft | BatchDraft) -> Any:
@@ -73,12 +92,14 @@ def rocks_weight(large: Any, medium: Any, small: Any) -> Any:
     return large * 7 + medium * 3 + small
 
 
-def heartbeat_clock(L: Lanes, d: Draft | BatchDraft, p: Params,
-                    weight: Any) -> tuple[Any, Any, Any]:
+def heartbeat_clock(L: Lanes, d: Draft | BatchDraft, p: Params, weight: Any,
+                    started: Any = False) -> tuple[Any, Any, Any]:
     """The heartbeat's timers, given the ``weight`` of the rocks left (``rocks_weight``):
-    (where a beat sounds, its tone, its interval). Shared by both drivers; see
+    (where a beat sounds, its tone, its interval); silent where a wave ``started`` this
+    tick (its first beat counts from the next). Shared by both drivers; see
     ``heartbeat``."""
-    on = (d.game_over ^ True) & (d.wave_timer < 0) & (d.ship_state == FLYING)
+    on = (d.game_over ^ True) & (d.wave_timer < 0) & (d.ship_state == FLYING) & (
+        started ^ True)
     if not (L.many or on):
         return False, 0, 0
     left = d.beat_quicken_timer - 1
@@ -112,3 +133,40 @@ def heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:
     beat, tone, interval = heartbeat_clock(ONE, d, p, rocks_weight(large, medium, small))
     if beat:
         events.append(ev.Heartbeat(tone, interval))
+
+
+def start_waves_many(d: BatchDraft, p: Params, when: np.ndarray, log: EventLog) -> np.ndarray:
+    """``start_wave`` for every game of a batch where ``when``: ``begin_wave``, then each
+    game's rocks placed and made from its own stream (``wave_places`` reads the draws a
+    game may need, ``Pcg32Batch.ahead``; the stream moves past those it used, then past the
+    speeds, signs and outlines, drawn for all games at once as a ``DrawQueue``), appended
+    after the game's rocks, and ``WaveStarted``. Returns the games left to the one-game
+    driver (more draws than one jump table holds)."""
+    lanes = when.shape[0]
+    count = np.where(when, begin_wave(MANY, d, p, when), 0)
+    crowded = when & (place_draws(count) + count * (4 + draws_per_rock(p)) >= JUMP_DRAWS)
+    log.emit(EventKind.WAVE_STARTED, when, i0=d.wave, i1=count)
+    games = (when & ~crowded).nonzero()[0]
+    if games.shape[0] == 0:
+        return crowded
+    rocks = count[games]
+    rng = Pcg32Batch(d.rng_state, d.rng_inc)
+    ship = xy_rows(d.ship_x[games], d.ship_y[games])
+    tried = rng.ahead(games[:, None], np.arange(place_draws(int(rocks.max())))[None, :])
+    places, used = wave_places(p, tried, ship, rocks)
+    rest = rocks * (4 + draws_per_rock(p))
+    game, rank = segments(rest)
+    run = rng.ahead(games[game], used[game] + rank)
+    moved = np.zeros(lanes, dtype=np.int64)
+    moved[games] = used + rest
+    rng.skip(moved)
+    d.rng_state = rng.state
+    speeds = rank < 2 * rocks[game]
+    signs = ~speeds & (rank < 4 * rocks[game])
+    kids = wave_rocks(DrawQueue([run[speeds], run[signs], run[rank >= 4 * rocks[game]]]), p,
+                      places, ship.repeat(rocks, axis=0))
+    added = np.zeros(lanes, dtype=np.int64)
+    added[games] = rocks
+    rebuild_rocks(d, np.ones(d.ast_id.shape[0], dtype=bool), row_games(d.ast_rows), kids,
+                  games.repeat(rocks), added, lanes)
+    return crowded

@@ -16,6 +16,7 @@ from asteroids.core import batch as batch_module
 from asteroids.core import events as ev
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.batch import new_batch, step_batch
+from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.hashing import value_bytes
 from asteroids.core.inputs import ALL_BUTTONS, InputFrame
 from asteroids.core.params import params_for
@@ -110,6 +111,28 @@ def test_jumps_exits_failed_jumps_and_respawns_are_the_one_game_cores(preset, ov
     assert ev.ThrustChanged(False) in seen
     if preset == "default":  # the shield goes down with the jump
         assert any(isinstance(e, ev.ShieldChanged) and not e.on for e in seen)
+
+
+@pytest.mark.parametrize(("preset", "overrides"), [
+    ("classic", ["game.first_wave_asteroids=1", "game.wave_increment=1",
+                 "game.next_wave_delay_s=0.1"]),
+    # rocks inset from bouncing borders, most tries too close to the ship (the farthest
+    # taken), new rocks turned from the ship
+    ("default", ["game.first_wave_asteroids=1", "game.wave_increment=0",
+                 "game.next_wave_delay_s=0", "borders.asteroids=bounce",
+                 "game.spawn_clearance_px=600"]),
+    # an empty first wave: every game starts its waves on the same ticks
+    ("default", ["game.first_wave_asteroids=0", "game.wave_increment=1",
+                 "game.next_wave_delay_s=0.2"]),
+])
+def test_waves_starting_are_the_one_game_cores(preset, overrides):
+    # Rocks that break into nothing: the aimer clears waves quickly.
+    cfg = load_preset(preset, overrides=[*overrides, "asteroids.split_children=0"])
+    decide = batch_bot_for("aimer")
+    seen: set = set()
+    play_both(cfg, list(range(50, 56)), 400, lambda tick, batch: decide(batch, cfg), seen)
+    started = [e for e in seen if isinstance(e, ev.WaveStarted)]
+    assert len({e.wave for e in started}) >= 3, "several waves, in every game"
 
 
 def test_games_that_end_at_different_ticks_stay_identical_after_game_over():

@@ -122,6 +122,15 @@ def test_jumps_and_respawns_stay_in_the_batched_pass(preset):
     assert _other_share(load_preset(preset), buttons, 16, 300) < 0.003
 
 
+def test_waves_starting_stay_in_the_batched_pass():
+    # Waves of one rock that breaks into nothing: the aimer's games start a wave every
+    # 60 ticks or so (each once sent its game to the one-game driver).
+    cfg = load_preset("classic", overrides=["game.first_wave_asteroids=1",
+                                            "game.next_wave_delay_s=0",
+                                            "asteroids.split_children=0"])
+    assert _other_share(cfg, "aimer", 8, 300) < 0.003
+
+
 @pytest.mark.parametrize(("preset", "ticks"), [("classic", 1000), ("default", 600)])
 def test_idle_games_through_saucers_deaths_and_game_over_stay_identical(preset, ticks):
     cfg = load_preset(preset)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from asteroids.core.rng import Pcg32, seed_state
+import numpy as np
+
+from asteroids.core.rng import Pcg32, Pcg32Batch, seed_state
 
 
 def test_matches_pcg32_reference_stream() -> None:
@@ -43,3 +45,27 @@ def test_batch_draws_equal_one_by_one_draws() -> None:
         assert batch.state == one.state
     assert batch.below_array(7, 50).tolist() == [one.below(7) for _ in range(50)]
     assert batch.unit_array(20).tolist() == [one.unit() for _ in range(20)]
+
+
+def test_peek_reads_ahead_and_skip_moves_past_as_draws_would() -> None:
+    one, other = Pcg32(*seed_state(7)), Pcg32(*seed_state(7))
+    for count in (0, 1, 30, 5000):
+        before = other.state
+        ahead = other.peek(count)
+        assert other.state == before  # peeking draws nothing
+        assert ahead.tolist() == [one.u32() for _ in range(count)]
+        other.skip(count)
+        assert other.state == one.state
+    # Many games: the output k draws on of each game's stream, without moving it; then
+    # each stream moved past its own count.
+    seeds = [3, 9, 27]
+    many = Pcg32Batch(np.array([seed_state(s)[0] for s in seeds], dtype=np.uint64),
+                      np.array([seed_state(s)[1] for s in seeds], dtype=np.uint64))
+    got = many.ahead(np.arange(3)[:, None], np.arange(40)[None, :])
+    counts = np.array([0, 17, 40])
+    many.skip(counts)
+    for g, s in enumerate(seeds):
+        single = Pcg32(*seed_state(s))
+        assert got[g].tolist() == single.peek(40).tolist()
+        single.skip(int(counts[g]))
+        assert int(many.state[g]) == single.state

@@ -424,3 +424,55 @@ def test_a_one_tick_clearance_still_turns_a_rock_that_would_reach_the_ship_on_th
     assert kept.vel[0].tolist() == vel.tolist() and turned.pos[0].tolist() == pos.tolist()
     assert turned.vel[0].tolist() != vel.tolist()
     assert np.abs(turned.vel[0]).tolist() == np.abs(vel).tolist()  # a mirror of it
+
+
+def _places_one_by_one(p, rng, ship, count):
+    """The 1979-style placement loop as the game wrote it before it was shared with the
+    batched tick (``spawn.wave_places``): the oracle for the shared text's choices."""
+    from asteroids.core.scalar import min_image1
+
+    r = p.radius[0]
+    w, h = p.width, p.height
+    inset = 0.0 if p.wrap_asteroids else r
+    places = []
+    for _ in range(count):
+        best, best_d2 = (0.0, 0.0), -1.0
+        for _attempt in range(spawn.ATTEMPTS):
+            if rng.below(2):
+                x = inset if rng.below(2) else w - inset
+                y = rng.uniform(inset, h - inset)
+            else:
+                x = rng.uniform(inset, w - inset)
+                y = inset if rng.below(2) else h - inset
+            if p.wrap_asteroids:
+                x, y = (0.0 if x >= w else x), (0.0 if y >= h else y)
+            dx, dy = x - ship[0], y - ship[1]
+            if p.wrap_ship or p.wrap_asteroids:
+                dx, dy = min_image1(dx, w), min_image1(dy, h)
+            d2 = dx * dx + dy * dy
+            if d2 > best_d2:
+                best, best_d2 = (x, y), d2
+            if d2 >= p.spawn_clearance * p.spawn_clearance:
+                break
+        places.append(best)
+    return places
+
+
+@pytest.mark.parametrize("borders", [("wrap", "wrap"), ("bounce", "wrap"), ("bounce", "bounce")])
+@pytest.mark.parametrize("clearance", [0.0, 150.0, 400.0, 5000.0])
+def test_a_waves_places_are_the_first_far_try_or_the_farthest(borders, clearance) -> None:
+    cfg = _clearance_cfg(clearance, borders)
+    p = params_for(cfg)
+    rng = np.random.default_rng(int(clearance) + len(borders[0]))
+    for seed in range(12):
+        ship = (float(rng.uniform(-5.0, P.width + 5.0)), float(rng.uniform(0.0, P.height)))
+        count = seed % 6
+        oracle = Pcg32(*seed_state(seed))
+        want = _places_one_by_one(p, oracle, ship, count)
+        oracle.skip(count * (4 + spawn.draws_per_rock(p)))
+        d = Draft(world_with(cfg, []))
+        d.ship_x, d.ship_y = ship
+        stream = Pcg32(*seed_state(seed))
+        got = spawn_wave(d, p, stream, count)
+        assert got.pos.tolist() == [list(xy) for xy in want]
+        assert stream.state == oracle.state
