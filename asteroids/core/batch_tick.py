@@ -28,27 +28,21 @@ so a game left to the batched pass is one whose one-game tick would do nothing m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 
 from asteroids.core.batch_rows import (
     any_per_game,
     append_shots,
-    distinct,
-    flat_rows,
-    pairs_in_games,
     row_games,
-    xy_rows,
 )
+from asteroids.core.craft import CraftRows
 from asteroids.core.event_columns import EventKind, EventLog
-from asteroids.core.geometry.wrap import wrap_positions
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_craft, move_rocks
-from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.params import Params
-from asteroids.core.reach import craft_reach, reach_margin, rock_reach
+from asteroids.core.reach import shots_may_hit_rows
 from asteroids.core.resolve import extra_lives
 from asteroids.core.resolve_rows import break_rocks
 from asteroids.core.rng import Pcg32Batch
@@ -70,7 +64,6 @@ from asteroids.core.ship import (
     shot_from_nose,
     trigger,
 )
-from asteroids.core.shots import first_hits
 from asteroids.core.sweep_rows import claims, sweep_rows
 from asteroids.core.touch_rows import craft_meets_rocks, crafts_meet, near_rocks
 from asteroids.core.waves import (
@@ -83,112 +76,6 @@ from asteroids.core.waves import (
 
 __all__ = ["routine_tick"]
 
-
-
-def _shots_may_hit(d: BatchDraft, p: Params, shot_game: np.ndarray, ast_game: np.ndarray,
-                   lanes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(B,) where a shot may reach something this tick: ``reach.shots_may_hit`` for every
-    game at once, the same bounds by the same operations (a wrapping world without
-    obstacles; games where it says no fly their shots unhit); and the (shot row, rock row)
-    pairs within those bounds (the bound is per pair: a rock no shot of its game can reach
-    cannot be hit, so the query leaves it out)."""
-    vel = d.shot_vel
-    v2 = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1]
-    may = np.zeros(lanes, dtype=bool)
-    travel2 = np.zeros(lanes)
-    np.maximum.at(travel2, shot_game, np.where(np.isfinite(v2), v2, 0.0))
-    margin = reach_margin(MANY, travel2, p)
-    near_s = near_r = np.zeros(0, dtype=np.int64)
-    if d.ast_id.shape[0]:
-        s, r = pairs_in_games(shot_game, d.ast_rows)
-        if s.shape[0]:
-            # Each rock's reach once (its game's margin), then per pair: the differences as
-            # complex rows (one take and one subtraction for x and y), then x and y apart.
-            reach = rock_reach(d.ast_radius, d.ast_vel, margin[ast_game]).take(r)
-            delta = flat_rows(d.ast_pos).take(r) - flat_rows(d.shot_pos).take(s)
-            gap = np.abs(delta.real)
-            near = ~(np.minimum(gap, p.size[0] - gap) > reach)
-            gap = np.abs(delta.imag)
-            near &= ~(np.minimum(gap, p.size[1] - gap) > reach)
-            may |= any_per_game(near, shot_game.take(s), lanes)
-            near = near.nonzero()[0]
-            near_s, near_r = s.take(near), r.take(near)
-    ship_up = ship_present(d)
-    saucer_up = d.saucer_alive
-    large, small = p.saucer_radius
-    w, h = p.width, p.height
-    saucer_r = np.where(d.saucer_small, small, large)
-    ship_r = np.full(lanes, p.ship_radius)
-    for owner, present, cx, cy, r, cvx, cvy in (
-            (0, saucer_up, d.saucer_x, d.saucer_y, saucer_r, d.saucer_vx, d.saucer_vy),
-            (1, ship_up, d.ship_x, d.ship_y, ship_r, d.ship_vx, d.ship_vy)):
-        rows = ((d.shot_owner == owner) & present[shot_game]).nonzero()[0]
-        if rows.shape[0] == 0:
-            continue
-        g = shot_game[rows]
-        limit = craft_reach(MANY, r[g], cvx[g], cvy[g], margin[g])
-        dx = cx[g] - d.shot_pos[rows, 0]
-        dy = cy[g] - d.shot_pos[rows, 1]
-        dx = dx - w * np.round(dx / w, 0)
-        dy = dy - h * np.round(dy / h, 0)
-        may |= any_per_game(~(dx * dx + dy * dy > limit * limit), g, lanes)
-    return may, near_s, near_r
-
-
-def _shots_hit(d: BatchDraft, p: Params, query: np.ndarray, shot_game: np.ndarray,
-               near: tuple[np.ndarray, np.ndarray], ship_shape: Any, saucer_shape: Any
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What the shots of the games of ``query`` hit this tick: the sweep's own query
-    (``shots.first_hits``) for all those games in one call, each shot tested against its
-    own game's targets as ``sweep._targets`` lists them (the rocks, and the other side's
-    craft when it is in play), of the rocks only those within its reach (``near``: the
-    (shot row, rock row) pairs in bounds, shot-major): the others cannot be hit, and each
-    pair's answer is computed by itself.
-
-    Returns:
-        (the shot rows that hit something, the rock row each hit (-1: a craft), the hit's
-        ``t``, the games where a shot hit a craft).
-    """
-    lanes = query.shape[0]
-    shots = query[shot_game].nonzero()[0]
-    sg = shot_game[shots]
-    asked = query[shot_game[near[0]]]
-    near_s, near_r = near[0][asked], near[1][asked]
-    rocks = distinct(near_r, d.ast_id.shape[0])
-    pts, offs = rock_outlines_of(d, rocks)  # type: ignore[arg-type]
-    ia, ib = np.searchsorted(shots, near_s), np.searchsorted(rocks, near_r)
-    n_bodies = rocks.shape[0]
-    parts, offsets, motion = [pts], [offs], [d.ast_vel.take(rocks, axis=0)]
-    pair_a, pair_b = [ia], [ib]
-    owner = d.shot_owner[shots]
-    for shooter, present, shape, vx, vy in (
-            (0, d.saucer_alive, saucer_shape, d.saucer_vx, d.saucer_vy),
-            (1, ship_present(d), ship_shape, d.ship_vx, d.ship_vy)):
-        mine = ((owner == shooter) & present[sg]).nonzero()[0]
-        if mine.shape[0] == 0:
-            continue
-        games = distinct(sg[mine], lanes)  # the craft some shot of the other side may hit
-        outline = shape(games)
-        n, v = outline.shape[0], outline.shape[1]
-        parts.append(outline.reshape(n * v, 2))
-        offsets.append(offsets[-1][-1] + v * np.arange(1, n + 1))
-        motion.append(xy_rows(vx[games], vy[games]))
-        pair_a.append(mine)
-        pair_b.append(n_bodies + np.searchsorted(games, sg[mine]))
-        n_bodies += n
-    a, b = np.concatenate(pair_a), np.concatenate(pair_b)
-    none = np.zeros(0, dtype=np.int64)
-    if a.shape[0] == 0:
-        return none, none, np.zeros(0), np.zeros(lanes, dtype=bool)
-    starts = d.shot_pos.take(shots, axis=0)
-    hits = first_hits(starts, starts + d.shot_vel.take(shots, axis=0), np.concatenate(parts),
-                      np.concatenate(offsets), world_size=p.wrap_size,
-                      body_motion=np.concatenate(motion), among=(a, b))
-    got = (hits.body >= 0).nonzero()[0]
-    body = hits.body[got]
-    rock = np.where(body < rocks.shape[0], rocks[np.minimum(body, rocks.shape[0] - 1)], -1) \
-        if rocks.shape[0] else np.full(got.shape[0], -1, dtype=np.int64)
-    return shots[got], rock, hits.t[got], any_per_game(rock < 0, sg[got], lanes)
 
 
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
@@ -275,41 +162,33 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     def saucer_shape(games: np.ndarray) -> np.ndarray:
         return saucer_outline(p, d.saucer_x[games], d.saucer_y[games], d.saucer_small[games])
 
-    # 3. shots fly unhit where nothing is in reach (the one-game reach check's bounds);
-    # where the sweep's query finds hits, the rocks hit are claimed (a craft hit is not
-    # routine).
+    # 3. the shot sweep (``sweep.sweep_shots``): in a wrapping world without obstacles only
+    # the games where the reach check finds something in reach are asked, of their rocks
+    # only the pairs in reach (``reach.shots_may_hit_rows``); the sweep's own query, walls
+    # and ricochets over every game's rows (``sweep_rows``, ``sweep.shot_hits``); the rocks
+    # hit are claimed, a craft hit is not routine.
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     rock_by = None
     if d.shot_id.shape[0]:
         finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
         other |= any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
+        large, small = p.saucer_radius
+        crafts = {Kind.SHIP: CraftRows(ship_present(d), d.ship_x, d.ship_y, d.ship_vx,
+                                       d.ship_vy, np.full(lanes, p.ship_radius), ship_shape),
+                  Kind.SAUCER: CraftRows(d.saucer_alive, d.saucer_x, d.saucer_y, d.saucer_vx,
+                                         d.saucer_vy, np.where(d.saucer_small, small, large),
+                                         saucer_shape)}
+        asked, near = ~other, None
         if p.wrap_shots and not obstacles:
-            may, near_s, near_r = _shots_may_hit(d, p, shot_game, ast_game, lanes)
-            may &= ~other
-            struck = np.zeros(d.shot_id.shape[0], dtype=bool)
-            if may.any():
-                rows, rock, t, craft_hit = _shots_hit(d, p, may, shot_game, (near_s, near_r),
-                                                      ship_shape, saucer_shape)
-                other |= craft_hit
-                struck[rows] = True
-                rock_by = claims(d, rows, rock, t, d.ast_id.shape[0])
-            d.shot_pos = wrap_positions(d.shot_pos + d.shot_vel, p.size)
-            d.shot_ttl = d.shot_ttl - 1
-            flying_shots = (d.shot_ttl > 0) & ~struck
-        else:
-            # Walls or obstacles turn shots: the sweep's own query, walls and ricochets over
-            # every game's rows (``sweep.shot_hits``); a craft hit is not routine.
-            hits = sweep_rows(d, p, ~other, shot_game,
-                              {Kind.SHIP: ship_present(d), Kind.SAUCER: d.saucer_alive},
-                              {Kind.SHIP: ship_shape, Kind.SAUCER: saucer_shape},
-                              {Kind.SHIP: (d.ship_vx, d.ship_vy),
-                               Kind.SAUCER: (d.saucer_vx, d.saucer_vy)})
-            kind = hits.kind
-            other |= any_per_game((kind != Hit.NONE) & (kind != Hit.ROCK) &
-                                  (kind != Hit.OBSTACLE), shot_game, lanes)
-            rows = (kind == Hit.ROCK).nonzero()[0]
-            rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
-            flying_shots = (d.shot_ttl > 0) & (kind == Hit.NONE)
+            may, near = shots_may_hit_rows(d, p, shot_game, ast_game, crafts, lanes)
+            asked &= may
+        hits = sweep_rows(d, p, asked, shot_game, crafts, near)
+        kind = hits.kind
+        other |= any_per_game((kind != Hit.NONE) & (kind != Hit.ROCK) &
+                              (kind != Hit.OBSTACLE), shot_game, lanes)
+        rows = (kind == Hit.ROCK).nonzero()[0]
+        rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
+        flying_shots = (d.shot_ttl > 0) & (kind == Hit.NONE)
     # 4. motion: the rules' own texts over every game's rows (``motion``).
     if d.ast_id.shape[0]:
         move_rocks(d, p)
