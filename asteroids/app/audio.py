@@ -130,6 +130,9 @@ class SoundBank:
         self._player: Any = None
         self._outgoing: Mixer | None = None
         self._log: Any = None
+        self._underruns = 0
+        self.queue_s = 0.0
+        """The audio the driver keeps queued now, in seconds (it grows after underruns)."""
         if enabled:
             self._start(allow_silent)
 
@@ -143,9 +146,10 @@ class SoundBank:
             self.mixer = self._build_mixer(self.sound_set)
             self._player = audio_stream.open_stream(self.render, synth.RATE,
                                                     allow_silent=allow_silent)
+            self.queue_s = getattr(self._player, "queue_s", 0.0)
             self.report = self._describe(audio_stream)
             if self._log is not None:
-                self._log.report = self.report
+                self._log.report, self._log.queue_s = self.report, self.queue_s
         except Exception as exc:  # a driver that fails to start: play silently
             self.mixer = None
             self.error = f"{type(exc).__name__}: {exc}"
@@ -186,6 +190,12 @@ class SoundBank:
             if self.mixer is None:
                 return bytes(2 * n)
             mix = self.mixer.render(n)
+            if self.mixer.underruns > self._underruns:  # starved: keep more queued from now
+                self._underruns = self.mixer.underruns
+                if self._player is not None:
+                    self.queue_s = self._player.grow()
+                    if self._log is not None:
+                        self._log.queue_s = self.queue_s
             if self._outgoing is not None:  # the last set's voices fading out
                 mix = soft_clip(mix + self._outgoing.render(n))
                 if not self._outgoing.voices:

@@ -25,14 +25,26 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["DEADBAND_S", "DRIFT_SPAN_S", "JUMP_S", "LATENCY_S", "MAX_DRIFT", "MIN_DRIFT", "SLEW",
+__all__ = ["DEADBAND_S", "DRIFT_SPAN_S", "JUMP_S", "LATENCY_S", "MAX_DRIFT", "MAX_ROOM_S",
+           "MIN_DRIFT", "ROOM_CUES", "ROOM_GUARD_S", "ROOM_QUANTILE", "ROOM_WINDOW_S", "SLEW",
            "UNDERRUN_SLACK_S", "WINDOW_S", "ClockMap", "Envelope"]
 
 LATENCY_S = 0.02
 """Room on top of the driver's queue: a timed cue starts this long after the earliest the
 game has sent a cue against its tick and the furthest the driver's queue has run ahead. It
-covers a cue sent late by up to a frame (16.7 ms at 60 frames a second): later ones play at
-once and are counted."""
+covers a cue sent late by up to a frame (16.7 ms at 60 frames a second); when the game's
+frames come later than that, the room grows to cover most of them (``ROOM_QUANTILE``), and
+the rest play at once and are counted."""
+ROOM_WINDOW_S = 10.0
+"""The game's lateness is read over this long when it outgrows the room."""
+ROOM_QUANTILE = 0.95
+"""The room covers this share of the cues' lateness (the rest: hitches, played at once)."""
+ROOM_GUARD_S = 0.002
+"""Added to that share's lateness (the refill's own slack)."""
+ROOM_CUES = 20
+"""The lateness is trusted from this many cues on."""
+MAX_ROOM_S = 0.25
+"""No more room than this, however slow the frames."""
 SLEW = 0.01
 """The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
 second), so neighbouring cues never move against each other by more."""
@@ -127,6 +139,8 @@ class ClockMap:
         the blocks it asked for over ``DRIFT_SPAN_S``): the map moves with it between cues,
         so intervals stay exact on the card's own clock (a PulseAudio null sink here: 1 700
         ppm fast)."""
+        self._lateness: deque[tuple[int, float]] = deque()
+        """(sample, how much later than the earliest) of each cue in ``ROOM_WINDOW_S``."""
         self._stamps: deque[tuple[float, int]] = deque()
         self._fitted = 0
 
@@ -143,9 +157,11 @@ class ClockMap:
         jumped = last is None or abs(early - last) > JUMP_S * rate
         if jumped:
             self._early.clear()  # the game clock jumped: what it did before says nothing
+            self._lateness.clear()
         window = round(WINDOW_S * rate)
         self._early.push(samples, early, window)
-        target = self._early.lowest() + self._lead(window, samples) + self.latency
+        lowest = self._early.lowest()
+        target = lowest + self._lead(window, samples) + self._room(early - lowest, samples)
         if self.offset is None or jumped:
             self.offset = float(round(target))
             self.anchors += 1
@@ -162,6 +178,21 @@ class ClockMap:
             self.offset = max(self.offset, float(round(target)))
             return samples
         return start
+
+    def _room(self, lateness: float, samples: int) -> float:
+        """The room for this cue's lateness: ``latency``, or, where the game has been
+        sending later than that (slow frames), the ``ROOM_QUANTILE`` of its lateness over
+        ``ROOM_WINDOW_S`` and ``ROOM_GUARD_S``, up to ``MAX_ROOM_S``: a lag that covers
+        most cues beats a stream of late ones played at the driver's block."""
+        late = self._lateness
+        late.append((samples, lateness))
+        while late[0][0] < samples - ROOM_WINDOW_S * self.rate:
+            late.popleft()
+        if len(late) < ROOM_CUES:
+            return float(self.latency)
+        seen = float(np.quantile([v for _, v in late], ROOM_QUANTILE))
+        return min(max(float(self.latency), seen + ROOM_GUARD_S * self.rate),
+                   MAX_ROOM_S * self.rate)
 
     def _lead(self, window: int, samples: int) -> float:
         """How far, at its fullest in the window, the driver's queue ran ahead of the wall

@@ -25,8 +25,8 @@ import arcade  # noqa: F401  (first: it sets pyglet's headless mode and ARCADE_S
 import pyglet.media as media
 from pyglet.media.codecs import AudioData, AudioFormat
 
-__all__ = ["LATENCY_S", "NAP_S", "PULSE_LATENCY_S", "MixerSource", "NoAudioDevice", "StreamPlayer",
-           "open_stream", "queue_s"]
+__all__ = ["GROWTH", "LATENCY_S", "MAX_QUEUE_S", "NAP_S", "PULSE_LATENCY_S", "MixerSource",
+           "NoAudioDevice", "StreamPlayer", "open_stream", "queue_s"]
 
 LATENCY_S = 0.04
 """Audio queued ahead of the sound card. OpenAL Soft mixes a period (23 ms at its defaults)
@@ -35,6 +35,10 @@ at a time and pyglet's worker looks every ``NAP_S``: 40 ms covers a period and a
 PULSE_LATENCY_S = 0.06
 """The same for PulseAudio, where pyglet splits it between the server's buffer and its own:
 at 40 ms (20 ms with the server) a loaded machine underran every few hundred ms."""
+GROWTH = 1.5
+"""After an underrun the queue grows by this factor (``StreamPlayer.grow``)..."""
+MAX_QUEUE_S = 0.2
+"""... up to this."""
 NAP_S = 0.005
 """How often pyglet's worker thread looks whether the stream needs refilling (pyglet: 20 ms)."""
 
@@ -68,6 +72,28 @@ class StreamPlayer(media.Player):
 
     tuned = False
     """Whether the driver's player took ``tune`` (False: pyglet's defaults apply)."""
+    queue_s = LATENCY_S
+    """The queue kept now (``grow`` lengthens it after underruns)."""
+
+    def grow(self) -> float:
+        """Keep ``GROWTH`` times as much queued, up to ``MAX_QUEUE_S``, after an underrun:
+        the driver's thread was starved for longer than the queue lasted, as it will be
+        again on a machine that busy (as a PulseAudio server raises its latency). Returns
+        the queue now, in seconds. Called from the driver's thread (``render``)."""
+        audio_player, source = self._audio_player, self.source
+        if not self.tuned or audio_player is None or source is None:
+            return self.queue_s
+        self.queue_s = min(self.queue_s * GROWTH, MAX_QUEUE_S)
+        fmt = source.audio_format
+        ideal = int(fmt.align(round(self.queue_s * fmt.bytes_per_second)))
+        buffer = getattr(audio_player, "_audio_data_buffer", None)
+        if buffer is not None:  # PulseAudio: pyglet's half (the server's was fixed at start)
+            buffer._ideal_size = ideal // 2
+            buffer._comfortable_limit = ideal // 3
+        else:
+            audio_player._buffered_data_ideal_size = ideal
+            audio_player._buffered_data_comfortable_limit = ideal * 2 // 3
+        return self.queue_s
 
     def _create_audio_player(self) -> None:
         driver = media.get_audio_driver()
@@ -79,6 +105,7 @@ class StreamPlayer(media.Player):
             super()._create_audio_player()
         self.tuned = tune(self._audio_player,
                           self.source.audio_format if self.source else None)
+        self.queue_s = PULSE_LATENCY_S if pulse is not None else LATENCY_S
         worker = getattr(driver, "worker", None)
         if self.tuned and hasattr(worker, "_nap_time"):
             worker._nap_time = NAP_S  # type: ignore[union-attr]

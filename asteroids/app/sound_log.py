@@ -38,6 +38,8 @@ class SoundLog:
         self.folder = folder
         self.report: str | None = None
         """The sound bank's line on its driver (``SoundBank.report``)."""
+        self.queue_s = 0.0
+        """The driver's queue now (``SoundBank.queue_s``: it grows after underruns)."""
         self._cues = open(folder / "cues.jsonl", "a", encoding="utf-8")  # noqa: SIM115
         self._mix = open(folder / "mix.f32", "ab")  # noqa: SIM115
         self._mixer: Mixer | None = None
@@ -89,6 +91,7 @@ class SoundLog:
         """Rewrite ``meta.json`` (whole, by rename)."""
         mixer = self._mixer
         meta = {"stream_start": self._first or 0, "report": self.report,
+                "queue_ms": round(self.queue_s * 1000.0, 1),
                 "rate": mixer.rate if mixer else 0,
                 "latency_samples": mixer.latency if mixer else 0,
                 "late_cues": mixer.late_cues if mixer else 0,

@@ -192,3 +192,41 @@ def test_the_classic_preset_and_the_defaults_pick_the_cabinet():
     assert load_config().audio.sound_set == "cabinet"
     assert load_preset("classic").audio.sound_set == "cabinet"
     assert load_config(overrides=["audio.sound_set=modern"]).audio.sound_set == "modern"
+
+
+def test_after_an_underrun_the_stream_keeps_more_queued_up_to_a_bound():
+    """A driver thread starved for longer than the queue will be again on that machine:
+    each underrun grows the queue by half, as a PulseAudio server raises its latency."""
+    player = audio_stream.open_stream(lambda n: bytes(2 * n), synth.RATE, allow_silent=True)
+    try:
+        assert player.tuned and player.queue_s == audio_stream.LATENCY_S
+        fmt = player.source.audio_format
+        sizes = []
+        for _ in range(8):
+            player.grow()
+            sizes.append(player._audio_player._buffered_data_ideal_size)
+        assert sizes[0] == fmt.align(round(0.06 * fmt.bytes_per_second))
+        assert player.queue_s == audio_stream.MAX_QUEUE_S
+        assert sizes[-1] == fmt.align(round(audio_stream.MAX_QUEUE_S * fmt.bytes_per_second))
+    finally:
+        player.pause()
+        player.delete()
+
+
+def test_the_bank_grows_the_queue_when_its_mixer_counts_an_underrun(config):
+    bank = SoundBank(config, enabled=False)
+    bank.mixer = bank._build_mixer(bank.sound_set)
+    grown = []
+
+    class Player:
+        def grow(self) -> float:
+            grown.append(1)
+            return 0.06 * len(grown)
+
+    bank._player = Player()
+    now = [0.0]
+    bank.mixer.clock_map.clock = lambda: now[0]
+    for k in range(6):
+        now[0] = k * 0.01 + (0.5 if k >= 3 else 0.0)  # a 0.5 s stall before block 3
+        bank.render(220)
+    assert bank.mixer.underruns == 1 and grown == [1] and bank.queue_s == 0.06

@@ -129,6 +129,36 @@ def test_without_a_clock_cues_follow_the_sample_clock():
     assert onsets(mixer.render(100)) == [0]
 
 
+def test_slow_frames_widen_the_room_instead_of_playing_cues_late():
+    """A window drawn at 12 frames a second sends each tick's cues up to 83 ms after the
+    tick, far past the 20 ms room: the room grows to cover them, so after the first cues
+    they keep one lag instead of landing on the driver's blocks."""
+    rng = np.random.default_rng(12)
+    clock = FakeClock()
+    mixer = Mixer({"fire": CLICK}, R, clock=clock)
+    starts = scheduled(mixer)
+    frames = np.cumsum(rng.uniform(0.07, 0.083, 200))
+    ticks = np.arange(1, 900, 5)
+    sends = [float(frames[np.searchsorted(frames, t / HZ)]) for t in ticks]
+    pending = sorted(zip(ticks / HZ, sends, strict=True), key=lambda c: c[1])
+    queued, parts, poll = 0, [], 0.0
+    while poll < 15.5:
+        poll += 0.005
+        clock.now = poll
+        while pending and pending[0][1] <= poll:
+            at, sent = pending.pop(0)
+            mixer.play("fire", at=at, sent=sent)
+        if queued - poll * R < 0.02 * R:
+            parts.append(mixer.render(1024))
+            queued += 1024
+    assert onsets(np.concatenate(parts)) == starts
+    lag = np.array(starts) - np.floor(ticks / HZ * R + 0.5)
+    steady = lag[ticks / HZ > 6]  # the room read, the map slewed to it
+    assert steady.max() - steady.min() <= 0.003 * R  # the issue's bar for the lag
+    assert 0.06 * R < steady.min() - 1024 < 0.12 * R  # the room: most of a frame's lateness
+    assert mixer.late_cues < 30  # only while the room was still being read
+
+
 def test_the_map_follows_a_fast_game_clock_slowly_and_never_jumps():
     rng = np.random.default_rng(5)
     clock = FakeClock()
