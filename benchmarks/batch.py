@@ -59,6 +59,7 @@ from asteroids.core.batch import new_batch, step_batch
 from asteroids.core.bot import bot_for
 from asteroids.core.bot_batch import batch_bot_for
 from asteroids.core.inputs import ALL_BUTTONS
+from asteroids.core.params import Params, params_for
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
 
@@ -95,12 +96,13 @@ class Row:
 
 
 def _play(cfg: Config, seeds: Sequence[int], ticks: int,
-          decide: Callable[[World, Config], int] | None) -> int:
+          decide: Callable[[World, Params], int] | None) -> int:
+    p = params_for(cfg)  # compiled once, as a game does: the rate is the ticks'
     played = 0
     for seed in seeds:
-        w = new_world(cfg, seed)
+        w = new_world(p, seed)
         for _ in range(ticks):
-            w, _ = step(w, 0 if decide is None else decide(w, cfg), cfg)
+            w, _ = step(w, 0 if decide is None else decide(w, p), p)
             played += 1
             if w.game_over:
                 break
@@ -109,13 +111,14 @@ def _play(cfg: Config, seeds: Sequence[int], ticks: int,
 
 def _kb_per_game(cfg: Config, hold: int, at_tick: int = 600) -> float:
     """What ``hold`` live idle games cost at ``at_tick``, per game (kB)."""
+    p = params_for(cfg)
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     worlds = []
     for seed in range(hold):
-        w = new_world(cfg, seed)
+        w = new_world(p, seed)
         for _ in range(at_tick):
-            w, _ = step(w, 0, cfg)
+            w, _ = step(w, 0, p)
         worlds.append(w)
     used = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
@@ -140,11 +143,12 @@ def batch_row(cfg: Config, bot: str, lanes: int, ticks: int, seconds: float) -> 
     and respawns come in the first 1 200), or until ``seconds`` have passed (at least two
     steps)."""
     decide = batch_bot_for(bot)
-    batch = new_batch(cfg, range(1, lanes + 1))
+    p = params_for(cfg)
+    batch = new_batch(p, range(1, lanes + 1))
     steps = 0
     start = time.perf_counter()
     while steps < 2 or (steps < ticks and time.perf_counter() - start < seconds):
-        batch, _ = step_batch(batch, decide(batch, cfg), cfg)
+        batch, _ = step_batch(batch, decide(batch, p), p)
         steps += 1
     rate = steps * lanes / (time.perf_counter() - start)
     size = f"{lanes:,}".replace(",", " ")
@@ -156,11 +160,12 @@ def batch_row(cfg: Config, bot: str, lanes: int, ticks: int, seconds: float) -> 
 def _batch_kb_per_game(cfg: Config, lanes: int, decide: Callable[..., Any]) -> float:
     """What a batch of ``lanes`` games holds after two steps, per game (kB, tracemalloc):
     its arrays and whatever else it keeps (while the phases run game by game, the Worlds)."""
+    p = params_for(cfg)
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
-    batch = new_batch(cfg, range(1, lanes + 1))
+    batch = new_batch(p, range(1, lanes + 1))
     for _ in range(2):
-        batch, _ = step_batch(batch, decide(batch, cfg), cfg)
+        batch, _ = step_batch(batch, decide(batch, p), p)
     batch.nbytes  # noqa: B018 (every column packed, as a batched core holds them)
     used = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
@@ -268,12 +273,13 @@ def one_game_random_rate(cfg: Config, games: int, ticks: int, seconds: float,
     at most ``seconds`` (at least one tick). Returns the rate and the ticks played."""
     rng = np.random.default_rng(seed)
     masks = _random_masks(rng, games * ticks).tolist()
+    p = params_for(cfg)  # compiled once, as a game does: the rate is the ticks'
     played = 0
     start = time.perf_counter()
     for game in range(games):
-        w = new_world(cfg, game + 1)
+        w = new_world(p, game + 1)
         for t in range(ticks):
-            w, _ = step(w, masks[game * ticks + t], cfg)
+            w, _ = step(w, masks[game * ticks + t], p)
             played += 1
             if w.game_over or (played > 1 and time.perf_counter() - start >= seconds):
                 break
@@ -307,13 +313,14 @@ def batched_random_rate(cfg: Config, lanes: int, ticks: int, seconds: float,
     passed (at least two steps), ended games restarting from the next seeds. Returns the
     rate, the steps taken and the share of game-ticks the one-game ``step`` played."""
     rng = np.random.default_rng(seed)
-    batch = new_batch(cfg, range(1, lanes + 1))
+    p = params_for(cfg)
+    batch = new_batch(p, range(1, lanes + 1))
     more = iter(range(lanes + 1, 2**31))
     steps = 0
     with _counting_one_game_steps() as count:
         start = time.perf_counter()
         while steps < 2 or (steps < ticks and time.perf_counter() - start < seconds):
-            batch, _ = step_batch(batch, _random_masks(rng, lanes), cfg, auto_reset=more)
+            batch, _ = step_batch(batch, _random_masks(rng, lanes), p, auto_reset=more)
             steps += 1
         elapsed = time.perf_counter() - start
     return steps * lanes / elapsed, steps, count[0] / (steps * lanes)

@@ -114,16 +114,17 @@ def play(config: object, seed: int, bot_name: str, ticks: int) -> tuple[int, flo
     """Play ``ticks`` ticks (on past game over); returns (game-over tick or -1, step seconds,
     bot seconds)."""
     bot = BOTS[bot_name]
-    world = new_world(config, seed)
+    p = params_for(config)  # compiled once, as a game does: the times are the tick's
+    world = new_world(p, seed)
     step = simulation.step
     step_s = bot_s = 0.0
     over_at = -1
     clock = time.perf_counter
     for _ in range(ticks):
         t0 = clock()
-        mask = bot(world, config)
+        mask = bot(world, p)
         t1 = clock()
-        world, _ = step(world, mask, config)
+        world, _ = step(world, mask, p)
         t2 = clock()
         bot_s += t1 - t0
         step_s += t2 - t1
@@ -1005,14 +1006,14 @@ def real_scenes(count: int, seed: int = 1) -> list[tuple[np.ndarray, ...]]:
     from asteroids.core.outlines import rock_outlines
     from asteroids.core.world import Draft
 
-    config = load_config(CLASSIC)
+    p = params_for(load_config(CLASSIC))  # compiled once, passed every tick
     bot = BOTS["aimer"]
     scenes: list[tuple[np.ndarray, ...]] = []
     game = seed
     while len(scenes) < count:
-        world = new_world(config, game)
+        world = new_world(p, game)
         for _ in range(1500):
-            world, _ = simulation.step(world, bot(world, config), config)
+            world, _ = simulation.step(world, bot(world, p), p)
             if world.shot_id.shape[0] and world.ast_id.shape[0] and world.tick % 3 == 0:
                 scenes.append((world.shot_pos.copy(), world.shot_pos + world.shot_vel,
                                rock_outlines(Draft(world)), world.ast_offsets.copy(),
@@ -1346,9 +1347,9 @@ def check_heartbeat(games: int, ticks: int, repeat: int) -> None:
     simulation.heartbeat = spy
     try:
         for g in range(games):
-            world = new_world(config, 1000 + g)
+            world = new_world(p, 1000 + g)
             for _ in range(ticks):
-                world, _ = simulation.step(world, 0, config)
+                world, _ = simulation.step(world, 0, p)
     finally:
         simulation.heartbeat = real
     n = len(before)
@@ -1691,7 +1692,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.core or args.overhead or args.kernels or args.backends):
         args.kernels = True
-    params_for(load_config(CLASSIC))  # warm the config cache and imports
+    params_for(load_config(CLASSIC))  # warm the imports
     print(f"numpy {np.__version__}; timings: best of {args.repeat}, one thread")
     if args.core:
         core_profile(args.ticks, args.seed, args.repeat)

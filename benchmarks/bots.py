@@ -31,6 +31,7 @@ import numpy as np
 from asteroids.config import Config, load_config
 from asteroids.core import new_world, step
 from asteroids.core.bot import BOTS, bot_for
+from asteroids.core.params import params_for
 from asteroids.runtime import tune_malloc
 from benchmarks._util import cpu_name
 
@@ -62,7 +63,8 @@ def play(bot_name: str, cfg: Config, seed: int, max_ticks: int, *, until_clear: 
          timed: bool = True) -> GameResult:
     """Play one game; stop at game over, after ``max_ticks``, or (if asked) once wave 1 clears."""
     bot = bot_for(bot_name)
-    world = new_world(cfg, seed)
+    p = params_for(cfg)  # compiled once, as a game does: the times are the bot's and the tick's
+    world = new_world(p, seed)
     lost = 0
     cleared_at = None
     samples: list[int] = []
@@ -74,13 +76,13 @@ def play(bot_name: str, cfg: Config, seed: int, max_ticks: int, *, until_clear: 
         before = world.lives
         if timed:
             t0 = clock()
-            mask = bot(world, cfg)
+            mask = bot(world, p)
             t1 = clock()
-            world, _ = step(world, mask, cfg)
+            world, _ = step(world, mask, p)
             step_samples.append(clock() - t1)
             samples.append(t1 - t0)
         else:
-            world, _ = step(world, bot(world, cfg), cfg)
+            world, _ = step(world, bot(world, p), p)
         lost += max(0, before - world.lives)
         if cleared_at is None and (world.wave > 1 or world.wave_timer >= 0):
             cleared_at = world.tick  # wave 1 is gone: the pause before wave 2 has begun

@@ -62,6 +62,7 @@ from asteroids.config import Config, load_config  # noqa: E402
 from asteroids.core import events as ev  # noqa: E402
 from asteroids.core import new_world, step  # noqa: E402
 from asteroids.core.bot import bot_input  # noqa: E402
+from asteroids.core.params import params_for  # noqa: E402
 from asteroids.core.rng import Pcg32, seed_state  # noqa: E402
 from asteroids.core.ship import ship_outline  # noqa: E402
 from asteroids.core.tables import HEADING_STEPS  # noqa: E402
@@ -102,9 +103,10 @@ def crowd_scene(n: int, frames: int) -> Scene:
     from asteroids.app.effects import Particles
 
     cfg = crowd_config(False)
+    p = params_for(cfg)  # compiled once for every tick of the scene
     world = crowd_world(cfg, n, seed=100)
     rng = Pcg32(*seed_state(7))
-    world = top_up_shots(world, cfg, rng)
+    world = top_up_shots(world, p, rng)
     parts = Particles(cfg.world.width_px, cfg.world.height_px, cfg.world.tick_hz, seed=1)
     burst = np.random.default_rng(5)
     for _ in range(8):
@@ -114,8 +116,8 @@ def crowd_scene(n: int, frames: int) -> Scene:
     parts.on_event(ev.ShipDestroyed(x=960.0, y=540.0, cause="asteroid", lives_left=2))
     worlds, snaps = [world], []
     for _ in range(frames + WARMUP + 1):
-        world, _ = step(world, 0, cfg)
-        worlds.append(top_up_shots(world, cfg, rng))
+        world, _ = step(world, 0, p)
+        worlds.append(top_up_shots(world, p, rng))
         parts.tick()
         snap = Particles(cfg.world.width_px, cfg.world.height_px, cfg.world.tick_hz)
         for name in ("pos", "vel", "half", "spin", "ttl", "ttl0"):
@@ -127,11 +129,12 @@ def crowd_scene(n: int, frames: int) -> Scene:
 def classic_world(ticks: int = 900, seed: int = 8) -> tuple[Config, World, World]:
     """A classic-preset game in progress (the bot plays), as two consecutive Worlds."""
     cfg = load_config("classic")
-    world = new_world(cfg, seed)
+    p = params_for(cfg)  # compiled once, passed every tick
+    world = new_world(p, seed)
     prev = world
     for _ in range(ticks):
         prev = world
-        world, _ = step(world, bot_input(world, cfg.world.width_px, cfg.world.height_px), cfg)
+        world, _ = step(world, bot_input(world, cfg.world.width_px, cfg.world.height_px), p)
     return cfg, prev, world
 
 

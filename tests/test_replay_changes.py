@@ -15,6 +15,7 @@ import pytest
 from asteroids.config import Config, load_config
 from asteroids.config.live import apply_changes
 from asteroids.core import new_world, state_hash, step
+from asteroids.core.params import params_for
 from asteroids.replay import (
     FORMAT_VERSION,
     Recorder,
@@ -46,15 +47,15 @@ def _configs() -> tuple[Config, Config, Config]:
 
 def _play(ticks: int = 900, seed: int = 7) -> tuple[Replay, list[str]]:
     """An aimer game whose rules change at ``CHANGE_TICKS``; also each tick's state hash."""
-    start, first, second = _configs()
+    rules = [(c, params_for(c)) for c in _configs()]  # each compiled once
     bot = get_bot("aimer")
-    recorder = Recorder(start, seed, every=200)
-    world = new_world(start, seed)
+    recorder = Recorder(rules[0][0], seed, every=200)
+    world = new_world(rules[0][1], seed)
     hashes = []
     for t in range(ticks):
-        config = start if t < CHANGE_TICKS[0] else first if t < CHANGE_TICKS[1] else second
-        mask = bot(world, config)
-        world, _ = step(world, mask, config)
+        config, p = rules[0 if t < CHANGE_TICKS[0] else 1 if t < CHANGE_TICKS[1] else 2]
+        mask = bot(world, p)
+        world, _ = step(world, mask, p)
         recorder.add(mask, world, config)
         hashes.append(state_hash(world))
     return recorder.finish(world, created_at="2026-01-01T00:00:00Z"), hashes
@@ -124,10 +125,12 @@ def test_a_game_whose_rules_never_changed_records_no_changes() -> None:
     world = new_world(config, 3)
     bot = get_bot("spinner")
     display = apply_changes(config, ["display.glow=false", "keys.fire=['SPACE', 'J']"])
+    p_config, p_display = params_for(config), params_for(display)  # compiled once each
     for t in range(300):
         used = config if t < 100 else display  # only the player's tables change
-        mask = bot(world, used)
-        world, _ = step(world, mask, used)
+        p = p_config if t < 100 else p_display
+        mask = bot(world, p)
+        world, _ = step(world, mask, p)
         recorder.add(mask, world, used)
     again = recorder.finish(world, created_at="2026-01-01T00:00:00Z")
     assert again.config_changes == () and again.format == FORMAT_VERSION

@@ -13,6 +13,7 @@ from asteroids.config import Config, load_config
 from asteroids.config.rulesets import MATCH_TABLES
 from asteroids.config.schema import RULES_VERSION
 from asteroids.core import new_world, state_hash, step
+from asteroids.core.params import params_for
 from asteroids.core.world import FIELD_NAMES
 from asteroids.paths import data_dir, replays_dir
 from asteroids.replay import (
@@ -116,12 +117,12 @@ def test_verify_names_first_divergent_tick_and_fields(short: Replay) -> None:
     for i in range(699, 760):
         masks[i] = 0b011  # thrust + turn left
     changed = dataclasses.replace(short, masks=bytes(masks))
-    cfg = short.config
-    a = b = new_world(cfg, short.seed)
+    p = params_for(short.config)  # compiled once, passed every tick
+    a = b = new_world(p, short.seed)
     first = None
     for t in range(1, 1001):
-        a, _ = step(a, short.masks[t - 1], cfg)
-        b, _ = step(b, changed.masks[t - 1], cfg)
+        a, _ = step(a, short.masks[t - 1], p)
+        b, _ = step(b, changed.masks[t - 1], p)
         if first is None and state_hash(a) != state_hash(b):
             first = t
             diff_at_first = world_diff(a, b)

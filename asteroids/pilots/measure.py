@@ -32,6 +32,7 @@ from asteroids.config.schema import Config
 from asteroids.core import World, new_world, step
 from asteroids.core.events import AsteroidDestroyed, SaucerDestroyed, ShipDestroyed, ShotFired
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
 from asteroids.pilots.pilot import CONTACT_MARGIN_PX, PANIC_S, Rules, contact_times
@@ -90,6 +91,7 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
     out = GameStats(hz=rules.hz)
     p = rules.p
     world: World = new_world(p, seed)
+    compiled_from, rules_now = config, p  # recompiled only when ``configs`` changes them
     seen: deque[World] = deque(maxlen=max(delay_ticks, 0) + 1)
     last_close = np.zeros(0, dtype=np.int64)
     last_press = last_act = -(10**9)
@@ -132,7 +134,11 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
         if mask & _ACT:
             last_act = t
         wave = world.wave
-        world, events = step(world, mask, p if configs is None else configs(t))
+        if configs is not None:
+            now = configs(t)
+            if now is not compiled_from:
+                compiled_from, rules_now = now, params_for(now)
+        world, events = step(world, mask, rules_now)
         out.ticks += 1
         out.wave_ticks[wave] = out.wave_ticks.get(wave, 0) + 1
         for event in events:

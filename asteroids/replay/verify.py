@@ -117,8 +117,8 @@ def _verify(replay: Replay, play: Play[Any],
     deadline = deadline if deadline is not None else Deadline()
     timed = deadline.at is not None
     if timed and deadline.passed():
-        return _stopped(replay, play, play.start(config, replay.seed), 0, deadline)
-    state = play.start(config, replay.seed)
+        return _stopped(replay, play, play.start(rules, replay.seed), 0, deadline)
+    state = play.start(rules, replay.seed)
     good, good_tick = state, 0
     h = hasher(state)
     if h != expected.get(0, h):

@@ -72,10 +72,11 @@ def test_saucer_shots_pass_through_a_ship_in_its_grace(grace: int, dies: bool) -
 def _lost_within(cfg: Config, seeds: range, ticks: int) -> list[int]:
     """The seeds whose ship, never touching a control, is lost within ``ticks``."""
     lost = []
+    p = params_for(cfg)  # compiled once for every seed's every tick
     for seed in seeds:
-        world = new_world(cfg, seed)
+        world = new_world(p, seed)
         for _ in range(ticks):
-            world, events = step(world, 0, cfg)
+            world, events = step(world, 0, p)
             if of(events, ev.ShipDestroyed):
                 lost.append(seed)
                 break

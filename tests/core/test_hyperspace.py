@@ -34,10 +34,12 @@ def quiet_with(**sections) -> Config:
 
 
 def run(world, cfg, inputs):
-    """Step through ``inputs``; return the last world and one event tuple per tick."""
+    """Step through ``inputs`` (``cfg`` compiled once); return the last world and one event
+    tuple per tick."""
     ticks = []
+    p = params_for(cfg)
     for mask in inputs:
-        world, events = step(world, mask, cfg)
+        world, events = step(world, mask, p)
         ticks.append(events)
     return world, ticks
 
@@ -129,7 +131,7 @@ def test_hyperspace_death_chance_matches_the_game_at_the_thresholds(rocks: int,
     doomed = 0
     for r in range(32):
         state, inc = _rng_first_roll(r)
-        world, _ = step(world_with(CFG, _rocks(rocks), rng_state=state, rng_inc=inc), HYPER, CFG)
+        world, _ = step(world_with(P, _rocks(rocks), rng_state=state, rng_inc=inc), HYPER, P)
         doomed += world.ship_doomed
     assert doomed == fatal_rolls
     assert hyperspace_death_chance(rocks) == fatal_rolls / 32
@@ -169,10 +171,10 @@ def test_hyperspace_jumps_fail_at_the_classic_rate() -> None:
     deaths = 0
     jumps = 400
     for seed in range(jumps):
-        w = world_with(CFG, [rock(0, 100.0, 100.0, round_radius=10.0)], seed=seed)
-        w, events = step(w, int(InputFrame.HYPERSPACE), CFG)
+        w = world_with(P, [rock(0, 100.0, 100.0, round_radius=10.0)], seed=seed)
+        w, events = step(w, int(InputFrame.HYPERSPACE), P)
         assert w.ship_state == SHIP_HYPERSPACE and of(events, ev.HyperspaceEntered)
-        w, events = run_inputs(w, CFG, [0] * P.hyper_ticks)
+        w, events = run_inputs(w, P, [0] * P.hyper_ticks)
         exits = of(events, ev.HyperspaceExited)
         assert len(exits) == 1
         margin = P.hyper_margin
@@ -185,7 +187,8 @@ def test_hyperspace_jumps_fail_at_the_classic_rate() -> None:
 
 
 def test_hyperspace_without_risk_never_kills() -> None:
-    cfg = config_with(ship={"hyperspace": {"risky": False}}, saucers={"enabled": False})
+    cfg = params_for(config_with(ship={"hyperspace": {"risky": False}},
+                                 saucers={"enabled": False}))
     for seed in range(40):
         w = world_with(cfg, [rock(0, 100.0, 100.0, round_radius=10.0, cfg=cfg)], seed=seed)
         w, events = run_inputs(w, cfg, [int(InputFrame.HYPERSPACE)] + [0] * 60)

@@ -50,10 +50,10 @@ FIRE, SHIELD = int(InputFrame.FIRE), int(InputFrame.SHIELD)
 
 
 def rock(size: int, x: float, y: float, vx: float = 0.0, vy: float = 0.0, *,
-         cfg: Config | None = None, round_radius: float | None = None, spin: int = 0,
+         cfg: Config | Params | None = None, round_radius: float | None = None, spin: int = 0,
          angle: int = 0, seed: int = 5) -> NewRock:
-    """A rock; ``round_radius`` gives a regular 12-gon of that radius instead of a jagged one."""
-    p = params_for(cfg or Config())
+    """A rock; ``round_radius`` gives a regular 12-gon of that radius instead of a jagged one
+    (the rules are compiled only for a jagged one: its outline follows them)."""
     if round_radius is not None:
         from asteroids.core.tables import COS, HEADING_STEPS, SIN
         step = HEADING_STEPS // 12
@@ -61,11 +61,12 @@ def rock(size: int, x: float, y: float, vx: float = 0.0, vy: float = 0.0, *,
                    for i in range(12)]
         radius = round_radius
     else:
-        outline, radius = make_outline(Pcg32(seed, 1), p, size)
+        outline, radius = make_outline(Pcg32(seed, 1), params_for(cfg or Config()), size)
     return NewRock(size, x, y, vx, vy, angle, spin, outline, radius)
 
 
-def world_with(cfg: Config, rocks: list[NewRock], *, seed: int = 1, **fields) -> World:
+def world_with(cfg: Config | Params, rocks: list[NewRock], *, seed: int = 1,
+               **fields) -> World:
     """new_world(cfg, seed) with its asteroids replaced by ``rocks`` and ``fields`` set.
 
     The ship starts without the grace of a new game (``ship_grace`` 0, unless ``fields`` set
@@ -110,8 +111,9 @@ def shot_query_finds_hit(d: Draft, p: Params) -> bool:
     return False
 
 
-def run(world: World, cfg: Config, inputs: list[int]) -> tuple[World, list]:
-    """Step through ``inputs``; return the last world and all events."""
+def run(world: World, cfg: Config | Params, inputs: list[int]) -> tuple[World, list]:
+    """Step through ``inputs`` (``cfg`` compiled once); return the last world and all
+    events."""
     out = []
     p = params_for(cfg)
     for mask in inputs:

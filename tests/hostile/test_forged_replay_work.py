@@ -28,6 +28,7 @@ import pytest
 
 from asteroids.config import load_config_text, render_toml
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import params_for
 from asteroids.core.play import play_for
 from asteroids.replay.format import (
     CHECKPOINT_EVERY,
@@ -75,13 +76,14 @@ def forge(src: Path, ticks: int, every: int = CHECKPOINT_EVERY, *, mask: int = 0
                                   overrides=list(overrides), recorded=True)
     play = play_for(replay.players)
     hasher = play.hasher()
-    state = play.start(config, replay.seed)
+    rules = params_for(config)  # compiled once, passed every tick
+    state = play.start(rules, replay.seed)
     checkpoints = [(0, hasher(state))]
     digests = [play.field_digests(state)]
     final, score, wave = "0" * 32, replay.final_score, replay.final_wave
     if honest:
         for t in range(1, ticks + 1):
-            state, _ = play.step(state, mask, config)
+            state, _ = play.step(state, mask, rules)
             if t % every == 0:
                 checkpoints.append((t, hasher(state)))
                 digests.append(play.field_digests(state))
