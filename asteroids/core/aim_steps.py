@@ -80,16 +80,18 @@ def next_shot(lanes: Lanes, p: Params, x: Any, y: Any, vx: Any, vy: Any, heading
     return x + c * 0.5 * p.ship_length, y + s * 0.5 * p.ship_length, svx, svy
 
 
-def threats(p: Params, rad: np.ndarray, miss: np.ndarray, t: np.ndarray, wx: np.ndarray,
-            wy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def threats(p: Params, rad: np.ndarray, miss: np.ndarray, t: np.ndarray, vel: np.ndarray,
+            ship_vx: Any, ship_vy: Any) -> tuple[np.ndarray, np.ndarray]:
     """(1) Which dangers are on a collision course with the ship (their closest approach
     ``miss`` at ``t`` within the reach radius), and when contact begins (``inf`` for the
     others): not the closest approach, which for a rock flying straight at the ship is when
-    it would be dead centre. ``wx, wy``: each danger's velocity relative to the ship."""
+    it would be dead centre. ``vel``: ``(N, 2)`` each danger's velocity; ``ship_vx,
+    ship_vy``: the ship's (numbers for one game, or per danger)."""
     reach_r = reach_radius(p, rad)
     threat = miss < reach_r
     if not threat.any():
         return threat, np.full(threat.shape, np.inf)
+    wx, wy = vel[:, 0] - ship_vx, vel[:, 1] - ship_vy
     speed = np.sqrt(wx * wx + wy * wy)
     inside = np.sqrt(np.maximum(reach_r * reach_r - miss * miss, 0.0))
     contact = np.maximum(t - inside / np.where(speed > 0.0, speed, 1.0), 0.0)

@@ -162,8 +162,8 @@ def aimer_bot(world: World, config: Config | Params) -> int:
                                horizon[:, None], kit.images)
     taken = passes(miss_all[:k, :m], sc.rad)
     taken_any = taken.any(axis=0)
-    threat, threat_t = threats(p, sc.danger_rad, miss_all[-1], t_all[-1],
-                               sc.danger_vel[:, 0] - vx, sc.danger_vel[:, 1] - vy)
+    threat, threat_t = threats(p, sc.danger_rad, miss_all[-1], t_all[-1], sc.danger_vel, vx,
+                               vy)
 
     # (2), (3) Intercepts, and the cheapest target.
     aim_turn = 0

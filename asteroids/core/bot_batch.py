@@ -270,8 +270,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     ship_pair = (pcat == _SHIP_MOVER).nonzero()[0]
     rel_ship = (rel[0].take(ship_pair), rel[1].take(ship_pair))
     threat, threat_t = threats(p, d.rad, miss_all.take(ship_pair), t_all.take(ship_pair),
-                               d.vel[:, 0] - batch.ship_vx[d.lane],
-                               d.vel[:, 1] - batch.ship_vy[d.lane])
+                               d.vel, batch.ship_vx[d.lane], batch.ship_vy[d.lane])
 
     # (2), (3) Intercepts, and each game's cheapest target.
     target, aim_turn, reach = _intercepts(batch, kit, d, heading, rel_ship, taken_any, threat,
