@@ -68,9 +68,11 @@ so everything after it plays later (what a player hears, and reported as such)."
 PERIOD = 512
 """OpenAL Soft's wave writer mixes this many frames at a time (``period_size``)."""
 WARM_S = 0.5
-"""The stream plays this long before the game starts, as the title screen does: longer than
-the mixer's ``WINDOW_S``, so the stream's start (its first block is queued before anything
-plays) has left the envelopes."""
+"""The stream plays this long before the game starts, as the title screen does."""
+PULSE_WARM_S = 11.0
+"""Through PulseAudio, this long: the mixer fits a driver's drift once 10 s of its blocks
+are seen (``audio_clock.DRIFT_SPAN_S``), and a null sink's clock is 1 700 ppm off the wall
+clock here, 8.5 ms in 5 s. A player's game has been on the title screen at least as long."""
 SINK = "asteroids_capture"
 """The null sink the PulseAudio capture plays into (its monitor is recorded)."""
 SETTLE_S = 1.0
@@ -226,7 +228,7 @@ def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
     bank = SoundBank(config)
     if bank.mixer is None:
         sys.exit(f"{driver} did not play: {bank.error}")
-    time.sleep(WARM_S)
+    time.sleep(PULSE_WARM_S if driver == "pulse" else WARM_S)
     hz = float(config.world.tick_hz)
     start = time.monotonic()
     while time.monotonic() - start < seconds and not world.game_over:
@@ -385,6 +387,7 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         "underruns": log["underruns"],
         "room_ms": round(log["latency_samples"] / rate * 1000.0, 1),
         "queue_ms_at_end": log.get("queue_ms"),
+        "drift_ppm_followed": log.get("drift_ppm"),
         "cue_to_sound_lag": _stats(played - sent),
         "tick_to_sound_lag": _stats(played - tick),
         "heartbeat_interval_error": _stats(interval_error),
@@ -479,7 +482,7 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
                             f"{None if replay is None else str(replay)!r})")
                     done = subprocess.run([sys.executable, "-c", code], env=env,
                                           capture_output=True, text=True,
-                                          timeout=seconds + 120)
+                                          timeout=seconds + PULSE_WARM_S + 120)
             finally:
                 pcm = probe.stop()
             if done.returncode not in (0, 2) or not (folder / "meta.json").exists():

@@ -95,7 +95,8 @@ class SoundLog:
                 "rate": mixer.rate if mixer else 0,
                 "latency_samples": mixer.latency if mixer else 0,
                 "late_cues": mixer.late_cues if mixer else 0,
-                "underruns": mixer.underruns if mixer else 0}
+                "underruns": mixer.underruns if mixer else 0,
+                "drift_ppm": round(mixer.clock_map.drift * 1e6) if mixer else 0}
         temp = self.folder / "meta.json.tmp"
         temp.write_text(json.dumps(meta))
         os.replace(temp, self.folder / "meta.json")

@@ -55,8 +55,10 @@ def on_time(report: dict, driver: str, beats: int) -> None:
     err, tick = report["heartbeat_interval_error"], report["tick_to_sound_lag"]
     assert err["n"] == report["heartbeats_found"] - 1
     assert set(tick) == {"n", "median_ms", "min_ms", "max_ms", "spread_ms"}
-    assert 20 < tick["median_ms"] < 150  # 0.2: 103-120 ms (OpenAL), over 1 s (PulseAudio)
+    # 0.2 through PulseAudio: over 1 s; underruns lengthen the queue to at most 200 ms
+    assert 20 < tick["median_ms"] < 500
     if report["underruns"] == 0 and report["late_cues"] == 0:
+        assert tick["median_ms"] < 120  # 0.2 through OpenAL: 103-120 ms
         assert err["median_ms"] <= 1.0 and err["max_ms"] <= 3.0
         assert tick["spread_ms"] <= 3.0
 
