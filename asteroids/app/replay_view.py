@@ -26,6 +26,7 @@ from asteroids.app.world_view import WorldView
 from asteroids.config import Config
 from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
+from asteroids.core.params import Params, params_for
 from asteroids.replay import CHECKPOINT_EVERY, Replay
 from asteroids.replay.work import Deadline
 
@@ -89,7 +90,7 @@ class ReplayView(WorldView):
         self.player: Config = game.rules.config
         """Whose display, sound and keys the replay is shown with (the game's rules are
         the replay's own, changes recorded during it included)."""
-        self._steps: dict[int, Config] = {}
+        self._steps: dict[int, tuple[Config, Params]] = {}
         """The settings of each recorded settings change (tick of the change -> config)."""
         self.config = self._config_for(0)
         self.back = back
@@ -130,18 +131,24 @@ class ReplayView(WorldView):
 
     def _config_for(self, tick: int) -> Config:
         """The settings of the step from ``tick``: the replay's rules at that tick (with its
-        recorded changes) and the player's display, sound and keys; one object per change,
-        so the core's compiled rules are reused."""
+        recorded changes) and the player's display, sound and keys; one object per change."""
+        return self._step_from(tick)[0]
+
+    def _rules_for(self, tick: int) -> Params:
+        """The compiled rules of ``_config_for(tick)``, compiled once per change."""
+        return self._step_from(tick)[1]
+
+    def _step_from(self, tick: int) -> tuple[Config, Params]:
         start = 0
         for change in self.replay.config_changes:
             if change.tick > tick:
                 break
             start = change.tick
-        config = self._steps.get(start)
-        if config is None:
+        step = self._steps.get(start)
+        if step is None:
             config = with_player_sections(self.replay.config_at(tick), self.player)
-            self._steps[start] = config
-        return config
+            step = self._steps[start] = (config, params_for(config))
+        return step
 
     def apply_settings(self, player: Config, changes: list[Change]) -> Outcome:
         """A live reload (``watch --live``): display, sound and keys apply at once; the
@@ -156,7 +163,7 @@ class ReplayView(WorldView):
     def run_tick(self, mask: int) -> None:
         """Step with the settings in force at this tick of the recording."""
         if self.replay.config_changes:
-            self.config = self._config_for(self.tick)
+            self.use_rules(*self._step_from(self.tick))
         super().run_tick(mask)
 
     def sound_time(self) -> float | None:
@@ -260,11 +267,11 @@ class ReplayView(WorldView):
             start, state = base, self.kept[base]
         masks, step = self.replay.masks, self.play.step
         changes = bool(self.replay.config_changes)
-        config = self._config_for(start)
+        rules = self._rules_for(start)
         for t in range(start, target):
             if changes:
-                config = self._config_for(t)
-            state, _ = step(state, masks[t], config)
+                rules = self._rules_for(t)
+            state, _ = step(state, masks[t], rules)
             self._passed(t + 1, state)
         self.config = self._config_for(target)
         self.state = state

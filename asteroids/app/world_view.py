@@ -44,6 +44,7 @@ from asteroids.config.live import Change
 from asteroids.config.rulesets import with_player_sections
 from asteroids.core import World
 from asteroids.core import events as ev
+from asteroids.core.params import Params, params_for
 from asteroids.core.play import Play, play_for
 
 __all__ = ["TickSource", "WorldView"]
@@ -65,6 +66,23 @@ class WorldView(arcade.View):
 
     sound = True
     """Whether this view's events make sound."""
+
+    @property
+    def config(self) -> Config:
+        """The settings the game is stepped with; setting them compiles their rules once
+        (``params``), so no tick compiles them again."""
+        return self._config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        self.use_rules(config, params_for(config))
+
+    def use_rules(self, config: Config, params: Params) -> None:
+        """Step with ``config`` from now on, ``params`` being its compiled rules (for a
+        caller that holds them already)."""
+        self._config = config
+        self.params = params
+        """The compiled rules of ``config``: what the core steps with."""
 
     def __init__(self, game: Game, seed: int, config: Config | None = None,
                  players: int = 1) -> None:
@@ -280,7 +298,7 @@ class WorldView(arcade.View):
         crossing brings its siren back."""
         self.masks.append(mask)
         play, before, shown = self.play, self.state, self.world
-        self.state, tagged = play.step(before, mask, self.config)
+        self.state, tagged = play.step(before, mask, self.params)
         world = self.world
         cut = play.active(self.state) != play.active(before)
         self.prev = world if cut else shown
