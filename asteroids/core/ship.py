@@ -409,9 +409,10 @@ def ship_timers_many(d: BatchDraft, p: Params, ast_game: np.ndarray, log: EventL
         return
     dead = back & (d.ship_state == DEAD)
     if dead.any():
-        crowded = d.saucer_alive | any_per_game(
-            ~rocks_clear_of_centre(d.ast_pos, d.ast_radius, p), ast_game, back.shape[0])
-        spawn = dead & ~crowded
+        rows = dead[ast_game].nonzero()[0]  # the rocks of those games: ``_area_clear``
+        near = ~rocks_clear_of_centre(d.ast_pos.take(rows, axis=0), d.ast_radius.take(rows), p)
+        spawn = dead & ~d.saucer_alive & ~any_per_game(near, ast_game.take(rows),
+                                                       back.shape[0])
         if spawn.any():
             respawn(MANY, d, p, spawn)
             log.emit(EventKind.SHIP_SPAWNED, spawn, x=d.ship_x, y=d.ship_y)
