@@ -122,10 +122,11 @@ def _masks(seed: int, n: int, hold_fire: int = 0) -> list[int]:
 
 @functools.cache
 def _played(config: Config, seed: int) -> World:
-    world = new_world(config, seed)
+    p = params_for(config)  # compiled once, passed every tick
+    world = new_world(p, seed)
     # Not firing at first makes the first saucer come on time (a lurking player).
     for mask in _masks(seed, PREFIX_TICKS, hold_fire=PREFIX_TICKS - 200):
-        world, _ = step(world, mask, config)
+        world, _ = step(world, mask, p)
     return world
 
 
@@ -133,7 +134,7 @@ def _play_on(world: World, config: Config, seed: int) -> World:
     p = params_for(config)
     prev = world
     for mask in _masks(seed + 1000, AFTER_TICKS):
-        world, _ = step(world, mask, config)
+        world, _ = step(world, mask, p)
         check_world(world, p, prev)
         prev = world
     return world
@@ -207,17 +208,19 @@ def test_lowering_the_shot_cap_under_a_full_world_would_break_the_cap() -> None:
 
 def test_switching_saucers_off_under_a_flying_saucer_would_strand_it() -> None:
     config = load_preset("default")
-    world = new_world(config, 1)
+    p = params_for(config)  # compiled once, passed every tick
+    world = new_world(p, 1)
     while not world.saucer_alive:
-        world, _ = step(world, 0, config)
+        world, _ = step(world, 0, p)
     off = _with(config, saucers__enabled="false")
+    p_off = params_for(off)
     assert timing_of("saucers.enabled").of(True, False) == NEXT_GAME
     assert timing_of("saucers.enabled").of(False, True) == LIVE
     left = world.saucer_ticks_left
     on_world, stranded = world, world
     for _ in range(100):
-        on_world, _ = step(on_world, 0, config)
-        stranded, _ = step(stranded, 0, off)
+        on_world, _ = step(on_world, 0, p)
+        stranded, _ = step(stranded, 0, p_off)
     assert on_world.saucer_ticks_left == left - 100
     # Switched off, its crossing clock stopped: it would never leave.
     assert stranded.saucer_alive and stranded.saucer_ticks_left == left

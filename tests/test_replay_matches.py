@@ -14,6 +14,7 @@ import pytest
 from asteroids import cli
 from asteroids.config import Config, load_config
 from asteroids.core.match import MATCH_FIELD_NAMES, new_match, step_match
+from asteroids.core.params import params_for
 from asteroids.replay import (
     Recorder,
     ReplayError,
@@ -70,11 +71,12 @@ def test_a_match_records_to_one_replay_that_round_trips_and_verifies(match_repla
 
 def test_the_replay_is_the_match_the_core_plays(match_replay) -> None:  # noqa: ANN001
     """Re-simulating by hand from the masks ends in the recorded state, both players out."""
-    match = new_match(CONFIG, match_replay.seed)
+    p = params_for(CONFIG)  # compiled once, passed every tick
+    match = new_match(p, match_replay.seed)
     bot = get_bot("idle")
     for mask in match_replay.masks:
-        assert mask == bot(match.world, CONFIG)
-        match, _ = step_match(match, mask, CONFIG)
+        assert mask == bot(match.world, p)
+        match, _ = step_match(match, mask, p)
     assert match.over and all(w.game_over for w in match.worlds)
     assert match.scores == match_replay.final_scores
 

@@ -24,7 +24,7 @@ from asteroids.config.rulesets import RULE_TABLES
 from asteroids.core import new_world, step
 from asteroids.core.bot import aimer_bot, bot_input, spinner_bot
 from asteroids.core.inputs import InputFrame
-from asteroids.core.params import params_for
+from asteroids.core.params import Params, params_for
 from asteroids.core.world import World
 from tests.core.invariants import check_world
 
@@ -97,23 +97,24 @@ def _config(key: str, value: object) -> Config:
 
 
 def _play(config: Config, bot: object, ticks: int) -> World:
-    p = params_for(config)
-    world = new_world(config, SEED)
+    p = params_for(config)  # compiled once, passed every tick
+    world = new_world(p, SEED)
     prev = None
     for _ in range(ticks):
-        world, _ = step(world, bot(world, config), config)  # type: ignore[operator]
+        world, _ = step(world, bot(world, p), p)  # type: ignore[operator]
         check_world(world, p, prev)
         prev = world
     return world
 
 
-def _shielding_aimer(world: World, config: Config) -> int:
+def _shielding_aimer(world: World, p: Params) -> int:
     """The aimer, with the shield held every other 25 ticks."""
-    return aimer_bot(world, config) | (int(InputFrame.SHIELD) if world.tick // 25 % 2 else 0)
+    return aimer_bot(world, p) | (int(InputFrame.SHIELD) if world.tick // 25 % 2 else 0)
 
 
-def _soak_bot(world: World, config: Config) -> int:
-    return bot_input(world, config.world.width_px, config.world.height_px, world.tick % 3)
+def _soak_bot(world: World, p: Params) -> int:
+    world_table = p.config.world
+    return bot_input(world, world_table.width_px, world_table.height_px, world.tick % 3)
 
 
 @pytest.mark.slow  # ~11 s in all
@@ -140,13 +141,14 @@ def test_the_aimer_flies_a_ship_that_cannot_turn(turn: float, steps: int) -> Non
     aimer still plays (it used to divide by zero) and never presses a turn; one step more
     and it turns again."""
     config = load_preset("default", overrides=[f"ship.turn_deg_per_s={turn}"])
-    assert params_for(config).turn_steps == steps
-    world = new_world(config, SEED)
+    p = params_for(config)  # compiled once, passed every tick
+    assert p.turn_steps == steps
+    world = new_world(p, SEED)
     pressed = 0
     for _ in range(300):
-        mask = aimer_bot(world, config)
+        mask = aimer_bot(world, p)
         pressed |= mask
-        world, _ = step(world, mask, config)
+        world, _ = step(world, mask, p)
     turned = bool(pressed & (int(InputFrame.LEFT) | int(InputFrame.RIGHT)))
     assert turned == (steps > 0)
     assert pressed & int(InputFrame.FIRE)

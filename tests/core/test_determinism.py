@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from asteroids.core import new_world, state_hash, step
+from asteroids.core.params import params_for
 from tests.core.bot_game import ROOT, bot_game_hashes, preset
 
 GOLDEN = {
@@ -59,12 +60,12 @@ def test_hash_stream_is_identical_across_processes_and_cpu_features(name: str) -
 
 
 def test_same_inputs_same_hash_every_tick() -> None:
-    cfg = preset("default")
-    a, b = new_world(cfg, 5), new_world(cfg, 5)
+    p = params_for(preset("default"))  # compiled once, passed every tick
+    a, b = new_world(p, 5), new_world(p, 5)
     masks = [(i * 7919) % 64 for i in range(600)]
     for mask in masks:
-        a, ea = step(a, mask, cfg)
-        b, eb = step(b, mask, cfg)
+        a, ea = step(a, mask, p)
+        b, eb = step(b, mask, p)
         assert state_hash(a) == state_hash(b)
         assert ea == eb
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core import step
+from asteroids.core.params import params_for
 from asteroids.core.world import (
     SHIP_DEAD,
     SHOOTER_SHIP,
@@ -175,12 +176,12 @@ def test_extra_life_every_10000() -> None:
 def _kill(points: int, every: int, *, score: int, next_life: int, lives: int = 3,
           max_lives: int = 0, game_over: bool = False) -> tuple:
     """One tick where a ship's shot, already inside a rock worth ``points``, breaks it."""
-    cfg = quiet(config_with(scoring={"asteroid": (points, points, points),
-                                     "extra_life_every": every},
-                            game={"max_lives": max_lives}))
-    w = world_with(cfg, [rock(2, 300.0, 200.0, round_radius=15.0, cfg=cfg)], score=score,
+    p = params_for(quiet(config_with(scoring={"asteroid": (points, points, points),
+                                              "extra_life_every": every},
+                                     game={"max_lives": max_lives})))
+    w = world_with(p, [rock(2, 300.0, 200.0, round_radius=15.0, cfg=p)], score=score,
                    next_extra_life=next_life, lives=lives, game_over=game_over)
-    return step(with_shots(w, [(SHOOTER_SHIP, 300.0, 200.0, 10.0, 0.0, 30)]), 0, cfg)
+    return step(with_shots(w, [(SHOOTER_SHIP, 300.0, 200.0, 10.0, 0.0, 30)]), 0, p)
 
 
 def test_a_million_extra_ships_from_one_kill_come_in_one_event() -> None:

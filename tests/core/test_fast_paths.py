@@ -35,10 +35,11 @@ from .worlds import shot_query_finds_hit
 
 def _bot_worlds(name: str, seed: int, ticks: int) -> list[World]:
     cfg = preset(name)
-    w = new_world(cfg, seed)
+    p = params_for(cfg)  # compiled once, passed every tick
+    w = new_world(p, seed)
     out = [w]
     for _ in range(ticks):
-        w, _ = step(w, bot_input(w, cfg.world.width_px, cfg.world.height_px), cfg)
+        w, _ = step(w, bot_input(w, cfg.world.width_px, cfg.world.height_px), p)
         out.append(w)
     return out
 

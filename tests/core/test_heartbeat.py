@@ -19,10 +19,12 @@ from tests.core.worlds import run as run_inputs
 
 
 def run(world, cfg, n):
-    """Step ``n`` ticks with no input; return the last world and each step's events."""
+    """Step ``n`` ticks with no input (``cfg`` compiled once); return the last world and
+    each step's events."""
     per_step = []
+    p = params_for(cfg)
     for _ in range(n):
-        world, events = step(world, 0, cfg)
+        world, events = step(world, 0, p)
         per_step.append(events)
     return world, per_step
 

@@ -48,10 +48,12 @@ def quiet_with(**sections) -> Config:
 
 
 def run(world, cfg, inputs):
-    """Step through ``inputs``; return the last world and one event tuple per tick."""
+    """Step through ``inputs`` (``cfg`` compiled once); return the last world and one event
+    tuple per tick."""
     ticks = []
+    p = params_for(cfg)
     for mask in inputs:
-        world, events = step(world, mask, cfg)
+        world, events = step(world, mask, p)
         ticks.append(events)
     return world, ticks
 
@@ -190,7 +192,7 @@ def test_respawn_waits_until_the_centre_is_clear() -> None:
     assert w.ship_state == SHIP_DEAD and not of(events, ev.ShipSpawned)
     ticks = 0
     while w.ship_state == SHIP_DEAD:
-        w, events = step(w, 0, CFG)
+        w, events = step(w, 0, P)
         ticks += 1
         assert ticks < 200
     assert of(events, ev.ShipSpawned)

@@ -55,9 +55,11 @@ def _out(world: World) -> World:
 
 
 def _run_until(match: Match, cfg: Config, done, limit: int = 20_000):  # noqa: ANN001, ANN202
-    """Step with no input until ``done(match, events)``; returns (match, events, steps)."""
+    """Step with no input (``cfg`` compiled once) until ``done(match, events)``; returns
+    (match, events, steps)."""
+    p = params_for(cfg)
     for n in range(1, limit + 1):
-        match, events = step_match(match, 0, cfg)
+        match, events = step_match(match, 0, p)
         if done(match, events):
             return match, events, n
     raise AssertionError("the condition never came")
@@ -110,7 +112,7 @@ def test_turn_passes_when_the_lost_ship_would_come_back_not_a_tick_sooner() -> N
     steps = 0
     while not _turn_started(events):
         before = m
-        m, events = step_match(m, 0, cfg)
+        m, events = step_match(m, 0, p)
         steps += 1
         assert steps <= timer
     assert steps == timer - 1

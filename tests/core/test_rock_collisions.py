@@ -77,7 +77,7 @@ def _momentum_energy(world) -> tuple[np.ndarray, float]:
 def _pair(r1, r2, gap, v1, v2, offset_y=0.0):
     x1, y = 300.0, 300.0
     x2 = x1 + r1 + r2 + gap
-    return world_with(COLLIDING, [rock(0, x1, y, *v1, round_radius=r1, cfg=COLLIDING),
+    return world_with(COLLIDING_P, [rock(0, x1, y, *v1, round_radius=r1, cfg=COLLIDING),
                             rock(0, x2, y + offset_y, *v2, round_radius=r2, cfg=COLLIDING)],
                       ship_x=1000.0, ship_y=600.0)
 
@@ -211,7 +211,7 @@ def test_contacts_on_one_rock_are_solved_in_at_most_64_rounds(n: int) -> None:
 def test_collisions_conserve_momentum_and_energy(r1, r2, vx1, vx2, vy1, vy2, offset) -> None:
     world = _pair(r1, r2, -0.5, (vx1, vy1), (vx2, vy2), offset * min(r1, r2))
     m0, e0 = _momentum_energy(world)
-    after, _ = step(world, 0, COLLIDING)
+    after, _ = step(world, 0, COLLIDING_P)
     m1, e1 = _momentum_energy(after)
     scale = max(float(np.abs(m0).max()), 1e-12)
     assert np.abs(m1 - m0).max() <= 1e-9 * scale

@@ -45,14 +45,14 @@ def row_of_rocks(n: int) -> list:
     return [rock(2, 150.0 + 90.0 * i, 50.0, round_radius=10.0) for i in range(n)]
 
 
-def due(cfg=CFG, rocks=None, **fields):
+def due(cfg=P, rocks=None, **fields):
     """A world whose saucer timer expires this tick, the player idle (no lurk hold)."""
     base = {"saucer_timer": 1, "since_break": 10 ** 6, **GONE}
     base.update(fields)
     return world_with(cfg, row_of_rocks(1) if rocks is None else rocks, **base)
 
 
-def saucer_world(cfg=CFG, rocks=(), *, x=300.0, y=200.0, small=False, vx=0.0, vy=0.0,
+def saucer_world(cfg=P, rocks=(), *, x=300.0, y=200.0, small=False, vx=0.0, vy=0.0,
                  **fields):
     """A world with a live saucer at (x, y) and the given fields."""
     base = {**IDLE, "saucer_alive": True, "saucer_small": small, "saucer_x": x,
@@ -252,9 +252,9 @@ def test_only_small_saucers_from_exactly_small_score(score: int, small: bool) ->
 def test_interval_at_its_floor_always_gives_small_saucers(cfg) -> None:
     p = params_for(cfg)
     for seed in range(1, 13):
-        world = due(cfg, saucers_this_game=p.always_large, saucer_interval=p.saucer_min_ticks,
+        world = due(p, saucers_this_game=p.always_large, saucer_interval=p.saucer_min_ticks,
                     seed=seed)
-        world, events = step(world, 0, cfg)
+        world, events = step(world, 0, p)
         assert spawned(events)[0].small is True, seed
 
 
@@ -280,7 +280,7 @@ def test_saucer_enters_on_a_side_and_flies_away_from_it() -> None:
     for seed in range(1, 301):
         d = Draft(base)
         d.rng_state, d.rng_inc = seed_state(seed)
-        world, events = step(d.freeze(), 0, CFG)
+        world, events = step(d.freeze(), 0, P)
         s = spawned(events)[0]
         assert s.x in (0.0, P.width)
         from_left = s.x == 0.0
@@ -349,7 +349,7 @@ def test_zigzag_exactly_every_zigzag_ticks() -> None:
 def test_zigzag_speeds_are_down_level_up() -> None:
     seen = []
     for seed in range(1, 61):
-        world, _ = step(saucer_world(vy=0.5, saucer_zig_timer=1, seed=seed, **GONE), 0, CFG)
+        world, _ = step(saucer_world(vy=0.5, saucer_zig_timer=1, seed=seed, **GONE), 0, P)
         seen.append(world.saucer_vy)
     s = P.saucer_speed
     assert set(seen) == {-s, 0.0, s}
@@ -360,7 +360,7 @@ def test_saucer_fires_exactly_every_fire_ticks() -> None:
     world = saucer_world(saucer_fire_timer=1, **GONE)
     fired_at = []
     for tick in range(2 * P.saucer_fire_ticks + 2):
-        world, events = step(world, 0, CFG)
+        world, events = step(world, 0, P)
         if of(events, ev.ShotFired):
             fired_at.append(tick)
     assert fired_at == [0, P.saucer_fire_ticks, 2 * P.saucer_fire_ticks]
@@ -676,9 +676,9 @@ def test_saucer_too_big_for_the_spawn_band_comes_in_at_mid_height(radius: float)
     # a radius of half the height it is one point (mid-height); beyond, it would be reversed
     # (lo = r > hi = H - r) and put saucers past mid-height toward the edges: it stays at
     # mid-height instead.
-    cfg = config_with(saucers={"large_radius_px": radius, "small_radius_px": radius})
+    p = params_for(config_with(saucers={"large_radius_px": radius, "small_radius_px": radius}))
     for seed in range(5):
-        world, events = step(due(cfg, rng_state=seed_state(seed)[0]), 0, cfg)
+        world, events = step(due(p, rng_state=seed_state(seed)[0]), 0, p)
         assert [s.y for s in spawned(events)] == [0.5 * P.height]
 
 
@@ -731,7 +731,7 @@ def test_saucer_comes_sooner_for_a_lurker() -> None:
     for _ in range(ticks):
         draft = Draft(world)
         draft.since_break = 0
-        world, events = step(draft.freeze(), 0, cfg)
+        world, events = step(draft.freeze(), 0, p)
         spawned += of(events, ev.SaucerSpawned)
     assert not spawned
 

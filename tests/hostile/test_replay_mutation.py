@@ -29,6 +29,7 @@ from asteroids.config.render import render_value
 from asteroids.config.rulesets import RULE_TABLES
 from asteroids.core import new_world, step
 from asteroids.core.bot import aimer_bot
+from asteroids.core.params import params_for
 from asteroids.replay import (
     Recorder,
     Replay,
@@ -67,19 +68,21 @@ def _bases() -> dict[str, Replay]:
     """The games every mutant starts from (recorded once per test session)."""
     rules = load_config(overrides=["ship.shield.enabled=true", "ship.shield.radius_px=80"])
     one = Recorder(rules, 5, every=EVERY)
-    world = new_world(rules, 5)
+    p = params_for(rules)  # compiled once (and once per change below), passed every tick
+    world = new_world(p, 5)
     for _ in range(TICKS):  # the aimer, with the shield held 20 ticks in 50
-        mask = aimer_bot(world, rules) | (32 if world.tick % 50 < 20 else 0)
-        world, _ = step(world, mask, rules)
+        mask = aimer_bot(world, p) | (32 if world.tick % 50 < 20 else 0)
+        world, _ = step(world, mask, p)
         one.add(mask, world)
     bases = {"one": one.finish(world)}
     live = Recorder(rules, 6, every=EVERY)
-    config, world = rules, new_world(rules, 6)
+    config, world = rules, new_world(p, 6)
     for t in range(TICKS):  # thrust changed at ticks 100 and 200, as --live records it
         if t in (100, 200):
             config = apply_changes(config, [f"ship.thrust_px_per_s2={300 + t}.0"])
-        mask = aimer_bot(world, config)
-        world, _ = step(world, mask, config)
+            p = params_for(config)
+        mask = aimer_bot(world, p)
+        world, _ = step(world, mask, p)
         live.add(mask, world, config)
     bases["live"] = live.finish(world)
     bases["two"] = record_bot_game(load_config(), 7, aimer_bot, TICKS, players=2,

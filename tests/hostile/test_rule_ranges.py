@@ -17,6 +17,7 @@ from asteroids.config import load_config
 from asteroids.core import new_world, step
 from asteroids.core.bot import bot_input
 from asteroids.core.inputs import InputFrame
+from asteroids.core.params import params_for
 from asteroids.replay import Recorder, load_replay, rules_fingerprint, save_replay
 from asteroids.replay.batch import Item, Result, pooled, verify_file
 from tests.hostile.harness import (
@@ -39,14 +40,15 @@ def _bouncy_game(path: Path, ticks: int = 300) -> int:
     """Record a game whose rocks bounce off the shield (held every other 25 ticks); returns
     how many ticks turned a rock (rocks fly straight otherwise: nothing else turns them)."""
     config = load_config(overrides=BOUNCY)
-    world = new_world(config, 1)
+    p = params_for(config)  # compiled once, passed every tick
+    world = new_world(p, 1)
     recorder = Recorder(config, 1)
     bounces = 0
     for t in range(ticks):
         mask = bot_input(world, config.world.width_px, config.world.height_px, 2)
         mask |= int(InputFrame.SHIELD) if t // 25 % 2 else 0
         before = world
-        world, _ = step(world, mask, config)
+        world, _ = step(world, mask, p)
         recorder.add(mask, world)
         same = world.ast_id.shape == before.ast_id.shape and (world.ast_id == before.ast_id).all()
         bounces += bool(same and world.shield_on and (world.ast_vel != before.ast_vel).any())
