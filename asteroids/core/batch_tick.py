@@ -36,7 +36,7 @@ from asteroids.core.batch_rows import (
     append_shots,
     row_games,
 )
-from asteroids.core.craft import CraftRows
+from asteroids.core.bodies import CONTACTS, CRAFT_ROWS
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
@@ -50,7 +50,6 @@ from asteroids.core.saucer import (
     lurker_busy,
     saucer_arrives,
     saucer_clock,
-    saucer_outline,
     saucer_shot,
     zigzag,
 )
@@ -58,8 +57,6 @@ from asteroids.core.ship import (
     fly,
     jump_many,
     read_buttons,
-    ship_outline_points,
-    ship_present,
     ship_timers_many,
     shot_from_nose,
     trigger,
@@ -150,18 +147,6 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         d.rng_state = rng.state
     shot_game = row_games(d.shot_rows)
 
-    def ship_shape(games: np.ndarray) -> np.ndarray:
-        points = ship_outline_points(MANY, p, d.ship_x[games], d.ship_y[games],
-                                     d.ship_heading[games])
-        out = np.empty((games.shape[0], len(points), 2))
-        for v, (x, y) in enumerate(points):
-            out[:, v, 0] = x
-            out[:, v, 1] = y
-        return out
-
-    def saucer_shape(games: np.ndarray) -> np.ndarray:
-        return saucer_outline(p, d.saucer_x[games], d.saucer_y[games], d.saucer_small[games])
-
     # 3. the shot sweep (``sweep.sweep_shots``): in a wrapping world without obstacles only
     # the games where the reach check finds something in reach are asked, of their rocks
     # only the pairs in reach (``reach.shots_may_hit_rows``); the sweep's own query, walls
@@ -172,12 +157,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if d.shot_id.shape[0]:
         finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
         other |= any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
-        large, small = p.saucer_radius
-        crafts = {Kind.SHIP: CraftRows(ship_present(d), d.ship_x, d.ship_y, d.ship_vx,
-                                       d.ship_vy, np.full(lanes, p.ship_radius), ship_shape),
-                  Kind.SAUCER: CraftRows(d.saucer_alive, d.saucer_x, d.saucer_y, d.saucer_vx,
-                                         d.saucer_vy, np.where(d.saucer_small, small, large),
-                                         saucer_shape)}
+        crafts = {kind: rows(d, p) for kind, rows in CRAFT_ROWS.items()}
         asked, near = ~other, None
         if p.wrap_shots and not obstacles:
             may, near = shots_may_hit_rows(d, p, shot_game, ast_game, crafts, lanes)
@@ -197,20 +177,19 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         bounce_off_obstacles(d, p, MANY)
     if p.ast_collide and d.ast_id.shape[0] > 1:
         collide_asteroids(d, p, MANY)
-    # 5. contacts: a craft touching a rock (or the shield near one), or the two craft
-    # touching, is not routine.
-    ship = ship_present(d)
-    shielded = ship & d.shield_on
-    if shielded.any():
-        near = near_rocks(d, p, shielded, d.ship_x, d.ship_y, p.shield_radius, ast_game)
-        other[ast_game[near]] = True
-    other |= craft_meets_rocks(d, p, ship & ~d.shield_on, d.ship_x, d.ship_y, p.ship_radius,
-                               ship_shape, ast_game, lanes)
-    large, small = p.saucer_radius
-    other |= craft_meets_rocks(d, p, d.saucer_alive, d.saucer_x, d.saucer_y,
-                               np.where(d.saucer_small, small, large), saucer_shape, ast_game,
-                               lanes)
-    other |= crafts_meet(d, p, ship, ship_shape, saucer_shape)
+    # 5. contacts (``touch.touch``), pair by pair as ``CONTACTS`` lists them: a craft
+    # touching a rock (or its shield near one), or two craft touching, is not routine.
+    crafts = {kind: rows(d, p) for kind, rows in CRAFT_ROWS.items()}
+    for contact in CONTACTS:
+        craft = crafts[contact.craft]
+        if contact.other != Kind.ROCK:
+            other |= crafts_meet(p, craft, crafts[contact.other])
+            continue
+        shielded = craft.present & craft.shield
+        if shielded.any():
+            near = near_rocks(d, p, shielded, craft.x, craft.y, craft.shield_radius, ast_game)
+            other[ast_game[near]] = True
+        other |= craft_meets_rocks(d, p, craft, craft.present & ~craft.shield, ast_game, lanes)
     # 6. resolve: the rocks claimed break, score and split (each game's draws from its own
     # stream); an extra life due is not routine.
     if rock_by is not None and (rock_by >= 0).any():

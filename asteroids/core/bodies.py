@@ -1,7 +1,8 @@
 """Which bodies meet which, declared as data: the one table to extend for a new kind.
 
 - ``CRAFT``: every kind of craft (one body of its own), with the function of its rules
-  module that shows it to the contact and shot phases (a ``Craft``, or None out of play);
+  module that shows it to the contact and shot phases (a ``Craft``, or None out of play),
+  and ``CRAFT_ROWS`` the one that shows it in every game of a batch (``CraftRows``);
 - ``CONTACTS``: the pairs that touch (phase 5, ``asteroids.core.touch``), in the order they
   are decided, and what each side is claimed by;
 - ``SHOT_TARGETS``: the craft each side's shots can hit (phase 3, ``asteroids.core.sweep``,
@@ -16,14 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from asteroids.core.craft import Craft
+from asteroids.core.craft import Craft, CraftRows
 from asteroids.core.kinds import Cause, Hit, Kind, Shooter
+from asteroids.core.lanes import BatchDraft
 from asteroids.core.params import Params
-from asteroids.core.saucer import saucer_craft
-from asteroids.core.ship import ship_craft
+from asteroids.core.saucer import saucer_craft, saucer_rows
+from asteroids.core.ship import ship_craft, ship_rows
 from asteroids.core.world import Draft
 
-__all__ = ["CONTACTS", "CRAFT", "HIT_OF", "KIND_HIT", "SHOT_CAUSE", "SHOT_TARGETS", "Contact"]
+__all__ = ["CONTACTS", "CRAFT", "CRAFT_ROWS", "HIT_OF", "KIND_HIT", "SHOT_CAUSE", "SHOT_TARGETS",
+           "Contact"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,13 @@ CRAFT: Mapping[Kind, Callable[[Draft, Params], Craft | None]] = MappingProxyType
     Kind.SAUCER: saucer_craft,
 })
 """Each kind of craft and how its rules module shows it this tick."""
+
+CRAFT_ROWS: Mapping[Kind, Callable[[BatchDraft, Params], CraftRows]] = MappingProxyType({
+    Kind.SHIP: ship_rows,
+    Kind.SAUCER: saucer_rows,
+})
+"""Each kind of craft and how its rules module shows it in every game of a batch (the
+batched pass's ``CRAFT``)."""
 
 CONTACTS: tuple[Contact, ...] = (
     Contact(Kind.SHIP, Kind.ROCK, craft_by=Cause.ROCK, other_by=Cause.SHIP),

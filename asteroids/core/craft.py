@@ -58,3 +58,7 @@ class CraftRows(NamedTuple):
     """Its bounding radius in each game."""
     outlines: Callable[[np.ndarray], np.ndarray]
     """Its ``(n, V, 2)`` world outlines in the ``(n,)`` games asked."""
+    shield: np.ndarray
+    """Where its shield is up (``Craft.shield`` not None)."""
+    shield_radius: float = 0.0
+    """The radius of its shield."""

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from asteroids.core import events as ev
-from asteroids.core.craft import Craft
+from asteroids.core.craft import Craft, CraftRows
 from asteroids.core.kinds import Cause, Kind
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
@@ -25,8 +25,8 @@ from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SAUCER_OUTLINE, SIN_
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
 __all__ = ["SaucerClock", "aim_direction", "aim_toward", "destroy_saucer", "lurker_busy",
-           "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_shot",
-           "update_saucer", "zigzag"]
+           "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_rows",
+           "saucer_shot", "update_saucer", "zigzag"]
 
 _OUTLINE = SAUCER_OUTLINE
 
@@ -49,6 +49,17 @@ def saucer_craft(d: Draft, p: Params) -> Craft | None:
     x, y, small = d.saucer_x, d.saucer_y, d.saucer_small
     return Craft(Kind.SAUCER, x, y, d.saucer_vx, d.saucer_vy, p.saucer_radius[1 if small else 0],
                  lambda: saucer_outline(p, x, y, small))
+
+
+def saucer_rows(d: BatchDraft, p: Params) -> CraftRows:
+    """The saucer in every game as the batched pass's contact and shot phases see it, where
+    it is now (what ``saucer_craft`` is to one game)."""
+    x, y, small = d.saucer_x, d.saucer_y, d.saucer_small
+    large_r, small_r = p.saucer_radius
+    return CraftRows(d.saucer_alive, x, y, d.saucer_vx, d.saucer_vy,
+                     np.where(small, small_r, large_r),
+                     lambda games: saucer_outline(p, x[games], y[games], small[games]),
+                     np.zeros(x.shape[0], dtype=bool))
 
 
 def destroy_saucer(d: Draft, p: Params, cause: Cause, scoring: bool,

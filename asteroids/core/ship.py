@@ -8,7 +8,7 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.batch_rows import any_per_game
-from asteroids.core.craft import Craft
+from asteroids.core.craft import Craft, CraftRows
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.inputs import InputFrame
 from asteroids.core.kinds import DEAD, FLYING, Cause, Kind
@@ -48,6 +48,7 @@ __all__ = [
     "ship_outline",
     "ship_outline_points",
     "ship_present",
+    "ship_rows",
     "shot_from_nose",
     "trigger",
     "update_ship_timers",
@@ -103,6 +104,24 @@ def ship_craft(d: Draft, p: Params) -> Craft | None:
     return Craft(Kind.SHIP, x, y, d.ship_vx, d.ship_vy, p.ship_radius,
                  lambda: ship_outline(p, x, y, heading),
                  p.shield_radius if d.shield_on else None, p.shield_restitution)
+
+
+def ship_rows(d: BatchDraft, p: Params) -> CraftRows:
+    """The ship in every game as the batched pass's contact and shot phases see it, where
+    it is now (what ``ship_craft`` is to one game)."""
+    x, y, heading = d.ship_x, d.ship_y, d.ship_heading
+
+    def outlines(games: np.ndarray) -> np.ndarray:
+        points = ship_outline_points(MANY, p, x[games], y[games], heading[games])
+        out = np.empty((games.shape[0], len(points), 2))
+        for v, (px, py) in enumerate(points):
+            out[:, v, 0] = px
+            out[:, v, 1] = py
+        return out
+
+    return CraftRows(ship_present(d), x, y, d.ship_vx, d.ship_vy,
+                     np.full(x.shape[0], p.ship_radius), outlines, d.shield_on,
+                     p.shield_radius)
 
 
 def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:

@@ -6,20 +6,17 @@ for every game's rows; what ``touch`` asks of one game's rows, gathered for all 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from asteroids.core.batch_rows import any_per_game, distinct, xy_rows
+from asteroids.core.craft import CraftRows
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.params import Params
 from asteroids.core.touch import crafts_near, near_rows, outlines_overlap, rocks_overlapping
 
 __all__ = ["craft_meets_rocks", "crafts_meet", "near_rocks"]
-
-Shape = Callable[[np.ndarray], np.ndarray]
-"""A craft's outlines in the games asked: (n, v, 2) points for (n,) games."""
 
 
 def near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -36,37 +33,33 @@ def near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
                           xy_rows(cx[g], cy[g]), reach, p)]
 
 
-def craft_meets_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
-                      cy: np.ndarray, radius: Any, outline: Shape, ast_game: np.ndarray,
-                      lanes: int) -> np.ndarray:
-    """(B,) where a present craft touches a rock: ``touch._first_overlap`` for every game at
-    once (bounding circles, then the outlines of the candidates; no rock is claimed before
-    the contacts in a tick the batched pass keeps)."""
-    cand = near_rocks(d, p, present, cx, cy, radius, ast_game)
+def craft_meets_rocks(d: BatchDraft, p: Params, craft: CraftRows, present: np.ndarray,
+                      ast_game: np.ndarray, lanes: int) -> np.ndarray:
+    """(B,) where ``craft``, in the games ``present``, touches a rock: ``touch._first_overlap``
+    for every game at once (bounding circles, then the outlines of the candidates; no rock
+    is claimed before the contacts in a tick the batched pass keeps)."""
+    cand = near_rocks(d, p, present, craft.x, craft.y, craft.radius, ast_game)
     if cand.shape[0] == 0:
         return np.zeros(lanes, dtype=bool)
     g = ast_game[cand]
     games = distinct(g, lanes)
-    hit = rocks_overlapping(d, p, cand, outline(games), np.searchsorted(games, g))
+    hit = rocks_overlapping(d, p, cand, craft.outlines(games), np.searchsorted(games, g))
     return any_per_game(hit, g, lanes)
 
 
-def crafts_meet(d: BatchDraft, p: Params, ship: np.ndarray, ship_outline: Shape,
-                saucer_outline: Shape) -> np.ndarray:
-    """(B,) where the ship (present where ``ship``) touches the saucer: ``touch._crafts_touch``
-    for every game at once (the shield's circle, or both bounding circles and then the
+def crafts_meet(p: Params, a: CraftRows, b: CraftRows) -> np.ndarray:
+    """(B,) where craft ``a`` touches craft ``b``: ``touch._crafts_touch`` for every game at
+    once (a's shield's circle where it is up, else both bounding circles and then the
     outlines)."""
-    both = ship & d.saucer_alive
+    both = a.present & b.present
     if not both.any():
         return both
-    large, small = p.saucer_radius
-    near = both & crafts_near(MANY, p, (d.ship_x, d.ship_y), p.ship_radius, d.shield_on,
-                              p.shield_radius, (d.saucer_x, d.saucer_y),
-                              np.where(d.saucer_small, small, large))
-    shielded = near & d.shield_on
-    games = (near & ~d.shield_on).nonzero()[0]
+    near = both & crafts_near(MANY, p, (a.x, a.y), a.radius, a.shield, a.shield_radius,
+                              (b.x, b.y), b.radius)
+    shielded = near & a.shield
+    games = (near & ~a.shield).nonzero()[0]
     if games.shape[0] == 0:
         return shielded
-    hit = outlines_overlap(p, ship_outline(games), saucer_outline(games))
+    hit = outlines_overlap(p, a.outlines(games), b.outlines(games))
     shielded[games[hit]] = True
     return shielded
