@@ -19,10 +19,12 @@ test_batch_arena.py, every game after every tick), so a test that is too cautiou
 time, never bits. In a classic batch of idle or aimer games, well under 1 % of the games
 take the one-game step on a tick.
 
-The tests that mark a game read the same quantities, with the same operations, as the
-rules they stand for (the reach check's bounds, ``touch.near_rows``, ``circles_touch``, the
-sweep's own ``first_hits`` and the contacts' ``polygons_overlap`` over every game at once),
-so a game left to the batched pass is one whose one-game tick would do nothing more.
+Nothing here restates a rule: each phase calls the rules' own texts, the ones the one-game
+``step`` runs, and where a phase gathers every game's rows that gathering sits beside the
+rule (``reach.shots_may_hit_rows``, ``sweep_rows``, ``touch_rows``, ``resolve_rows``; each
+kind of craft as ``bodies.CRAFT_ROWS`` shows it, the contacts pair by pair as
+``bodies.CONTACTS`` lists them). The tests that mark a game are those same texts, so a game
+left to the batched pass is one whose one-game tick would do nothing more.
 """
 
 from __future__ import annotations
@@ -72,7 +74,6 @@ from asteroids.core.waves import (
 )
 
 __all__ = ["routine_tick"]
-
 
 
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
