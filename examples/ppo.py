@@ -74,6 +74,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation after training")
     p.add_argument("--eval-episodes", type=int, default=len(EVAL_SEEDS),
                    help="the first N of EVAL_SEEDS (the protocol: all)")
+    p.add_argument("--greedy", action="store_true",
+                   help="evaluate the most likely action instead of a sampled one")
     return p.parse_args(argv)
 
 
@@ -106,28 +108,33 @@ class Agent(nn.Module):
 
 class TorchPolicy:
     """The trained actor as an evaluation policy: actions sampled from its distribution by a
-    generator seeded with each episode's seed (so an evaluation is reproducible)."""
+    generator seeded with each episode's seed (so an evaluation is reproducible), or the
+    most likely action (``greedy``)."""
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: Agent, greedy: bool = False) -> None:
         self.agent, self.gen = agent, torch.Generator().manual_seed(0)
+        self.greedy = greedy
 
     def reset(self, seed: int) -> None:
         self.gen.manual_seed(seed)
 
     @torch.no_grad()
     def __call__(self, obs: np.ndarray, env: object) -> int:
-        probs = torch.softmax(self.agent.actor(torch.as_tensor(obs)[None]), -1)[0]
-        return int(torch.multinomial(probs, 1, generator=self.gen))
+        logits = self.agent.actor(torch.as_tensor(obs)[None])[0]
+        if self.greedy:
+            return int(logits.argmax())
+        return int(torch.multinomial(torch.softmax(logits, -1), 1, generator=self.gen))
 
 
-def run_evaluation(agent: Agent, env_id: str, episodes: int = len(EVAL_SEEDS)) -> None:
+def run_evaluation(agent: Agent, env_id: str, episodes: int = len(EVAL_SEEDS),
+                   greedy: bool = False) -> None:
     """The trained policy and the novice persona by the protocol (asteroids.env.evaluation)."""
     started = time.perf_counter()
-    ours = evaluate(TorchPolicy(agent), env_id, episodes=episodes)
+    ours = evaluate(TorchPolicy(agent, greedy), env_id, episodes=episodes)
     novice = evaluate_pilot("novice", env_id, episodes=episodes)
     print(f"evaluation ({env_id}, seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[episodes - 1]}, "
           f"cap {EVAL_CAP} steps, {time.perf_counter() - started:.0f} s):")
-    for name, e in (("ppo", ours), ("novice persona", novice)):
+    for name, e in (("ppo" + " (greedy)" * greedy, ours), ("novice persona", novice)):
         print(f"  {name}: median {e.median:.0f}, mean {e.mean:.1f} (human-normalised "
               f"{human_normalised(e.mean):.4f}), sd {e.std:.0f}, mean length "
               f"{e.mean_length:.0f} steps; scores {[round(s) for s in e.scores]}")
@@ -236,7 +243,7 @@ def main(argv: list[str] | None = None) -> None:
         state = torch.load(args.evaluate, map_location="cpu")
         agent = Agent(state["n_obs"], state["n_actions"], state["hidden"])
         agent.load_state_dict(state["weights"])
-        run_evaluation(agent, state["env_id"], args.eval_episodes)
+        run_evaluation(agent, state["env_id"], args.eval_episodes, args.greedy)
         return
     envs = gym.make_vec(args.env_id, num_envs=args.num_envs,
                         vectorization_mode="vector_entry_point",
@@ -253,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
         torch.save({"weights": agent.state_dict(), "n_obs": n_obs, "n_actions": n_actions,
                     "hidden": args.hidden, "env_id": args.env_id}, args.save)
     if not args.no_eval:
-        run_evaluation(agent, args.env_id, args.eval_episodes)
+        run_evaluation(agent, args.env_id, args.eval_episodes, args.greedy)
 
 
 if __name__ == "__main__":
