@@ -102,6 +102,8 @@ def test_attributes_and_methods_act_on_the_one_env_for_every_game():
     venv.set_options({"game_seed": 5})
     venv.reset()
     assert venv.get_attr("game_seed") == [5, 5, 5]
+    with pytest.raises(ValueError, match="ended"):
+        venv.venv.restart([0])  # a game still going is not restarted
 
 
 def test_sb3_ppo_trains_on_the_batch():
