@@ -10,9 +10,10 @@ The batched pass runs the rules' shared texts for all of it (``asteroids.core.la
 and packed rows; so do the arena's rules (``bounce_off_obstacles``, ``collide_asteroids``,
 and the sweep's walls and ricochets, ``sweep_rows``). Each game is *classified* as it
 goes: the moment a rule would do what the batched pass leaves to the one-game driver (a
-jump, a contact, a death, an extra life, a wave, a shot hitting a craft), the game is
-marked, and every marked game is stepped by ``simulation.step`` from its state at the
-start of the tick; its World replaces whatever the batched pass computed for it
+craft touching a rock or the other craft, or a shield near a rock; a shot with a non-finite
+position or velocity; more draws than one jump table holds), the game is marked, and
+every marked game is stepped by ``simulation.step`` from its state at the start of the
+tick; its World replaces whatever the batched pass computed for it
 (``batch_rows.merge_lanes``). The classification only picks the driver; both give the
 same next World (tests/core/test_batch_identity.py, test_batch_tick.py and
 test_batch_arena.py, every game after every tick), so a test that is too cautious costs
@@ -49,6 +50,7 @@ from asteroids.core.resolve import extra_lives
 from asteroids.core.resolve_rows import break_rocks
 from asteroids.core.rng import Pcg32Batch
 from asteroids.core.saucer import (
+    destroy_saucers,
     lurker_busy,
     saucer_arrives,
     saucer_clock,
@@ -58,12 +60,13 @@ from asteroids.core.saucer import (
 from asteroids.core.ship import (
     fly,
     jump_many,
+    lose_ships,
     read_buttons,
     ship_timers_many,
     shot_from_nose,
     trigger,
 )
-from asteroids.core.sweep_rows import claims, sweep_rows
+from asteroids.core.sweep_rows import claims, craft_claims, sweep_rows
 from asteroids.core.touch_rows import craft_meets_rocks, crafts_meet, near_rocks
 from asteroids.core.waves import (
     heartbeat_clock,
@@ -152,9 +155,9 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     # the games where the reach check finds something in reach are asked, of their rocks
     # only the pairs in reach (``reach.shots_may_hit_rows``); the sweep's own query, walls
     # and ricochets over every game's rows (``sweep_rows``, ``sweep.shot_hits``); the rocks
-    # hit are claimed, a craft hit is not routine.
+    # and craft hit are claimed (``claims``, ``craft_claims``).
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
-    rock_by = None
+    rock_by = craft_by = None
     if d.shot_id.shape[0]:
         finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
         other |= any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
@@ -165,8 +168,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             asked &= may
         hits = sweep_rows(d, p, asked, shot_game, crafts, near)
         kind = hits.kind
-        other |= any_per_game((kind != Hit.NONE) & (kind != Hit.ROCK) &
-                              (kind != Hit.OBSTACLE), shot_game, lanes)
+        craft_by = craft_claims(d, kind, hits.t, shot_game, crafts, lanes)
         rows = (kind == Hit.ROCK).nonzero()[0]
         rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
         flying_shots = (d.shot_ttl > 0) & (kind == Hit.NONE)
@@ -191,15 +193,20 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             near = near_rocks(d, p, shielded, craft.x, craft.y, craft.shield_radius, ast_game)
             other[ast_game[near]] = True
         other |= craft_meets_rocks(d, p, craft, craft.present & ~craft.shield, ast_game, lanes)
-    # 6. resolve: the rocks claimed break, score and split (each game's draws from its own
-    # stream); an extra life due is not routine.
+    # 6. resolve (``resolve.resolve``): the rocks claimed break, score and split (each
+    # game's draws from its own stream), a saucer shot down scores, extra ships are earned,
+    # a ship shot down is lost.
     if rock_by is not None and (rock_by >= 0).any():
         break_rocks(d, p, rock_by, ast_game, other, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
+    if craft_by is not None:  # a saucer shot down (``resolve``)
+        destroy_saucers(d, p, craft_by[Kind.SAUCER], log)
     if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
         granted = extra_lives(MANY, d, p)
         log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)
+    if craft_by is not None and (craft_by[Kind.SHIP] >= 0).any():  # the ship shot down
+        lose_ships(d, p, craft_by[Kind.SHIP] >= 0, craft_by[Kind.SHIP], log)
     # 7. timers: a ship coming back (``ship.update_ship_timers``), a wave cleared or
     # starting (``waves.run_waves``), the heartbeat.
     ship_timers_many(d, p, ast_game, log)

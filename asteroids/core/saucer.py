@@ -15,8 +15,9 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft, CraftRows
+from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import Cause, Kind
-from asteroids.core.lanes import ONE, BatchDraft, Lanes
+from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
 from asteroids.core.scoring import player_points
@@ -24,9 +25,9 @@ from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SAUCER_OUTLINE, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
-__all__ = ["SaucerClock", "aim_direction", "aim_toward", "destroy_saucer", "lurker_busy",
-           "saucer_arrives", "saucer_clock", "saucer_craft", "saucer_outline", "saucer_rows",
-           "saucer_shot", "update_saucer", "zigzag"]
+__all__ = ["SaucerClock", "aim_direction", "aim_toward", "break_saucer", "destroy_saucer",
+           "destroy_saucers", "lurker_busy", "saucer_arrives", "saucer_clock", "saucer_craft",
+           "saucer_outline", "saucer_rows", "saucer_shot", "update_saucer", "zigzag"]
 
 _OUTLINE = SAUCER_OUTLINE
 
@@ -67,11 +68,31 @@ def destroy_saucer(d: Draft, p: Params, cause: Cause, scoring: bool,
     """The saucer breaks (claimed by ``cause``); the player scores it for a shot of the ship,
     or for ramming it when ``scoring.ramming_scores`` is on, unless ``scoring`` is off (after
     game over)."""
-    points = player_points(ONE, p, p.saucer_points, 1 if d.saucer_small else 0, cause, scoring)
-    d.score += points
-    d.saucer_alive = False
+    points = break_saucer(ONE, d, p, True, cause, scoring)
     events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, cause.label,
                                      points))
+
+
+def break_saucer(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any, cause: Any,
+                 scoring: Any) -> Any:
+    """The saucer breaks where ``when`` (claimed by ``cause``): gone, and scored for the
+    player (``scoring.player_points``). Returns the points (0 elsewhere); each driver
+    reports ``SaucerDestroyed``. Shared by both drivers."""
+    points = L.where(when, player_points(L, p, p.saucer_points, L.where(d.saucer_small, 1, 0),
+                                         cause, scoring), 0)
+    d.score = d.score + points
+    d.saucer_alive = d.saucer_alive & (when ^ True)
+    return points
+
+
+def destroy_saucers(d: BatchDraft, p: Params, cause: np.ndarray, log: EventLog) -> None:
+    """``resolve``'s saucer for every game of a batch: where ``cause`` claimed a saucer
+    still flying, ``break_saucer`` (scoring while the game is on) and its event."""
+    when = (cause >= 0) & d.saucer_alive
+    if when.any():
+        points = break_saucer(MANY, d, p, when, cause, ~d.game_over)
+        log.emit(EventKind.SAUCER_DESTROYED, when, i0=d.saucer_small, i2=cause, i3=points,
+                 x=d.saucer_x, y=d.saucer_y)
 
 
 def aim_direction(p: Params, sx: float, sy: float, tx: float, ty: float,

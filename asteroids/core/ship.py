@@ -410,12 +410,15 @@ def jump_many(d: BatchDraft, p: Params, b: Buttons, rocks: np.ndarray, log: Even
     return b._replace(flying=b.flying & ~jump)
 
 
-def lose_ships(d: BatchDraft, p: Params, when: np.ndarray, cause: Cause, log: EventLog
-               ) -> None:
-    """``kill_ship`` for every game of ``when``: ``lose_ship`` and its events."""
+def lose_ships(d: BatchDraft, p: Params, when: np.ndarray, cause: Cause | np.ndarray,
+               log: EventLog) -> None:
+    """``kill_ship`` for every game of ``when`` (by ``cause``: one, or each game's):
+    ``lose_ship`` and its events."""
     thrust_off, shield_off, left, over = lose_ship(MANY, d, p, when)
     _log_power_down(d, p, (thrust_off, shield_off), log)
-    log.emit(EventKind.SHIP_DESTROYED, when, i0=int(cause), i1=left, x=d.ship_x, y=d.ship_y)
+    log.emit(EventKind.SHIP_DESTROYED, when,
+             i0=cause if isinstance(cause, np.ndarray) else int(cause), i1=left, x=d.ship_x,
+             y=d.ship_y)
     log.emit(EventKind.GAME_OVER, over, i0=d.score)
 
 

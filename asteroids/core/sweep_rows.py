@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from asteroids.core.batch_rows import distinct, first_of_each, offsets_of, pairs_in_games, xy_rows
-from asteroids.core.bodies import HIT_OF, SHOT_TARGETS
+from asteroids.core.bodies import HIT_OF, SHOT_CAUSE, SHOT_TARGETS
 from asteroids.core.craft import CraftRows
 from asteroids.core.kinds import BY_SHIP, Cause, Hit, Kind, Shooter
 from asteroids.core.lanes import BatchDraft
@@ -20,7 +20,7 @@ from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.params import Params
 from asteroids.core.sweep import ShotHits, Targets, shot_hits, shots_after
 
-__all__ = ["claims", "sweep_rows"]
+__all__ = ["claims", "craft_claims", "sweep_rows"]
 
 def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.ndarray,
                    crafts: Mapping[Kind, CraftRows],
@@ -122,3 +122,26 @@ def claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
     owner = d.shot_owner[rows[order[first]]]
     rock_by[target] = np.where(owner == BY_SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
     return rock_by
+
+
+_CAUSE_OF_SHOOTER = np.array([int(SHOT_CAUSE[s]) for s in Shooter], dtype=np.int64)
+"""``SHOT_CAUSE`` by shooter value."""
+
+
+def craft_claims(d: BatchDraft, kind: np.ndarray, t: np.ndarray, shot_game: np.ndarray,
+                 crafts: Mapping[Kind, CraftRows], lanes: int) -> dict[Kind, np.ndarray]:
+    """Per kind of craft, (B,) the cause that claimed it in each game, or -1:
+    ``sweep._apply_shot_hits``' craft claims for every game at once (the earliest hit, by
+    ``t`` then shot row, claims it; a craft with its shield up is not claimed, though the
+    shot ends there). ``kind`` and ``t``: each shot row's hit (``ShotHits``)."""
+    out = {}
+    for craft, rows in crafts.items():
+        by = np.full(lanes, -1, dtype=np.int64)
+        hit = (kind == HIT_OF[craft]).nonzero()[0]
+        if hit.shape[0]:
+            order = hit[np.lexsort((hit, t[hit]))]
+            games, first = first_of_each(shot_game[order])
+            cause = _CAUSE_OF_SHOOTER[d.shot_owner[order[first]]]
+            by[games] = np.where(rows.shield[games], -1, cause)
+        out[craft] = by
+    return out

@@ -135,6 +135,29 @@ def test_waves_starting_are_the_one_game_cores(preset, overrides):
     assert len({e.wave for e in started}) >= 3, "several waves, in every game"
 
 
+@pytest.mark.parametrize("preset", ["classic", "default"])
+def test_craft_shot_down_are_the_one_game_cores(preset):
+    # Saucers early and often (a rock broken does not keep them away), every one small and
+    # accurate: the aimer's games shoot them down, the idle games' ships are shot down, and
+    # the ships with their shield up take the saucer's shots on the shield.
+    cfg = load_preset(preset, overrides=[
+        "saucers.first_interval_s=1", "saucers.min_interval_s=1", "saucers.interval_step_s=1",
+        "saucers.always_large_count=0", "saucers.small_score=0", "saucers.aim_error_deg=0",
+        "saucers.lurk_s=0", "ship.shield.enabled=true", "game.lives=2"])
+    decide = batch_bot_for("aimer")
+
+    def masks(tick, batch):
+        lane = np.arange(batch.size)
+        aimed = np.asarray(decide(batch, cfg), dtype=np.int64)
+        shield = int(InputFrame.SHIELD)
+        return np.where(lane % 3 == 0, aimed, np.where(lane % 3 == 1, 0, shield))
+
+    seen: set = set()
+    play_both(cfg, list(range(60, 69)), 500, masks, seen)
+    assert "ship-shot" in {e.by for e in seen if isinstance(e, ev.SaucerDestroyed)}
+    assert "saucer-shot" in {e.cause for e in seen if isinstance(e, ev.ShipDestroyed)}
+
+
 def test_games_that_end_at_different_ticks_stay_identical_after_game_over():
     cfg = load_preset("classic", overrides=["game.lives=1"])
     over_at, worlds = play_both(cfg, [3, 11, 12, 40, 41, 77], 450, random_masks(2))

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asteroids.config.loader import load_preset
+from asteroids.core import events as ev
 from asteroids.core import new_world, state_hash, step
 from asteroids.core.aim import IMAGE_STEPS, AimKit, closest, closest_within, escapes
 from asteroids.core.batch import (
@@ -129,6 +130,32 @@ def test_waves_starting_stay_in_the_batched_pass():
                                             "game.next_wave_delay_s=0",
                                             "asteroids.split_children=0"])
     assert _other_share(cfg, "aimer", 8, 300) < 0.003
+
+
+def test_craft_shot_down_stay_in_the_batched_pass():
+    # Small accurate saucers early and often; the aimer's games shoot them down, the idle
+    # games' ships are shot down: those ticks are the batched pass's (each once sent its
+    # game to the one-game driver), unless something else happens to the game then.
+    cfg = params_for(load_preset("classic", overrides=[
+        "saucers.first_interval_s=1", "saucers.min_interval_s=1", "saucers.interval_step_s=1",
+        "saucers.always_large_count=0", "saucers.small_score=0", "saucers.aim_error_deg=0",
+        "saucers.lurk_s=0"]))
+    decide = batch_bot_for("aimer")
+    batch = new_batch(cfg, range(60, 70))
+    shot_down = routine = 0
+    for _ in range(400):
+        masks = np.where(np.arange(batch.size) % 2 == 0,
+                         np.asarray(decide(batch, cfg), dtype=np.int64), 0)
+        with np.errstate(all="ignore"):
+            _, _, other, _ = routine_tick(batch.columns(), masks, batch.params)
+        batch, events = step_batch(batch, masks, cfg)
+        for i in range(batch.size):
+            if any((isinstance(e, ev.SaucerDestroyed) and e.by == "ship-shot") or
+                   (isinstance(e, ev.ShipDestroyed) and e.cause == "saucer-shot")
+                   for e in events.of(i)):
+                shot_down += 1
+                routine += not other[i]
+    assert shot_down >= 5 and routine >= 0.8 * shot_down, (shot_down, routine)
 
 
 @pytest.mark.parametrize(("preset", "ticks"), [("classic", 1000), ("default", 600)])
