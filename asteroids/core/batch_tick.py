@@ -39,7 +39,7 @@ from asteroids.core.batch_rows import (
     append_shots,
     row_games,
 )
-from asteroids.core.bodies import CONTACTS, CRAFT_ROWS
+from asteroids.core.bodies import CRAFT_ROWS
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
@@ -67,7 +67,7 @@ from asteroids.core.ship import (
     trigger,
 )
 from asteroids.core.sweep_rows import claims, craft_claims, sweep_rows
-from asteroids.core.touch_rows import craft_meets_rocks, crafts_meet, near_rocks
+from asteroids.core.touch_rows import contact_claims
 from asteroids.core.waves import (
     heartbeat_clock,
     rocks_weight,
@@ -181,31 +181,27 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if p.ast_collide and d.ast_id.shape[0] > 1:
         collide_asteroids(d, p, MANY)
     # 5. contacts (``touch.touch``), pair by pair as ``CONTACTS`` lists them: a craft
-    # touching a rock (or its shield near one), or two craft touching, is not routine.
+    # against the lowest unclaimed rock it overlaps, or against the other craft, claimed as
+    # one game's frame claims them (``touch_rows.contact_claims``); a shield near a rock
+    # (its bounce) is not routine.
+    if rock_by is None:
+        rock_by = np.full(d.ast_id.shape[0], -1, dtype=np.int64)
+    if craft_by is None:
+        craft_by = {kind: np.full(lanes, -1, dtype=np.int64) for kind in CRAFT_ROWS}
     crafts = {kind: rows(d, p) for kind, rows in CRAFT_ROWS.items()}
-    for contact in CONTACTS:
-        craft = crafts[contact.craft]
-        if contact.other != Kind.ROCK:
-            other |= crafts_meet(p, craft, crafts[contact.other])
-            continue
-        shielded = craft.present & craft.shield
-        if shielded.any():
-            near = near_rocks(d, p, shielded, craft.x, craft.y, craft.shield_radius, ast_game)
-            other[ast_game[near]] = True
-        other |= craft_meets_rocks(d, p, craft, craft.present & ~craft.shield, ast_game, lanes)
+    other |= contact_claims(d, p, crafts, rock_by, craft_by, ast_game, lanes)
     # 6. resolve (``resolve.resolve``): the rocks claimed break, score and split (each
-    # game's draws from its own stream), a saucer shot down scores, extra ships are earned,
-    # a ship shot down is lost.
-    if rock_by is not None and (rock_by >= 0).any():
+    # game's draws from its own stream), a saucer claimed breaks and scores, extra ships are
+    # earned, a ship claimed is lost.
+    if (rock_by >= 0).any():
         break_rocks(d, p, rock_by, ast_game, other, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
-    if craft_by is not None:  # a saucer shot down (``resolve``)
-        destroy_saucers(d, p, craft_by[Kind.SAUCER], log)
+    destroy_saucers(d, p, craft_by[Kind.SAUCER], log)
     if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
         granted = extra_lives(MANY, d, p)
         log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)
-    if craft_by is not None and (craft_by[Kind.SHIP] >= 0).any():  # the ship shot down
+    if (craft_by[Kind.SHIP] >= 0).any():
         lose_ships(d, p, craft_by[Kind.SHIP] >= 0, craft_by[Kind.SHIP], log)
     # 7. timers: a ship coming back (``ship.update_ship_timers``), a wave cleared or
     # starting (``waves.run_waves``), the heartbeat.

@@ -125,7 +125,8 @@ def claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
 
 
 _CAUSE_OF_SHOOTER = np.array([int(SHOT_CAUSE[s]) for s in Shooter], dtype=np.int64)
-"""``SHOT_CAUSE`` by shooter value."""
+"""``SHOT_CAUSE`` by shooter value (read-only)."""
+_CAUSE_OF_SHOOTER.flags.writeable = False
 
 
 def craft_claims(d: BatchDraft, kind: np.ndarray, t: np.ndarray, shot_game: np.ndarray,

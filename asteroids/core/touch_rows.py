@@ -6,17 +6,20 @@ for every game's rows; what ``touch`` asks of one game's rows, gathered for all 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from asteroids.core.batch_rows import any_per_game, distinct, xy_rows
+from asteroids.core.batch_rows import distinct, first_of_each, xy_rows
+from asteroids.core.bodies import CONTACTS
 from asteroids.core.craft import CraftRows
+from asteroids.core.kinds import Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.params import Params
 from asteroids.core.touch import crafts_near, near_rows, outlines_overlap, rocks_overlapping
 
-__all__ = ["craft_meets_rocks", "crafts_meet", "near_rocks"]
+__all__ = ["contact_claims", "crafts_meet", "first_overlaps", "near_rocks"]
 
 
 def near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
@@ -33,18 +36,56 @@ def near_rocks(d: BatchDraft, p: Params, present: np.ndarray, cx: np.ndarray,
                           xy_rows(cx[g], cy[g]), reach, p)]
 
 
-def craft_meets_rocks(d: BatchDraft, p: Params, craft: CraftRows, present: np.ndarray,
-                      ast_game: np.ndarray, lanes: int) -> np.ndarray:
-    """(B,) where ``craft``, in the games ``present``, touches a rock: ``touch._first_overlap``
-    for every game at once (bounding circles, then the outlines of the candidates; no rock
-    is claimed before the contacts in a tick the batched pass keeps)."""
+def first_overlaps(d: BatchDraft, p: Params, craft: CraftRows, present: np.ndarray,
+                   rock_by: np.ndarray, ast_game: np.ndarray, lanes: int) -> np.ndarray:
+    """(B,) in each game where ``present``, the lowest unclaimed rock (``rock_by`` < 0) whose
+    outline ``craft``'s overlaps, or -1: ``touch._first_overlap`` for every game at once
+    (bounding circles, then the outlines of the unclaimed candidates)."""
+    out = np.full(lanes, -1, dtype=np.int64)
     cand = near_rocks(d, p, present, craft.x, craft.y, craft.radius, ast_game)
+    cand = cand[rock_by[cand] < 0]
     if cand.shape[0] == 0:
-        return np.zeros(lanes, dtype=bool)
+        return out
     g = ast_game[cand]
     games = distinct(g, lanes)
     hit = rocks_overlapping(d, p, cand, craft.outlines(games), np.searchsorted(games, g))
-    return any_per_game(hit, g, lanes)
+    first_games, first = first_of_each(g[hit])
+    out[first_games] = cand[hit][first]
+    return out
+
+
+def contact_claims(d: BatchDraft, p: Params, crafts: Mapping[Kind, CraftRows],
+                   rock_by: np.ndarray, craft_by: dict[Kind, np.ndarray],
+                   ast_game: np.ndarray, lanes: int) -> np.ndarray:
+    """``touch.touch`` for every game at once: the pairs of ``CONTACTS`` in order, each
+    claiming in ``rock_by`` and ``craft_by`` (updated in place; what the shots claimed
+    first) as one game's frame does: a craft not yet claimed and in play against the lowest
+    unclaimed rock it overlaps, or against the other craft (its shield's circle, or both
+    outlines). Returns the games whose shield is up near a rock (its bounce is left to the
+    one-game driver)."""
+    shield_near = np.zeros(lanes, dtype=bool)
+    for contact in CONTACTS:
+        craft = crafts[contact.craft]
+        free = craft.present & (craft_by[contact.craft] < 0)
+        if contact.other == Kind.ROCK:
+            shielded = free & craft.shield
+            if shielded.any():
+                near = near_rocks(d, p, shielded, craft.x, craft.y, craft.shield_radius,
+                                  ast_game)
+                shield_near[ast_game[near]] = True
+            if rock_by.shape[0] == 0:
+                continue
+            hit = first_overlaps(d, p, craft, free & ~craft.shield, rock_by, ast_game, lanes)
+            got = hit >= 0
+            rock_by[hit[got]] = int(contact.other_by)
+            craft_by[contact.craft][got] = int(contact.craft_by)
+            continue
+        other = crafts[contact.other]
+        meet = crafts_meet(p, craft._replace(present=free & (craft_by[contact.other] < 0)),
+                           other)
+        craft_by[contact.other][meet] = int(contact.other_by)
+        craft_by[contact.craft][meet & ~craft.shield] = int(contact.craft_by)
+    return shield_near
 
 
 def crafts_meet(p: Params, a: CraftRows, b: CraftRows) -> np.ndarray:

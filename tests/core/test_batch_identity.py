@@ -191,3 +191,63 @@ def test_the_same_seed_twice_in_a_batch_plays_the_same_game_twice():
 def test_soak_hundreds_of_seeds_for_thousands_of_ticks(preset):
     cfg = load_preset(preset)
     play_both(cfg, list(range(256)), 3000, random_masks(4))
+
+
+def _crash_scenes(p):
+    """Hand-made games where the craft crash: the ship into the saucer (shield down, then
+    up), the ship and the saucer each into a rock, both on the same rock on one tick (the
+    saucer gets the next one, the lowest unclaimed), and a shot claiming one of the two
+    rocks the ship touches on one tick (the ship gets the other). Returns (worlds,
+    masks)."""
+    from tests.core.worlds import rock, with_shots, world_with
+
+    saucer = dict(saucer_alive=True, saucer_small=False, saucer_ticks_left=500,
+                  saucer_fire_timer=500, saucer_zig_timer=500, saucer_timer=500)
+    cx, cy = 0.5 * p.width, 0.5 * p.height
+    ship_meets_saucer = world_with(p, [rock(0, 100.0, 100.0, cfg=p)], seed=1, **saucer,
+                                   saucer_x=cx + 60.0, saucer_y=cy, saucer_vx=-3.0,
+                                   saucer_vy=0.0)
+    into_rock = world_with(p, [rock(1, cx + 45.0, cy, -2.0, 0.0, cfg=p, round_radius=15.0),
+                               rock(0, 100.0, 100.0, cfg=p)], seed=2)
+    saucer_into_rock = world_with(p, [rock(0, 100.0, 100.0, cfg=p),
+                                      rock(1, 700.0, 200.0, cfg=p, round_radius=15.0)],
+                                  seed=3, **saucer, saucer_x=650.0, saucer_y=200.0,
+                                  saucer_vx=3.0, saucer_vy=0.0)
+    shared = world_with(p, [rock(1, cx + 12.0, cy, cfg=p, round_radius=15.0),
+                            rock(1, cx + 55.0, cy, cfg=p, round_radius=15.0)],
+                        seed=4, **saucer, saucer_x=cx + 40.0, saucer_y=cy, saucer_vx=0.0,
+                        saucer_vy=0.0)
+    shot_first = with_shots(
+        world_with(p, [rock(2, cx + 8.0, cy, cfg=p, round_radius=6.0),
+                       rock(2, cx - 8.0, cy, cfg=p, round_radius=6.0)],
+                   seed=5), [(0, cx + 8.0, cy + 14.0, 0.0, -10.0, 30)])
+    worlds = [ship_meets_saucer, ship_meets_saucer, into_rock, saucer_into_rock, shared,
+              shot_first]
+    masks = [0, int(InputFrame.SHIELD), 0, 0, 0, 0]
+    return worlds, masks
+
+
+@pytest.mark.parametrize("preset", ["classic", "default"])
+def test_crashes_are_the_one_game_cores_in_the_batched_pass(preset):
+    from asteroids.core.batch import pack
+    from asteroids.core.batch_tick import routine_tick
+
+    p = params_for(load_preset(preset, overrides=["ship.shield.enabled=true"]))
+    worlds, masks = _crash_scenes(p)
+    batch = pack(worlds, p, range(len(worlds)), keep_worlds=False)
+    seen: set = set()
+    for tick in range(40):
+        with np.errstate(all="ignore"):
+            _, _, other, _ = routine_tick(batch.columns(), np.array(masks), p)
+        assert not other.any(), f"tick {tick + 1}: games {other.nonzero()[0]} left the pass"
+        batch, columns = step_batch(batch, np.array(masks), p)
+        for i in range(len(worlds)):
+            worlds[i], events = step(worlds[i], masks[i], p)
+            assert _differing_fields(batch.world(i), worlds[i]) == [], f"game {i}, {tick + 1}"
+            assert columns.of(i) == events, f"game {i}, tick {tick + 1}: events"
+            seen.update(events)
+    causes = {(type(e).__name__, getattr(e, "by", getattr(e, "cause", None))) for e in seen}
+    assert {("SaucerDestroyed", "ship"), ("ShipDestroyed", "saucer"),
+            ("ShipDestroyed", "asteroid"), ("SaucerDestroyed", "asteroid"),
+            ("AsteroidDestroyed", "ship"), ("AsteroidDestroyed", "saucer"),
+            ("AsteroidDestroyed", "ship-shot")} <= causes, causes

@@ -110,17 +110,29 @@ def test_pillars_and_rock_collisions_stay_in_the_batched_pass():
     assert _other_share(arena, "idle", 8, 400) < 0.05
 
 
-@pytest.mark.parametrize("preset", ["classic", "default"])
-def test_jumps_and_respawns_stay_in_the_batched_pass(preset):
-    # Random buttons press hyperspace every other tick or so: jumps, exits (some fatal) and
-    # respawns are the batched pass's (they once sent about 2.7 % of game-ticks to the
-    # one-game driver).
-    rng = np.random.default_rng(11)
+def _random_buttons(seed: int):
+    rng = np.random.default_rng(seed)
 
     def buttons(batch, cfg):
         return rng.integers(0, ALL_BUTTONS + 1, size=batch.size)
 
-    assert _other_share(load_preset(preset), buttons, 16, 300) < 0.003
+    return buttons
+
+
+@pytest.mark.parametrize("preset", ["classic", "default", "arena"])
+def test_random_inputs_never_leave_the_batched_pass(preset):
+    # Random buttons press hyperspace every other tick or so, and fly the ships into rocks
+    # and saucers: jumps, exits, deaths, respawns, waves, crashes and craft shot down are
+    # all the batched pass's (they once sent about 2.7 % of game-ticks to the one-game
+    # driver).
+    assert _other_share(load_preset(preset), _random_buttons(11), 16, 300) == 0
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("preset", ["classic", "default", "arena"])
+def test_soak_random_inputs_never_leave_the_batched_pass(preset):
+    assert _other_share(load_preset(preset), _random_buttons(12), 256, 3000) == 0
 
 
 def test_waves_starting_stay_in_the_batched_pass():
