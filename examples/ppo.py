@@ -140,7 +140,8 @@ def run_evaluation(agent: Agent, env_id: str, episodes: int = len(EVAL_SEEDS),
               f"{e.mean_length:.0f} steps; scores {[round(s) for s in e.scores]}")
 
 
-def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) -> None:
+def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) -> int:
+    """Train ``agent`` in place; returns the env steps played (restart steps not counted)."""
     n, steps = args.num_envs, args.num_steps
     batch = n * steps
     updates = max(1, args.total_steps // batch)
@@ -231,6 +232,7 @@ def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) ->
                 out.flush()
     if writer is not None:
         out.close()
+    return global_step
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -252,8 +254,8 @@ def main(argv: list[str] | None = None) -> None:
     n_actions = int(envs.single_action_space.n)
     agent = Agent(n_obs, n_actions, args.hidden)
     started = time.perf_counter()
-    train(args, agent, envs)
-    print(f"trained {args.total_steps} env steps in {time.perf_counter() - started:.0f} s "
+    played = train(args, agent, envs)
+    print(f"trained {played} env steps in {time.perf_counter() - started:.0f} s "
           f"(pid {os.getpid()})", flush=True)
     if args.save:
         args.save.parent.mkdir(parents=True, exist_ok=True)

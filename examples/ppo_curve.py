@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
 
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     top.plot(mid / 1e6, binned(returns), color="tab:blue", label="PPO, mean return per bin")
-    top.axhline(RANDOM_CLASSIC, color="grey", ls=":", label=f"random ({RANDOM_CLASSIC:.0f})")
+    top.axhline(RANDOM_CLASSIC, color="grey", ls=":",
+                label=f"random policy, mean ({RANDOM_CLASSIC:.0f})")
     if args.novice is not None:
         top.axhline(args.novice, color="tab:red", ls="--",
                     label=f"novice persona, median ({args.novice:.0f})")

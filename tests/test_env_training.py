@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,7 +43,8 @@ def test_the_ppo_example_trains_saves_evaluates_and_draws_its_curve(tmp_path):
            "--eval-episodes", "1"]
     out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=240)
     assert out.returncode == 0, out.stderr
-    assert "trained 512 env steps" in out.stdout
+    played = int(re.search(r"trained (\d+) env steps", out.stdout).group(1))
+    assert 400 <= played < 512  # 4 games x 128 steps, less the restart steps
     assert "ppo: median" in out.stdout and "novice persona: median" in out.stdout
     with (tmp_path / "run.csv").open() as f:
         rows = list(csv.DictReader(f))
