@@ -57,6 +57,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--ent-coef-final", type=float,
+                   help="anneal the entropy coefficient linearly to this (default: constant)")
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--hidden", type=int, default=256, help="units in each of 2 layers")
@@ -66,6 +68,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="subtracted from the (scaled) reward of a step that loses a life")
     p.add_argument("--max-episode-steps", type=int, default=EVAL_CAP,
                    help="training games are cut here (the evaluation's cap)")
+    p.add_argument("--frame-stack", type=int, default=1,
+                   help="the env's frame_stack: the last k observations, flattened (1: none)")
+    p.add_argument("--max-wall-s", type=float,
+                   help="stop after this many seconds of training (annealing follows the "
+                        "larger of the step and the time fraction), then save and evaluate")
     p.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     p.add_argument("--csv", type=Path, help="one row per finished game")
     p.add_argument("--save", type=Path, help="the trained weights (torch state dict)")
@@ -96,11 +103,15 @@ class Agent(nn.Module):
         self.actor = nn.Sequential(layer(n_obs, hidden), nn.Tanh(), layer(hidden, hidden),
                                    nn.Tanh(), layer(hidden, n_actions, 0.01))
 
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        """The actor's logits; a stacked observation (B, k, n) is flattened to (B, k * n)."""
+        return self.actor(x.flatten(1))
+
     def value(self, x: torch.Tensor) -> torch.Tensor:
-        return self.critic(x).squeeze(-1)
+        return self.critic(x.flatten(1)).squeeze(-1)
 
     def act(self, x: torch.Tensor, action: torch.Tensor | None = None):
-        dist = Categorical(logits=self.actor(x))
+        dist = Categorical(logits=self.logits(x))
         if action is None:
             action = dist.sample()
         return action, dist.log_prob(action), dist.entropy(), self.value(x)
@@ -120,17 +131,19 @@ class TorchPolicy:
 
     @torch.no_grad()
     def __call__(self, obs: np.ndarray, env: object) -> int:
-        logits = self.agent.actor(torch.as_tensor(obs)[None])[0]
+        logits = self.agent.logits(torch.as_tensor(obs)[None])[0]
         if self.greedy:
             return int(logits.argmax())
         return int(torch.multinomial(torch.softmax(logits, -1), 1, generator=self.gen))
 
 
 def run_evaluation(agent: Agent, env_id: str, episodes: int = len(EVAL_SEEDS),
-                   greedy: bool = False) -> None:
-    """The trained policy and the novice persona by the protocol (asteroids.env.evaluation)."""
+                   greedy: bool = False, frame_stack: int = 1) -> None:
+    """The trained policy and the novice persona by the protocol (asteroids.env.evaluation);
+    a policy trained on stacked observations sees the same stack (the env's option)."""
     started = time.perf_counter()
-    ours = evaluate(TorchPolicy(agent, greedy), env_id, episodes=episodes)
+    stack = {"frame_stack": frame_stack} if frame_stack > 1 else {}
+    ours = evaluate(TorchPolicy(agent, greedy), env_id, episodes=episodes, **stack)
     novice = evaluate_pilot("novice", env_id, episodes=episodes)
     print(f"evaluation ({env_id}, seeds {EVAL_SEEDS[0]}..{EVAL_SEEDS[episodes - 1]}, "
           f"cap {EVAL_CAP} steps, {time.perf_counter() - started:.0f} s):")
@@ -163,9 +176,17 @@ def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) ->
     valid = np.ones(n, dtype=bool)          # False: this step only restarts an ended game
     ret, length = np.zeros(n), np.zeros(n, dtype=np.int64)
     global_step, started, recent = 0, time.perf_counter(), []
+    ent_final = args.ent_coef if args.ent_coef_final is None else args.ent_coef_final
     for update in range(1, updates + 1):
+        done = (update - 1) / updates
+        if args.max_wall_s:
+            done = max(done, (time.perf_counter() - started) / args.max_wall_s)
+            if done >= 1.0:
+                print(f"stopped by --max-wall-s after {update - 1} updates", flush=True)
+                break
         for g in opt.param_groups:
-            g["lr"] = args.lr * (1.0 - (update - 1) / updates)
+            g["lr"] = args.lr * (1.0 - done)
+        ent_coef = args.ent_coef + (ent_final - args.ent_coef) * done
         for t in range(steps):
             obs_buf[t] = torch.as_tensor(obs)
             valid_buf[t] = torch.as_tensor(valid)
@@ -215,7 +236,7 @@ def train(args: argparse.Namespace, agent: Agent, envs: gym.vector.VectorEnv) ->
                 a = (a - a.mean()) / (a.std() + 1e-8)
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
                 v_loss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
-                loss = pg - args.ent_coef * entropy.mean() + args.vf_coef * v_loss
+                loss = pg - ent_coef * entropy.mean() + args.vf_coef * v_loss
                 opt.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -245,11 +266,13 @@ def main(argv: list[str] | None = None) -> None:
         state = torch.load(args.evaluate, map_location="cpu")
         agent = Agent(state["n_obs"], state["n_actions"], state["hidden"])
         agent.load_state_dict(state["weights"])
-        run_evaluation(agent, state["env_id"], args.eval_episodes, args.greedy)
+        run_evaluation(agent, state["env_id"], args.eval_episodes, args.greedy,
+                       state.get("frame_stack", 1))
         return
     envs = gym.make_vec(args.env_id, num_envs=args.num_envs,
                         vectorization_mode="vector_entry_point",
-                        max_episode_steps=args.max_episode_steps)
+                        max_episode_steps=args.max_episode_steps,
+                        **({"frame_stack": args.frame_stack} if args.frame_stack > 1 else {}))
     n_obs = int(np.prod(envs.single_observation_space.shape))
     n_actions = int(envs.single_action_space.n)
     agent = Agent(n_obs, n_actions, args.hidden)
@@ -260,9 +283,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.save:
         args.save.parent.mkdir(parents=True, exist_ok=True)
         torch.save({"weights": agent.state_dict(), "n_obs": n_obs, "n_actions": n_actions,
-                    "hidden": args.hidden, "env_id": args.env_id}, args.save)
+                    "hidden": args.hidden, "env_id": args.env_id,
+                    "frame_stack": args.frame_stack}, args.save)
     if not args.no_eval:
-        run_evaluation(agent, args.env_id, args.eval_episodes, args.greedy)
+        run_evaluation(agent, args.env_id, args.eval_episodes, args.greedy, args.frame_stack)
 
 
 if __name__ == "__main__":
