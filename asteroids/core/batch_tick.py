@@ -10,8 +10,8 @@ The batched pass runs the rules' shared texts for all of it (``asteroids.core.la
 and packed rows; so do the arena's rules (``bounce_off_obstacles``, ``collide_asteroids``,
 and the sweep's walls and ricochets, ``sweep_rows``). Each game is *classified* as it
 goes: the moment a rule would do what the batched pass leaves to the one-game driver (a
-craft touching a rock or the other craft, or a shield near a rock; a shot with a non-finite
-position or velocity; more draws than one jump table holds), the game is marked, and
+shot with a non-finite position or velocity; more draws than one jump table holds), the
+game is marked, and
 every marked game is stepped by ``simulation.step`` from its state at the start of the
 tick; its World replaces whatever the batched pass computed for it
 (``batch_rows.merge_lanes``). The classification only picks the driver; both give the
@@ -182,14 +182,14 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         collide_asteroids(d, p, MANY)
     # 5. contacts (``touch.touch``), pair by pair as ``CONTACTS`` lists them: a craft
     # against the lowest unclaimed rock it overlaps, or against the other craft, claimed as
-    # one game's frame claims them (``touch_rows.contact_claims``); a shield near a rock
-    # (its bounce) is not routine.
+    # one game's frame claims them, a shield bouncing the rocks it touches
+    # (``touch_rows.contact_claims``).
     if rock_by is None:
         rock_by = np.full(d.ast_id.shape[0], -1, dtype=np.int64)
     if craft_by is None:
         craft_by = {kind: np.full(lanes, -1, dtype=np.int64) for kind in CRAFT_ROWS}
     crafts = {kind: rows(d, p) for kind, rows in CRAFT_ROWS.items()}
-    other |= contact_claims(d, p, crafts, rock_by, craft_by, ast_game, lanes)
+    contact_claims(d, p, crafts, rock_by, craft_by, ast_game, lanes)
     # 6. resolve (``resolve.resolve``): the rocks claimed break, score and split (each
     # game's draws from its own stream), a saucer claimed breaks and scores, extra ships are
     # earned, a ship claimed is lost.

@@ -62,3 +62,5 @@ class CraftRows(NamedTuple):
     """Where its shield is up (``Craft.shield`` not None)."""
     shield_radius: float = 0.0
     """The radius of its shield."""
+    shield_bounce: float = 0.0
+    """How its shield bounces rocks (``Craft.bounce``)."""

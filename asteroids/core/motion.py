@@ -18,8 +18,8 @@ from asteroids.core.params import Params
 from asteroids.core.tables import HEADING_STEPS
 from asteroids.core.world import Draft
 
-__all__ = ["bounce_off_obstacles", "collide_asteroids", "keep_inside", "move_bodies",
-           "move_craft", "move_rocks", "push_and_reflect"]
+__all__ = ["bounce_off_obstacles", "collide_asteroids", "keep_inside", "kept_inside",
+           "move_bodies", "move_craft", "move_rocks", "push_and_reflect"]
 
 
 def move_bodies(d: Draft, p: Params) -> None:
@@ -94,8 +94,8 @@ def bounce_off_obstacles(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> No
             c_normal, c_depth = c.normal[pick], c.depth[pick]
             pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
             pos[i], vel[i] = push_and_reflect(pos[i], vel[i], c_normal, c_depth, 1.0)
-            d.ast_pos, d.ast_vel = _kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
-                                                _rows_of_games(L, d, i))
+            d.ast_pos, d.ast_vel = kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
+                                               _rows_of_games(L, d, i))
     flying = (d.ship_state == FLYING) & (d.game_over ^ True)
     if not (flying.any() if L.many else flying):
         return
@@ -146,10 +146,10 @@ def _rows_of_games(L: Lanes, d: Draft | BatchDraft, rows: np.ndarray) -> np.ndar
     return touched.take(game).nonzero()[0]
 
 
-def _kept_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params, wrap: bool,
-                 rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def kept_inside(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, p: Params, wrap: bool,
+                rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """``keep_inside`` on ``rows`` of ``pos`` and ``vel`` (None: all of them; both are the
-    caller's own copies)."""
+    caller's own copies): a rule that moved some rocks keeps their games' rocks inside."""
     if rows is None:
         return keep_inside(pos, vel, radius[:, None], p, wrap)
     if rows.shape[0]:
@@ -232,5 +232,5 @@ def collide_asteroids(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> None:
         pos[i, 1] -= share_i * ny
         pos[j, 0] += share_j * nx
         pos[j, 1] += share_j * ny
-    d.ast_pos, d.ast_vel = _kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
-                                        _rows_of_games(L, d, i_all))
+    d.ast_pos, d.ast_vel = kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids,
+                                       _rows_of_games(L, d, i_all))

@@ -121,7 +121,7 @@ def ship_rows(d: BatchDraft, p: Params) -> CraftRows:
 
     return CraftRows(ship_present(d), x, y, d.ship_vx, d.ship_vy,
                      np.full(x.shape[0], p.ship_radius), outlines, d.shield_on,
-                     p.shield_radius)
+                     p.shield_radius, p.shield_restitution)
 
 
 def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:

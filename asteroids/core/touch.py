@@ -16,14 +16,14 @@ from asteroids.core.frame import Frame
 from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.kinds import Kind
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
-from asteroids.core.motion import keep_inside, push_and_reflect
+from asteroids.core.motion import kept_inside, push_and_reflect
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.overlap import polygons_overlap
 from asteroids.core.params import Params
 from asteroids.core.world import Draft
 
 __all__ = ["circles_touch", "crafts_near", "near_rows", "outlines_overlap", "rocks_near",
-           "rocks_overlapping", "touch"]
+           "rocks_overlapping", "shield_bounce", "touch"]
 
 _ROCK = Kind.ROCK
 
@@ -157,22 +157,39 @@ def rocks_overlapping(d: Draft | BatchDraft, p: Params, rocks: np.ndarray,
 
 
 def _shield_bounce(d: Draft, p: Params, craft: Craft, radius: float) -> None:
-    """Asteroids touching the craft's shield circle bounce off it, reflected off their own
-    edge, relative to the craft's motion."""
-    center = np.array([[craft.x, craft.y]])
+    """Asteroids touching the craft's shield circle bounce off it (``shield_bounce``)."""
     near = rocks_near(d, p, (craft.x, craft.y), radius)
     if near.shape[0] == 0:
         return
-    rocks, offsets = rock_outlines_of(d, near)
-    c = circle_segment_contacts(center, np.array([radius]), rocks, offsets,
+    shield_bounce(d, p, near, np.zeros(near.shape[0], dtype=np.int64),
+                  np.array([[craft.x, craft.y]]), np.array([[craft.vx, craft.vy]]), radius,
+                  craft.bounce, None)
+
+
+def shield_bounce(d: Draft | BatchDraft, p: Params, near: np.ndarray, which: np.ndarray,
+                  centres: np.ndarray, craft_v: np.ndarray, radius: float, bounce: float,
+                  ast_game: np.ndarray | None) -> None:
+    """The rocks ``near`` (rows, ascending) that touch shield ``which[k]`` of ``centres``
+    ((K, 2): one craft's, or one per game) of ``radius`` bounce off it, reflected off their
+    own edge relative to its craft's motion (``craft_v``, (K, 2)), by ``bounce``; then the
+    rocks of every game where one bounced are kept inside the world (``ast_game``: the game
+    of each rock, or None for one game's rows). One game's or every game's at once: a
+    shield meets only its own game's rocks, and each pair's contact is its own."""
+    points, offsets = rock_outlines_of(d, near)  # type: ignore[arg-type]
+    c = circle_segment_contacts(centres, np.full(centres.shape[0], radius), points, offsets,
                                 world_size=p.wrap_size)
-    if c.body.shape[0] == 0:
+    own = (c.circle == which.take(c.body)).nonzero()[0]
+    if own.shape[0] == 0:
         return
-    i = near[c.body]
-    craft_v = np.array([craft.vx, craft.vy])
-    away = -c.normal  # the contact normal points from the rock's edge to the craft
+    i = near.take(c.body.take(own))
+    v = craft_v.take(c.circle.take(own), axis=0)
+    away = -c.normal.take(own, axis=0)  # the contact normal points from the rock to the craft
     pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
-    rel = vel[i] - craft_v
-    new_pos, new_rel = push_and_reflect(pos[i], rel, away, c.depth, craft.bounce)
-    pos[i], vel[i] = new_pos, new_rel + craft_v
-    d.ast_pos, d.ast_vel = keep_inside(pos, vel, d.ast_radius[:, None], p, p.wrap_asteroids)
+    new_pos, new_rel = push_and_reflect(pos[i], vel[i] - v, away, c.depth.take(own), bounce)
+    pos[i], vel[i] = new_pos, new_rel + v
+    rows = None
+    if ast_game is not None:  # every rock of the games where one bounced
+        bounced = np.zeros(int(ast_game.max()) + 1, dtype=bool)
+        bounced[ast_game.take(i)] = True
+        rows = bounced[ast_game].nonzero()[0]
+    d.ast_pos, d.ast_vel = kept_inside(pos, vel, d.ast_radius, p, p.wrap_asteroids, rows)

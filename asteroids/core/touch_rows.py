@@ -17,7 +17,13 @@ from asteroids.core.craft import CraftRows
 from asteroids.core.kinds import Kind
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.params import Params
-from asteroids.core.touch import crafts_near, near_rows, outlines_overlap, rocks_overlapping
+from asteroids.core.touch import (
+    crafts_near,
+    near_rows,
+    outlines_overlap,
+    rocks_overlapping,
+    shield_bounce,
+)
 
 __all__ = ["contact_claims", "crafts_meet", "first_overlaps", "near_rocks"]
 
@@ -56,25 +62,29 @@ def first_overlaps(d: BatchDraft, p: Params, craft: CraftRows, present: np.ndarr
 
 def contact_claims(d: BatchDraft, p: Params, crafts: Mapping[Kind, CraftRows],
                    rock_by: np.ndarray, craft_by: dict[Kind, np.ndarray],
-                   ast_game: np.ndarray, lanes: int) -> np.ndarray:
+                   ast_game: np.ndarray, lanes: int) -> None:
     """``touch.touch`` for every game at once: the pairs of ``CONTACTS`` in order, each
     claiming in ``rock_by`` and ``craft_by`` (updated in place; what the shots claimed
     first) as one game's frame does: a craft not yet claimed and in play against the lowest
-    unclaimed rock it overlaps, or against the other craft (its shield's circle, or both
-    outlines). Returns the games whose shield is up near a rock (its bounce is left to the
-    one-game driver)."""
-    shield_near = np.zeros(lanes, dtype=bool)
+    unclaimed rock it overlaps, or with its shield up bouncing the rocks it touches
+    (``touch.shield_bounce``: the rocks move, and later pairs see them moved), or against
+    the other craft (its shield's circle, or both outlines)."""
     for contact in CONTACTS:
         craft = crafts[contact.craft]
         free = craft.present & (craft_by[contact.craft] < 0)
         if contact.other == Kind.ROCK:
+            if rock_by.shape[0] == 0:
+                continue
             shielded = free & craft.shield
             if shielded.any():
                 near = near_rocks(d, p, shielded, craft.x, craft.y, craft.shield_radius,
                                   ast_game)
-                shield_near[ast_game[near]] = True
-            if rock_by.shape[0] == 0:
-                continue
+                if near.shape[0]:
+                    games = distinct(ast_game[near], lanes)
+                    shield_bounce(d, p, near, np.searchsorted(games, ast_game[near]),
+                                  xy_rows(craft.x[games], craft.y[games]),
+                                  xy_rows(craft.vx[games], craft.vy[games]),
+                                  craft.shield_radius, craft.shield_bounce, ast_game)
             hit = first_overlaps(d, p, craft, free & ~craft.shield, rock_by, ast_game, lanes)
             got = hit >= 0
             rock_by[hit[got]] = int(contact.other_by)
@@ -85,7 +95,6 @@ def contact_claims(d: BatchDraft, p: Params, crafts: Mapping[Kind, CraftRows],
                            other)
         craft_by[contact.other][meet] = int(contact.other_by)
         craft_by[contact.craft][meet & ~craft.shield] = int(contact.craft_by)
-    return shield_near
 
 
 def crafts_meet(p: Params, a: CraftRows, b: CraftRows) -> np.ndarray:

@@ -158,6 +158,24 @@ def test_craft_shot_down_are_the_one_game_cores(preset):
     assert "saucer-shot" in {e.cause for e in seen if isinstance(e, ev.ShipDestroyed)}
 
 
+def shield_masks(seed: int):
+    """The shield held up most of the time (it runs out and refills with a new ship or
+    wave), the other buttons but hyperspace at random: rocks bounce off the shields."""
+    rng = np.random.default_rng(seed)
+
+    def masks(tick, batch):
+        rest = rng.integers(0, ALL_BUTTONS + 1, size=batch.size) & ~HYPER
+        return rest | np.where(rng.random(batch.size) < 0.8, int(InputFrame.SHIELD), 0)
+
+    return masks
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_shields_bouncing_rocks_are_the_one_game_cores(preset):
+    cfg = load_preset(preset, overrides=["ship.shield.enabled=true"])
+    play_both(cfg, list(range(80, 88)), 300, shield_masks(9))
+
+
 def test_games_that_end_at_different_ticks_stay_identical_after_game_over():
     cfg = load_preset("classic", overrides=["game.lives=1"])
     over_at, worlds = play_both(cfg, [3, 11, 12, 40, 41, 77], 450, random_masks(2))

@@ -37,7 +37,7 @@ from asteroids.core.lanes import MANY, ONE
 from asteroids.core.params import params_for
 from asteroids.core.shots import first_hits
 
-from .test_batch_identity import batched_pass_for_any_size, play_both
+from .test_batch_identity import batched_pass_for_any_size, play_both, shield_masks
 
 __all__ = ["batched_pass_for_any_size"]  # the fixture, used here too
 
@@ -126,6 +126,15 @@ def test_random_inputs_never_leave_the_batched_pass(preset):
     # all the batched pass's (they once sent about 2.7 % of game-ticks to the one-game
     # driver).
     assert _other_share(load_preset(preset), _random_buttons(11), 16, 300) == 0
+
+
+@pytest.mark.parametrize("preset", ["classic", "default", "arena"])
+def test_shields_bouncing_rocks_stay_in_the_batched_pass(preset):
+    # The shield held up most of the time: rocks bounce off it (``touch.shield_bounce``,
+    # which once sent the game to the one-game driver whenever a rock came near).
+    cfg = load_preset(preset, overrides=["ship.shield.enabled=true"])
+    shields = shield_masks(10)
+    assert _other_share(cfg, lambda batch, cfg: shields(0, batch), 16, 300) == 0
 
 
 @pytest.mark.soak
