@@ -34,24 +34,26 @@ UP = 1024
 def _play(bot_name: str, cfg: Config, seed: int, ticks: int) -> list[tuple[World, int, tuple]]:
     """(world, mask, events of that step) for each tick of a bot game, stopping at game over."""
     bot = bot_for(bot_name)
-    world = new_world(cfg, seed)
+    p = params_for(cfg)
+    world = new_world(p, seed)
     out = []
     for _ in range(ticks):
         if world.game_over:
             break
-        mask = bot(world, cfg)
-        nxt, events = step(world, mask, cfg)
+        mask = bot(world, p)
+        nxt, events = step(world, mask, p)
         out.append((world, mask, events))
         world = nxt
     return out
 
 
 def _clears_wave_one(seed: int) -> bool:
-    world = new_world(CLASSIC, seed)
+    p = params_for(CLASSIC)
+    world = new_world(p, seed)
     for _ in range(CLEAR_BUDGET):
         if world.game_over:
             return False
-        world, _ = step(world, aimer_bot(world, CLASSIC), CLASSIC)
+        world, _ = step(world, aimer_bot(world, p), p)
         if world.wave > 1 or world.wave_timer >= 0:
             return True
     return False
@@ -128,9 +130,10 @@ QUIET = quiet(Config())
 def _run_aimer(world: World, cfg: Config, ticks: int) -> tuple[World, list]:
     """Let the aimer play ``ticks`` ticks; return the last world and every (mask, events)."""
     log = []
+    p = params_for(cfg)
     for _ in range(ticks):
-        mask = aimer_bot(world, cfg)
-        world, events = step(world, mask, cfg)
+        mask = aimer_bot(world, p)
+        world, events = step(world, mask, p)
         log.append((mask, events))
     return world, log
 
@@ -159,8 +162,8 @@ def test_aimer_leads_a_moving_rock() -> None:
     world = world_with(cfg, [target], ship_x=cx, ship_y=cy, ship_heading=0)
     fired_from = None
     for _ in range(80):
-        mask = aimer_bot(world, cfg)
-        nxt, events = step(world, mask, cfg)
+        mask = aimer_bot(world, p)
+        nxt, events = step(world, mask, p)
         if any(isinstance(e, ev.ShotFired) for e in events):
             fired_from = world
             world = nxt
@@ -175,7 +178,7 @@ def test_aimer_leads_a_moving_rock() -> None:
     norm = (to_rock[0] ** 2 + to_rock[1] ** 2) ** 0.5 * (svx * svx + svy * svy) ** 0.5
     assert lead / norm > 0.05, "the shot was aimed at the rock, not ahead of it"
     for _ in range(60):
-        world, events = step(world, 0, cfg)
+        world, events = step(world, 0, p)
         if any(isinstance(e, ev.AsteroidDestroyed) for e in events):
             break
     else:
