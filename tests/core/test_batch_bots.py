@@ -27,17 +27,18 @@ __all__ = ["batched_pass_for_any_size"]  # the fixture, used here too
 def drive(cfg, name: str, lanes: int, ticks: int, first_seed: int = 1) -> int:
     """Play ``lanes`` games with the batched bot, checking every game's masks against the
     one-game bot every tick; the buttons pressed over the run."""
-    batch = new_batch(cfg, range(first_seed, first_seed + lanes))
+    p = params_for(cfg)
+    batch = new_batch(p, range(first_seed, first_seed + lanes))
     one, many = BOTS[name], BATCH_BOTS[name]
     pressed = 0
     for tick in range(ticks):
-        masks = many(batch, cfg)
+        masks = many(batch, p)
         assert masks.shape == (lanes,)
-        expected = [one(batch.world(i), cfg) for i in range(lanes)]
+        expected = [one(batch.world(i), p) for i in range(lanes)]
         assert masks.tolist() == expected, f"tick {tick}"
         for m in expected:
             pressed |= m
-        batch, _ = step_batch(batch, masks, cfg)
+        batch, _ = step_batch(batch, masks, p)
     return pressed
 
 
@@ -91,24 +92,26 @@ def _digest(per_game: list[list[int]]) -> str:
 def one_game_digest(cfg) -> str:
     """The masks of ``aimer_bot``, one game at a time."""
     per_game = []
+    p = params_for(cfg)
     for seed in RECORDED_SEEDS:
-        world, masks = new_world(cfg, seed), []
+        world, masks = new_world(p, seed), []
         while world.tick < RECORDED_TICKS and not world.game_over:
-            masks.append(aimer_bot(world, cfg))
-            world, _ = step(world, masks[-1], cfg)
+            masks.append(aimer_bot(world, p))
+            world, _ = step(world, masks[-1], p)
         per_game.append(masks)
     return _digest(per_game)
 
 
 def batched_digest(cfg) -> str:
     """The masks of ``aimer_batch``, every game at once."""
-    batch = new_batch(cfg, RECORDED_SEEDS)
+    p = params_for(cfg)
+    batch = new_batch(p, RECORDED_SEEDS)
     per_game: list[list[int]] = [[] for _ in RECORDED_SEEDS]
     for _ in range(RECORDED_TICKS):
-        masks = aimer_batch(batch, cfg)
+        masks = aimer_batch(batch, p)
         for lane in np.flatnonzero(~batch.game_over).tolist():
             per_game[lane].append(int(masks[lane]))
-        batch, _ = step_batch(batch, masks, cfg)
+        batch, _ = step_batch(batch, masks, p)
     return _digest(per_game)
 
 
