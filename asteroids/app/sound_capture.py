@@ -223,8 +223,10 @@ def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
     audio_driver.choose(driver)
     from asteroids.app.audio import SoundBank
     from asteroids.core import step
+    from asteroids.core.params import params_for
 
     config, world, pilot = _games(bot, seed, replay)
+    rules = params_for(config)  # compiled once: a Config given to step compiles every tick
     bank = SoundBank(config)
     if bank.mixer is None:
         sys.exit(f"{driver} did not play: {bank.error}")
@@ -232,7 +234,7 @@ def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
     hz = float(config.world.tick_hz)
     start = time.monotonic()
     while time.monotonic() - start < seconds and not world.game_over:
-        world, events = step(world, pilot(world, config), config)
+        world, events = step(world, pilot(world, rules), rules)
         for event in events:
             bank.on_event(event, at=world.tick / hz)
         wait = start + world.tick / hz - time.monotonic()
