@@ -134,8 +134,9 @@ def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need
 
 
 def test_batch_benchmark_compares_each_preset_under_random_inputs() -> None:
-    """``--config`` at tiny sizes: a row per preset; arena's games all leave the batched
-    pass (obstacles), so its share of one-game steps is 100 %."""
+    """``--config`` at tiny sizes: a row per preset; random inputs never leave the batched
+    pass now (obstacles, ricochets, hyperspace and crashes included), so every preset's
+    share of one-game steps is 0 %."""
     out = subprocess.run(
         [sys.executable, "-m", "asteroids", "bench", "batch", "--presets-only", "--config",
          "classic,arena", "--games", "1", "--ticks", "5", "--random-size", "16",
@@ -146,7 +147,7 @@ def test_batch_benchmark_compares_each_preset_under_random_inputs() -> None:
             if line.startswith(("| classic ", "| arena "))]
     assert [r[0].strip() for r in rows] == ["classic", "arena"]
     assert all(r[2].strip().endswith("x") and "game-ticks/s" in r[4] for r in rows)
-    assert rows[1][5].strip() == "100.0 %"
+    assert [r[5].strip() for r in rows] == ["0.0 %", "0.0 %"]
     assert "| ours, one game" not in out.stdout and "10x" in out.stdout
 
 
