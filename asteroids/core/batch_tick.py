@@ -66,6 +66,7 @@ from asteroids.core.ship import (
     shot_from_nose,
     trigger,
 )
+from asteroids.core.sweep import still_flying
 from asteroids.core.sweep_rows import claims, craft_claims, sweep_rows
 from asteroids.core.touch_rows import contact_claims
 from asteroids.core.waves import (
@@ -171,7 +172,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         craft_by = craft_claims(d, kind, hits.t, shot_game, crafts, lanes)
         rows = (kind == Hit.ROCK).nonzero()[0]
         rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
-        flying_shots = (d.shot_ttl > 0) & (kind == Hit.NONE)
+        flying_shots = still_flying(d.shot_ttl, kind)
     # 4. motion: the rules' own texts over every game's rows (``motion``).
     if d.ast_id.shape[0]:
         move_rocks(d, p)

@@ -26,8 +26,8 @@ from asteroids.core.reach import shots_may_hit
 from asteroids.core.shots import first_hits
 from asteroids.core.world import Draft, empty_f64
 
-__all__ = ["MAX_SHOT_PIECES", "ShotHits", "Targets", "shot_hits", "shots_after", "sweep_shots",
-           "targets_of"]
+__all__ = ["MAX_SHOT_PIECES", "ShotHits", "Targets", "shot_hits", "shots_after", "still_flying",
+           "sweep_shots", "targets_of"]
 
 
 MAX_SHOT_PIECES = 3
@@ -435,12 +435,18 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: ShotHits) -> None:
 
     pos, vel = shots_after(d.shot_pos, d.shot_vel, hits, p)
     ttl = d.shot_ttl - 1
-    keep = np.flatnonzero((ttl > 0) & (hit_kind == Hit.NONE))
+    keep = np.flatnonzero(still_flying(ttl, hit_kind))
     d.shot_id = d.shot_id.take(keep)
     d.shot_owner = d.shot_owner.take(keep)
     d.shot_pos = pos.take(keep, axis=0)
     d.shot_vel = vel.take(keep, axis=0)
     d.shot_ttl = ttl.take(keep)
+
+
+def still_flying(ttl: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Which shots fly on after this tick: time left (``ttl``, counted down this tick) and
+    nothing hit (``kind``, ``ShotHits.kind``); one game's shots or every game's rows."""
+    return (ttl > 0) & (kind == Hit.NONE)
 
 
 def shots_after(pos: np.ndarray, vel: np.ndarray, hits: ShotHits, p: Params
