@@ -40,7 +40,7 @@ def test_the_ppo_example_trains_saves_evaluates_and_draws_its_curve(tmp_path):
     run = [sys.executable, str(ROOT / "examples" / "ppo.py"), "--total-steps", "512",
            "--num-envs", "4", "--num-steps", "32", "--max-episode-steps", "20",
            "--csv", str(tmp_path / "run.csv"), "--save", str(tmp_path / "w.pt"),
-           "--eval-episodes", "1"]
+           "--eval-episodes", "1", "--frame-stack", "2", "--ent-coef-final", "0.001"]
     out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=240)
     assert out.returncode == 0, out.stderr
     played = int(re.search(r"trained (\d+) env steps", out.stdout).group(1))
@@ -54,7 +54,7 @@ def test_the_ppo_example_trains_saves_evaluates_and_draws_its_curve(tmp_path):
                            capture_output=True, text=True, env=env, timeout=240)
     assert again.returncode == 0, again.stderr
     line = next(x for x in out.stdout.splitlines() if "ppo: median" in x)
-    assert line in again.stdout  # the saved weights evaluate as the trained agent did
+    assert line in again.stdout  # the saved weights (and their stack) evaluate as trained
     curve = subprocess.run([sys.executable, str(ROOT / "examples" / "ppo_curve.py"),
                             str(tmp_path / "run.csv"), str(tmp_path / "c.png"),
                             "--novice", "1880"], capture_output=True, text=True, env=env,
