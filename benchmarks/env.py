@@ -242,6 +242,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="measured steps of the single environments (ours and ALE)")
     parser.add_argument("--no-peers", action="store_true",
                         help="leave out ALE, EnvPool and gymnax")
+    parser.add_argument("--envpool-max", type=int, default=1024,
+                        help="the largest B for EnvPool (building its games takes about "
+                             "0.1 s each)")
     args = parser.parse_args(argv)
     obs_types = args.obs_types or ["vector", "grayscale"]
     os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false "
@@ -269,6 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for row in ale_rows(args.single_steps, args.warmup):
             print(row.line(), flush=True)
         for games in args.sizes:
+            if games > args.envpool_max:
+                print(EnvRow("EnvPool Asteroids-v5", "84x84 grayscale", games, None,
+                             note=f"not run: B over --envpool-max {args.envpool_max}").line())
+                continue
             print(envpool_row(games, max(1, args.steps // 4), args.warmup).line(), flush=True)
         for games in args.sizes:
             print(gymnax_row(games, args.steps, args.warmup).line(), flush=True)
