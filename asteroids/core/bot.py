@@ -29,8 +29,7 @@ from asteroids.core.aim_steps import (
 from asteroids.core.geometry.wrap import wrap_delta
 from asteroids.core.inputs import InputFrame
 from asteroids.core.lanes import ONE
-from asteroids.core.params import Params
-from asteroids.core.simulation import rules_of
+from asteroids.core.params import Params, params_for
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP, World
 
@@ -130,7 +129,7 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     """
     if world.ship_state != SHIP_FLYING or world.game_over:
         return 0
-    kit = AimKit(rules_of(world, config))
+    kit = AimKit(params_for(config))
     p = kit.p
     sc = Scene(world, p)
     m = sc.pos.shape[0]

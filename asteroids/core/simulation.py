@@ -38,14 +38,7 @@ from asteroids.core.touch import touch
 from asteroids.core.waves import heartbeat, run_waves, start_wave
 from asteroids.core.world import Draft, World, starting_world
 
-__all__ = ["MAX_SHOT_PIECES", "new_world", "rules_of", "step"]
-
-
-def rules_of(world: World, rules: Config | Params) -> Params:
-    """``rules`` as Params (``params.params_for``: a Config is compiled, on every call).
-    ``world`` is not read: a World carries no rules; the argument stays for the callers that
-    pass it."""
-    return params_for(rules)
+__all__ = ["MAX_SHOT_PIECES", "new_world", "step"]
 
 
 def new_world(config: Config | Params, seed: int) -> World:
