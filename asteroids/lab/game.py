@@ -97,8 +97,6 @@ _SHIP_SHOT = int(Cause.SHIP_SHOT)
 _FIRED, _WAVE_CLEARED = int(EventKind.SHOT_FIRED), int(EventKind.WAVE_CLEARED)
 _ROCK_DOWN, _SAUCER_DOWN = int(EventKind.ASTEROID_DESTROYED), int(EventKind.SAUCER_DESTROYED)
 _EXTRA_LIFE, _SHIP_DOWN = int(EventKind.EXTRA_LIFE), int(EventKind.SHIP_DESTROYED)
-_NO_EVENTS = encode(((),))
-"""A tick without events, as columns for one game (most ticks of an idle game)."""
 
 
 class Tally:
@@ -207,8 +205,8 @@ def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
         world, events = step(world, mask, rules)
         if recorder is not None:
             recorder.add(mask, world)
-        tally.add(encode((events,)) if events else _NO_EVENTS, np.array([world.tick]),
-                  np.array([world.wave]))
+        if events:  # a wave starts only with its WaveStarted: an empty tick counts nothing
+            tally.add(encode((events,)), np.array([world.tick]), np.array([world.wave]))
     result = tally.result(0, seed, float(config.world.tick_hz), ticks=world.tick,
                           game_over=world.game_over, score=world.score, wave=world.wave,
                           lives=world.lives)
