@@ -93,15 +93,8 @@ def env_row(preset: str, games: int, steps: int, warmup: int, frame_skip: int,
     spent = _timed_observe(env)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    actions = rng.integers(0, env.single_action_space.n, size=(warmup + steps, games))
-    for a in actions[:warmup]:
-        env.step(a)
-    spent[0] = 0.0
-    t0 = time.perf_counter()
-    for a in actions[warmup:]:
-        env.step(a)
-    total = time.perf_counter() - t0
-    return games * steps / total, spent[0] / total
+    actions = iter(rng.integers(0, env.single_action_space.n, size=(warmup + steps, games)))
+    return _rate(lambda: env.step(next(actions)), steps, warmup, games, spent)
 
 
 def single_row(preset: str, steps: int, warmup: int, frame_skip: int, seed: int = 0,
@@ -114,17 +107,15 @@ def single_row(preset: str, steps: int, warmup: int, frame_skip: int, seed: int 
     env = AsteroidsEnv(preset, frame_skip=frame_skip, max_ticks=10**9, obs_type=obs_type)
     spent = _timed_observe(env.obs, "observe_world")
     env.reset(seed=seed)
-    actions = np.random.default_rng(seed).integers(0, env.action_space.n, size=warmup + steps)
-    t0 = 0.0
-    for i, a in enumerate(actions):
-        if i == warmup:
-            spent[0] = 0.0
-            t0 = time.perf_counter()
-        _, _, term, trunc, _ = env.step(int(a))
+    actions = iter(np.random.default_rng(seed).integers(0, env.action_space.n,
+                                                        size=warmup + steps))
+
+    def step() -> None:
+        _, _, term, trunc, _ = env.step(int(next(actions)))
         if term or trunc:
             env.reset()
-    total = time.perf_counter() - t0
-    return steps / total, spent[0] / total
+
+    return _rate(step, steps, warmup, 1, spent)
 
 
 def _missing(engine: str, observations: str, games: int, package: str) -> EnvRow:
@@ -132,13 +123,20 @@ def _missing(engine: str, observations: str, games: int, package: str) -> EnvRow
                   note=f"not installed: python -m pip install {package}")
 
 
-def _rate(step: Callable[[], Any], steps: int, warmup: int, games: int) -> float:
+def _rate(step: Callable[[], Any], steps: int, warmup: int, games: int,
+          spent: list[float] | None = None) -> tuple[float, float]:
+    """``(env-steps per second, share of the time in spent[0])`` of ``steps`` calls of
+    ``step`` after ``warmup`` unmeasured ones, ``games`` env-steps a call (``spent``:
+    ``_timed_observe``'s counter, zeroed when the measured calls start)."""
     for _ in range(warmup):
         step()
+    if spent is not None:
+        spent[0] = 0.0
     t0 = time.perf_counter()
     for _ in range(steps):
         step()
-    return games * steps / (time.perf_counter() - t0)
+    total = time.perf_counter() - t0
+    return games * steps / total, (spent[0] if spent is not None else 0.0) / total
 
 
 def ale_rows(steps: int, warmup: int, seed: int = 0) -> list[EnvRow]:
@@ -171,7 +169,7 @@ def ale_rows(steps: int, warmup: int, seed: int = 0) -> list[EnvRow]:
             if term or trunc:
                 env.reset()
 
-        rate = _rate(step, steps, warmup, 1)
+        rate, _ = _rate(step, steps, warmup, 1)
         env.close()
         rows.append(EnvRow(engine, label, 1, rate, note="4 frames a step"))
     return rows
@@ -189,7 +187,7 @@ def envpool_row(games: int, steps: int, warmup: int, seed: int = 0) -> EnvRow:
     env.reset()
     rng = np.random.default_rng(seed)
     n = env.action_space.n
-    rate = _rate(lambda: env.step(rng.integers(0, n, size=games)), steps, warmup, games)
+    rate, _ = _rate(lambda: env.step(rng.integers(0, n, size=games)), steps, warmup, games)
     env.close()
     return EnvRow(f"EnvPool Asteroids-v5 (envpool {envpool.__version__}), one thread",
                   "84x84 grayscale", games, rate, note="4 frames a step")
@@ -218,7 +216,7 @@ def gymnax_row(games: int, steps: int, warmup: int, seed: int = 0) -> EnvRow:
         obs.block_until_ready()
         box[0] = keys
 
-    rate = _rate(step, steps, warmup, games)
+    rate, _ = _rate(step, steps, warmup, games)
     from importlib.metadata import version
 
     return EnvRow(f"gymnax SpaceInvaders-MinAtar (gymnax {version('gymnax')}, jax "
