@@ -9,28 +9,29 @@ World's own scheme over all games. ``Batch.world(i)`` is then slices, and its
 ``state_hash`` is the one-game core's for the same seed and inputs, after every tick
 (tests/core/test_batch_identity.py).
 
-Stepping. From ``BATCHED_PASS_MIN`` games on, ``step_batch`` advances every game its
-batched pass covers in one pass over the columns (``batch_tick.routine_tick``), hands the
-others to the one-game ``step`` game by game (docs/batch-design.md, its first table: what is left
-to the one-game step), and packs the results again; a smaller batch steps every game with
-``step``. Either way each game equals its one-game run after every tick
-(tests/core/test_batch_identity.py). The interface, the layout, the events as columns, lane
-resets and everything built on them (the batched bots, ``asteroids balance --engine
-batch``, the vector env, ``asteroids bench batch``) stay as the batched pass covers more.
+Stepping. From ``BATCHED_PASS_MIN`` games on, ``step_batch`` advances every game in one
+pass over the columns (``batch_tick.routine_tick``): no game is handed to the one-game
+``step``. A smaller batch steps every game with ``step``, which is faster there (the same
+rule texts, driven one game at a time); so does ``step_batch(..., reference=True)``, the
+debug switch the identity tests use as the reference. Either way each game equals its
+one-game run after every tick (tests/core/test_batch_identity.py). Games held still
+(``active``) are left out of the pass and keep every column bit for bit (what the waiting
+player of a two-player match needs, ``asteroids.core.match_batch``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from enum import Enum
 from types import MappingProxyType
 
 import numpy as np
 
 from asteroids.config.schema import Config
-from asteroids.core.batch_rows import merge_lanes, offsets_of, take_columns
-from asteroids.core.batch_tick import routine_tick
-from asteroids.core.event_columns import EventColumns, encode, events_of
+from asteroids.core.batch_rows import merge_lanes, offsets_of, put_lanes, take_columns
+from asteroids.core.batch_tick import refuse_broken_shots, routine_tick
+from asteroids.core.event_columns import EventColumns, EventLog, encode, events_of
 from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.params import Params, params_for
 from asteroids.core.simulation import new_world, step
@@ -179,6 +180,11 @@ def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
     ``keep_worlds``: the batch holds the Worlds themselves and ``world(i)`` returns them
     (columns are packed from them when read); False packs every column now and reads every
     game back from the columns (what the tests of the layout use).
+
+    Raises:
+        ValueError: for a different number of seeds and worlds, no worlds, or a World
+            holding a shot with a NaN or infinite position or velocity (only a World built
+            by hand can: ``batch_tick.refuse_broken_shots``).
     """
     seeds = tuple(int(s) for s in seeds)
     if len(seeds) != len(worlds):
@@ -186,6 +192,8 @@ def pack(worlds: Sequence[World], params: Params, seeds: Iterable[int], *,
     if not worlds:
         raise ValueError("a batch needs at least one game")
     batch = Batch({}, seeds, params, worlds)
+    refuse_broken_shots({name: getattr(batch, name)
+                         for name in ("shot_pos", "shot_vel", "shot_rows")})
     if keep_worlds:
         return batch
     columns = {name: getattr(batch, name) for name in _PACKERS}
@@ -307,8 +315,8 @@ def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
 def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
                config: Config | Params | None = None, *,
                active: np.ndarray | Sequence[bool] | None = None,
-               auto_reset: Iterator[int] | None = None
-               ) -> tuple[Batch, EventColumns]:
+               auto_reset: Iterator[int] | None = None,
+               reference: bool = False) -> tuple[Batch, EventColumns]:
     """Advance every game of ``batch`` by one tick, game i under ``masks[i]``.
 
     Args:
@@ -317,13 +325,18 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             any integer dtype, or a sequence of ints, each in [0, ALL_BUTTONS].
         config: the batch's ruleset (its Config or Params); None: the batch's own.
         active: (B,) bools (a bool array or a sequence of bools; not 0/1 integers): only
-            these games advance; the others hold still (no tick, no events), e.g. an
-            environment's games that already ended inside a frame skip. None: every game.
+            these games advance; the others hold still (no tick, no events, every column
+            bit for bit), e.g. an environment's games that already ended inside a frame
+            skip, or the waiting player of a two-player match. None: every game.
         auto_reset: seeds for new games: a game that ends this tick (game over) starts
             again at once in its lane from the next seed (its last events, ``GameOver``
             with the score among them, are in this step's events); when the seeds run out,
             ended games stay as they are. Each seed is checked as ``new_batch`` checks
             them. None: games stay over.
+        reference: a debug switch: step every game with the one-game ``step`` instead of
+            the batched pass (what a batch smaller than ``BATCHED_PASS_MIN`` does anyway).
+            Both give the same games bit for bit; the identity tests use it as the
+            reference the batched pass is held to. Slower; never needed otherwise.
 
     Returns:
         The next batch, and the tick's events as columns (``EventColumns.of(i)`` is game i's
@@ -332,8 +345,9 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
     Raises:
         ValueError: for masks of the wrong shape or dtype (a float, a bool, an object) or
             with a bit outside ``ALL_BUTTONS`` (negative, or 64 and up: a uint8 mask of 255
-            too), ``active`` of the wrong shape or not bools, or an ``auto_reset`` seed that
-            ``new_batch`` refuses.
+            too), ``active`` of the wrong shape or not bools, an ``auto_reset`` seed that
+            ``new_batch`` refuses, or a game holding a shot with a NaN or infinite position
+            or velocity (which the one-game ``step`` refuses too).
     """
     p = rules_for(batch, config)
     m = _check_masks(masks, batch.size)
@@ -345,22 +359,10 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             raise ValueError(f"active must be {lanes} bools; got shape {moving.shape} of "
                              f"{moving.dtype}")
         held = ~moving
-    if lanes < BATCHED_PASS_MIN:
+    if reference or lanes < BATCHED_PASS_MIN:
         return _step_each(batch, m.tolist(), p, held, auto_reset)
     columns = batch.columns()
-    with np.errstate(all="ignore"):  # lanes a rule does not apply to may hold anything
-        routine, shot_keep, other, log = routine_tick(columns, m, p)
-    other |= held
-    others = other.nonzero()[0].tolist()
-    masks_of = m.tolist()
-    stepped = [(w, ()) if held[i] else step(w, masks_of[i], p)
-               for i, w in zip(others, batch.worlds_of(others), strict=True)]
-    for name, dtype in _SCALAR_DTYPES:
-        if routine[name].dtype is not dtype:
-            routine[name] = routine[name].astype(dtype)
-    worlds = [w for w, _ in stepped]
-    merged = merge_lanes(routine, SCALAR_FIELDS, lanes, shot_keep, others, worlds)
-    events = events_of(lanes, log, ~other, others, [e for _, e in stepped])
+    merged, events = _batched_pass(columns, m, p, held)
     seeds = batch.seeds
     if auto_reset is not None:
         ended = (merged["game_over"] & ~columns["game_over"]).nonzero()[0].tolist()
@@ -369,6 +371,33 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             merged = merge_lanes(merged, SCALAR_FIELDS, lanes, None, restarted,
                                  [new_world(p, seeds[i]) for i in restarted])
     return Batch(merged, seeds, p), events
+
+
+def _batched_pass(columns: dict[str, np.ndarray], masks: np.ndarray, p: Params,
+                  held: np.ndarray) -> tuple[dict[str, np.ndarray], EventColumns]:
+    """Every game not ``held`` one tick on by the batched pass (``routine_tick``); the held
+    games are left out of it and keep their columns bit for bit (``put_lanes``)."""
+    lanes = masks.shape[0]
+    moving = (~held).nonzero()[0] if held.any() else None
+    own = columns
+    if moving is not None:
+        own = take_columns(columns, SCALAR_FIELDS, moving)
+        masks = masks[moving]
+    size = masks.shape[0]
+    with np.errstate(all="ignore"):  # lanes a rule does not apply to may hold anything
+        routine, shot_keep, log = routine_tick(own, masks, p) if size else (own, None, None)
+    for name, dtype in _SCALAR_DTYPES:
+        if routine[name].dtype is not dtype:
+            routine[name] = routine[name].astype(dtype)
+    if shot_keep is not None:
+        routine = merge_lanes(routine, SCALAR_FIELDS, size, shot_keep, [], [])
+    events = events_of(size, log if log is not None else EventLog(), np.ones(size, dtype=bool),
+                       [], [])
+    if moving is None:
+        return routine, events
+    spread = moving[events.game]  # each event's lane in the whole batch (still game-major)
+    return put_lanes(columns, SCALAR_FIELDS, moving, routine), replace(
+        events, game=spread, rows=offsets_of(np.bincount(spread, minlength=lanes)))
 
 
 BATCHED_PASS_MIN = 16
@@ -382,7 +411,8 @@ against 0.44 ms a tick; aimer deciding 8: 1.98 against 1.46 ms), and at 16 the b
 
 def _step_each(batch: Batch, masks: list[int], p: Params, held: np.ndarray,
                auto_reset: Iterator[int] | None) -> tuple[Batch, EventColumns]:
-    """``step_batch`` for a small batch: every game by the one-game ``step``."""
+    """``step_batch`` for a small batch, or with ``reference``: every game by the one-game
+    ``step``."""
     before = batch.worlds()
     stepped = [(w, ()) if stay else step(w, mask, p)
                for w, mask, stay in zip(before, masks, held.tolist(), strict=True)]

@@ -1,31 +1,35 @@
-"""The batched tick: every game of a batch in one pass over its columns where the tick is
-routine, and the one-game ``step`` for the few games where it is not.
+"""The batched tick: every game of a batch in one pass over its columns, by the shared rule
+texts.
 
-Routine is most of what a tick does: the ship turns, thrusts, drifts and fires; the saucer
-comes, zig-zags, fires and leaves (each game drawing from its own PCG32 stream); shots fly,
-and break the rocks they hit, which score and split; rocks and craft move; the clocks run.
-The batched pass runs the rules' shared texts for all of it (``asteroids.core.lanes``:
-``read_buttons``, ``fly``, ``trigger``, ``saucer_clock``, ``saucer_arrives``, ``move_rocks``,
-``move_craft``, ``ship_clock``, ``heartbeat_clock``, ``split_rocks`` ...) over ``(B,)`` arrays
-and packed rows; so do the arena's rules (``bounce_off_obstacles``, ``collide_asteroids``,
-and the sweep's walls and ricochets, ``sweep_rows``). Each game is *classified* as it
-goes: the moment a rule would do what the batched pass leaves to the one-game driver (a
-shot with a non-finite position or velocity; more draws than one jump table holds), the
-game is marked, and
-every marked game is stepped by ``simulation.step`` from its state at the start of the
-tick; its World replaces whatever the batched pass computed for it
-(``batch_rows.merge_lanes``). The classification only picks the driver; both give the
-same next World (tests/core/test_batch_identity.py, test_batch_tick.py and
-test_batch_arena.py, every game after every tick), so a test that is too cautious costs
-time, never bits. In a classic batch of idle or aimer games, well under 1 % of the games
-take the one-game step on a tick.
+A tick does the same things in every game: the ship turns, thrusts, drifts, fires and jumps;
+the saucer comes, zig-zags, fires and leaves (each game drawing from its own PCG32 stream);
+shots fly, ricochet and break what they hit, which scores and splits; rocks and craft move,
+bounce off the obstacles and each other, and meet the craft; ships are lost and come back;
+waves end and start; the clocks run. The batched pass runs the rules' shared texts for all
+of it (``asteroids.core.lanes``: ``read_buttons``, ``fly``, ``trigger``, ``saucer_clock``,
+``saucer_arrives``, ``move_rocks``, ``move_craft``, ``ship_clock``, ``heartbeat_clock``,
+``split_rocks`` ...) over ``(B,)`` arrays and packed rows, for every game: no game is handed
+to the one-game ``step`` (``step_batch(..., reference=True)`` does that, for every game, as
+the identity tests' reference). Each game's next World is the one-game ``step``'s
+(tests/core/test_batch_identity.py, test_batch_tick.py and test_batch_arena.py, every game
+after every tick).
+
+Two things once left to the one-game ``step`` are settled here: a game that needs more
+draws in one tick than one jump table holds (a crowded wave, many fragments) draws in rounds
+of a table (``Pcg32Batch``), the same stream; a shot with a NaN or infinite position or
+velocity is refused (``refuse_broken_shots``, a ``ValueError`` naming the game). No game
+reaches such a shot from ``new_world`` under validated rules (shots start at a craft inside
+the world, at the craft's capped speed plus the shot's; positions stay wrapped or folded
+into the world); only a World built by hand holds one, and ``batch.pack`` refuses it where
+it enters a batch. (The one-game ``step``'s query refuses such a shot too when it is asked
+about it; when nothing is in its reach the NaN is carried on into a World that
+``state_hash`` refuses.)
 
 Nothing here restates a rule: each phase calls the rules' own texts, the ones the one-game
 ``step`` runs, and where a phase gathers every game's rows that gathering sits beside the
 rule (``reach.shots_may_hit_rows``, ``sweep_rows``, ``touch_rows``, ``resolve_rows``; each
 kind of craft as ``bodies.CRAFT_ROWS`` shows it, the contacts pair by pair as
-``bodies.CONTACTS`` lists them). The tests that mark a game are those same texts, so a game
-left to the batched pass is one whose one-game tick would do nothing more.
+``bodies.CONTACTS`` lists them).
 """
 
 from __future__ import annotations
@@ -34,11 +38,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from asteroids.core.batch_rows import (
-    any_per_game,
-    append_shots,
-    row_games,
-)
+from asteroids.core.batch_rows import append_shots, row_games
 from asteroids.core.bodies import CRAFT_ROWS
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
@@ -77,7 +77,20 @@ from asteroids.core.waves import (
     wave_clock,
 )
 
-__all__ = ["routine_tick"]
+__all__ = ["refuse_broken_shots", "routine_tick"]
+
+
+def refuse_broken_shots(columns: Mapping[str, np.ndarray]) -> None:
+    """Raise ``ValueError`` naming the first game with a shot whose position or velocity is
+    NaN or infinite (``columns``: ``shot_pos``, ``shot_vel``, ``shot_rows``). No game comes
+    to one from ``new_world`` under validated rules (see the module's docstring)."""
+    pos, vel = columns["shot_pos"], columns["shot_vel"]
+    if pos.shape[0] and not (np.isfinite(pos).all() and np.isfinite(vel).all()):
+        bad = ~(np.isfinite(pos).all(axis=1) & np.isfinite(vel).all(axis=1))
+        row = int(bad.nonzero()[0][0])
+        game = int(np.searchsorted(columns["shot_rows"], row, side="right")) - 1
+        raise ValueError(f"game {game}: a shot with a NaN or infinite position or velocity "
+                         f"({pos[row].tolist()}, {vel[row].tolist()})")
 
 
 def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
@@ -86,9 +99,8 @@ def _live_shots(d: BatchDraft, owner: int, lanes: int) -> np.ndarray:
 
 
 def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
-                 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, EventLog]:
-    """One tick of every game by the shared rule texts, and which games need the one-game
-    driver instead.
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray, EventLog]:
+    """One tick of every game by the shared rule texts.
 
     Args:
         columns: the batch's columns (every World field, ``ast_rows``, ``shot_rows``).
@@ -96,15 +108,17 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         p: the batch's rules.
 
     Returns:
-        (the next columns, right for the routine games only; (K,) which of their shot rows
-        still fly; (B,) the games that are not routine; the routine games' events).
+        (the next columns; (K,) which of their shot rows still fly; the events).
+
+    Raises:
+        ValueError: a game holds a shot with a NaN or infinite position or velocity.
     """
+    refuse_broken_shots(columns)
     d = BatchDraft(columns)
     log = EventLog()
     lanes = masks.shape[0]
     ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
     ast_game = row_games(d.ast_rows)
-    other = np.zeros(lanes, dtype=bool)
     obstacles = p.obstacle_offsets.shape[0] > 1
 
     # 1. the ship (``ship.control_ship``): buttons, engine and shield, flight, a jump, a
@@ -160,10 +174,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     rock_by = craft_by = None
     if d.shot_id.shape[0]:
-        finite = np.isfinite(d.shot_vel).all(axis=1) & np.isfinite(d.shot_pos).all(axis=1)
-        other |= any_per_game(~finite, shot_game, lanes)  # the query reports NaN: one game
         crafts = {kind: rows(d, p) for kind, rows in CRAFT_ROWS.items()}
-        asked, near = ~other, None
+        asked, near = np.ones(lanes, dtype=bool), None
         if p.wrap_shots and not obstacles:
             may, near = shots_may_hit_rows(d, p, shot_game, ast_game, crafts, lanes)
             asked &= may
@@ -195,7 +207,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     # game's draws from its own stream), a saucer claimed breaks and scores, extra ships are
     # earned, a ship claimed is lost.
     if (rock_by >= 0).any():
-        break_rocks(d, p, rock_by, ast_game, other, log)
+        break_rocks(d, p, rock_by, ast_game, lanes, log)
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
     destroy_saucers(d, p, craft_by[Kind.SAUCER], log)
@@ -212,7 +224,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     log.emit(EventKind.WAVE_CLEARED, cleared, i0=d.wave)
     started = (between | cleared) & (d.wave_timer <= 0)
     if started.any():
-        other |= start_waves_many(d, p, started, log)
+        start_waves_many(d, p, started, log)
         ast_game = row_games(d.ast_rows)
     sizes = np.bincount(ast_game * 3 + d.ast_size, minlength=3 * lanes).reshape(lanes, 3)
     beat, tone, interval = heartbeat_clock(
@@ -220,5 +232,5 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     log.emit(EventKind.HEARTBEAT, beat, i0=tone, i1=interval)
     d.tick = d.tick + 1
     d.since_break = d.since_break + 1
-    return d.__dict__, flying_shots, other, log
+    return d.__dict__, flying_shots, log
 

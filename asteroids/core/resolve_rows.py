@@ -13,7 +13,7 @@ from asteroids.core.batch_rows import any_per_game, rebuild_rocks, segments
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.params import Params
-from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32Batch
+from asteroids.core.rng import DrawQueue, Pcg32Batch
 from asteroids.core.scoring import player_broke, player_points
 from asteroids.core.spawn import draws_per_rock, fragment_counts, split_rocks
 
@@ -21,15 +21,14 @@ __all__ = ["break_rocks"]
 
 
 def break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndarray,
-                other: np.ndarray, log: EventLog) -> None:
-    """``resolve``'s rocks for every game not in ``other`` at once: each claimed rock scores
+                lanes: int, log: EventLog) -> None:
+    """``resolve``'s rocks for every game at once: each claimed rock scores
     (``player_points``) and splits (``split_rocks``, the draws of each game from its own
-    stream) within its game's room under the cap, a break by the player restarts its
-    game's ``since_break``, its event is logged, the rest keep their order and the fragments
-    join at the end of their game's rocks with the next ids. Games whose draws would not fit
-    one jump table are added to ``other`` (the one-game step breaks theirs)."""
-    lanes = other.shape[0]
-    broken = ((rock_by >= 0) & ~other[ast_game]).nonzero()[0]
+    stream, however many: ``Pcg32Batch.runs`` goes beyond one jump table in rounds) within
+    its game's room under the cap, a break by the player restarts its game's
+    ``since_break``, its event is logged, the rest keep their order and the fragments join
+    at the end of their game's rocks with the next ids."""
+    broken = (rock_by >= 0).nonzero()[0]
     bg = ast_game[broken]
     sizes = d.ast_size[broken]
     counts = d.ast_rows[1:] - d.ast_rows[:-1]
@@ -39,13 +38,6 @@ def break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndar
     np.add.at(fragments, bg, got)
     per = draws_per_rock(p)
     draws = fragments * (2 + per)
-    crowded = draws >= JUMP_DRAWS
-    if crowded.any():  # too many draws for one jump: one game at a time
-        other |= crowded
-        keep = ~crowded[bg]
-        broken, bg, sizes, got = broken[keep], bg[keep], sizes[keep], got[keep]
-        fragments[crowded] = 0
-        draws[crowded] = 0
     rng = Pcg32Batch(d.rng_state, d.rng_inc)
     game, rank = segments(draws)
     run = rng.runs(draws, game, rank)

@@ -154,24 +154,48 @@ class Pcg32Batch:
                         lo)
 
     def runs(self, counts: np.ndarray, game: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        """``counts[g]`` consecutive outputs of each game g (each below ``_JUMP``), packed
-        game after game (uint64): what ``Pcg32.u32_array(counts[g])`` gives game g; every
-        state moves past its draws. ``game`` and ``rank`` say, for each packed draw, its game
-        and its place in that game's run (``batch_rows.segments(counts)``)."""
+        """``counts[g]`` consecutive outputs of each game g, packed game after game (uint64):
+        what ``Pcg32.u32_array(counts[g])`` gives game g; every state moves past its draws.
+        ``game`` and ``rank`` say, for each packed draw, its game and its place in that
+        game's run (``batch_rows.segments(counts)``)."""
         out = self.ahead(game, rank)
         self.skip(counts)
         return out
 
     def ahead(self, game: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        """The output ``rank`` draws on (below ``_JUMP``) of each ``game``'s stream, without
-        moving it (``Pcg32.peek`` for many games; ``skip`` moves past what was used)."""
+        """The output ``rank`` draws on of each ``game``'s stream, without moving it
+        (``Pcg32.peek`` for many games; ``skip`` moves past what was used). A rank of one
+        jump table (``JUMP_DRAWS``) or more is reached in rounds of a whole table, as
+        ``Pcg32.u32_array`` draws in blocks: the same states, so the same outputs."""
+        state, inc = self.state[game], self.inc[game]
         with np.errstate(over="ignore"):
-            return _output(_A_NP[rank] * self.state[game] + _B_NP[rank] * self.inc[game])
+            if rank.size and int(rank.max()) >= _JUMP:
+                state, rank = _rounds(state, inc, rank, _JUMP - 1)
+            return _output(_A_NP[rank] * state + _B_NP[rank] * inc)
 
     def skip(self, counts: np.ndarray) -> None:
-        """Move each game's stream past ``counts[g]`` outputs (each at most ``_JUMP``)."""
+        """Move each game's stream past ``counts[g]`` outputs (any number: beyond one jump
+        table in rounds of a whole table)."""
+        state = self.state
         with np.errstate(over="ignore"):
-            self.state = _A_ALL[counts] * self.state + _B_ALL[counts] * self.inc
+            if counts.size and int(counts.max()) > _JUMP:
+                state, counts = _rounds(state, self.inc, counts, _JUMP)
+            self.state = _A_ALL[counts] * state + _B_ALL[counts] * self.inc
+
+
+def _rounds(state: np.ndarray, inc: np.ndarray, steps: np.ndarray,
+            most: int) -> tuple[np.ndarray, np.ndarray]:
+    """``state`` moved on by whole jump tables (``_JUMP`` draws a round, the same
+    ``A_k * s + B_k * inc`` as a table's last row) until at most ``most`` ``steps`` are left
+    (``most`` below ``_JUMP`` for ``ahead``'s tables, ``_JUMP`` for ``skip``'s), and the
+    steps left; ``state``, ``inc`` and ``steps`` broadcast together."""
+    a, b = np.uint64(_A[_JUMP]), np.uint64(_B[_JUMP])
+    far = steps > most
+    while far.any():
+        state = np.where(far, a * state + b * inc, state)
+        steps = np.where(far, steps - _JUMP, steps)
+        far = steps > most
+    return state, steps
 
 
 class DrawQueue:
@@ -213,7 +237,7 @@ def _output(old: np.ndarray) -> np.ndarray:
 _JUMP = 4096
 """Draws ``u32_array`` makes from one state in one numpy pass; more come in blocks."""
 JUMP_DRAWS = _JUMP
-"""``Pcg32Batch.runs`` draws fewer than this many per game."""
+"""Draws one jump table reaches from a state; ``Pcg32Batch`` goes farther in rounds of it."""
 
 
 def _jump_tables(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

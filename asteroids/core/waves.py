@@ -14,7 +14,7 @@ from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import FLYING, ShipState
 from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
-from asteroids.core.rng import JUMP_DRAWS, DrawQueue, Pcg32, Pcg32Batch
+from asteroids.core.rng import DrawQueue, Pcg32, Pcg32Batch
 from asteroids.core.spawn import (
     append_rocks,
     draws_per_rock,
@@ -135,20 +135,18 @@ def heartbeat(d: Draft, p: Params, events: list[ev.Event]) -> None:
         events.append(ev.Heartbeat(tone, interval))
 
 
-def start_waves_many(d: BatchDraft, p: Params, when: np.ndarray, log: EventLog) -> np.ndarray:
+def start_waves_many(d: BatchDraft, p: Params, when: np.ndarray, log: EventLog) -> None:
     """``start_wave`` for every game of a batch where ``when``: ``begin_wave``, then each
     game's rocks placed and made from its own stream (``wave_places`` reads the draws a
-    game may need, ``Pcg32Batch.ahead``; the stream moves past those it used, then past the
-    speeds, signs and outlines, drawn for all games at once as a ``DrawQueue``), appended
-    after the game's rocks, and ``WaveStarted``. Returns the games left to the one-game
-    driver (more draws than one jump table holds)."""
+    game may need, ``Pcg32Batch.ahead``, beyond one jump table in rounds; the stream moves
+    past those it used, then past the speeds, signs and outlines, drawn for all games at
+    once as a ``DrawQueue``), appended after the game's rocks, and ``WaveStarted``."""
     lanes = when.shape[0]
     count = np.where(when, begin_wave(MANY, d, p, when), 0)
-    crowded = when & (place_draws(count) + count * (4 + draws_per_rock(p)) >= JUMP_DRAWS)
     log.emit(EventKind.WAVE_STARTED, when, i0=d.wave, i1=count)
-    games = (when & ~crowded).nonzero()[0]
+    games = when.nonzero()[0]
     if games.shape[0] == 0:
-        return crowded
+        return
     rocks = count[games]
     rng = Pcg32Batch(d.rng_state, d.rng_inc)
     ship = xy_rows(d.ship_x[games], d.ship_y[games])
@@ -169,4 +167,3 @@ def start_waves_many(d: BatchDraft, p: Params, when: np.ndarray, log: EventLog) 
     added[games] = rocks
     rebuild_rocks(d, np.ones(d.ast_id.shape[0], dtype=bool), row_games(d.ast_rows), kids,
                   games.repeat(rocks), added, lanes)
-    return crowded

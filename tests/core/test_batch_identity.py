@@ -1,12 +1,17 @@
 """The batched core against the one-game core: every game of a batch, after every tick, has
 the one-game core's state hash, fields and events for the same seed and inputs.
 
-The quick runs here cover every preset with inputs that press every button (fire,
+The reference is the one-game core behind ``step_batch``'s debug switch
+(``reference=True``: every game by ``step``), stepped beside the batched pass with the same
+masks. The quick runs here cover every preset with inputs that press every button (fire,
 hyperspace, shield) and games that end at different ticks; the soak run (``-m soak``) plays
 hundreds of seeds for thousands of ticks.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -38,31 +43,55 @@ def _differing_fields(a, b) -> list[str]:
             if value_bytes(getattr(a, n)) != value_bytes(getattr(b, n))]
 
 
+@contextmanager
+def one_game_steps() -> Iterator[list[int]]:
+    """Count the games ``step_batch`` hands to the one-game ``step`` (by wrapping the
+    ``step`` that ``asteroids.core.batch`` calls; the reference switch is never on inside)."""
+    calls = [0]
+    real = batch_module.step
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    batch_module.step = counting
+    try:
+        yield calls
+    finally:
+        batch_module.step = real
+
+
 def play_both(cfg, seeds, ticks: int, masks_for, seen: set | None = None
               ) -> tuple[list[int], list]:
-    """Step a batch and, beside it, one World per seed with the same masks; fail at the
-    first tick and game where anything differs. Returns each game's game-over tick; adds
-    the events that happened to ``seen`` when given."""
+    """Step a batch by the batched pass and, beside it, the same games by the one-game core
+    (``step_batch(..., reference=True)``) with the same masks; fail at the first tick and
+    game where anything differs, or where the batched pass hands a game to the one-game
+    ``step``. Returns each game's game-over tick and the reference's last Worlds; adds the
+    events that happened to ``seen`` when given."""
     cfg = params_for(cfg)  # compiled once, passed every tick
     batch = new_batch(cfg, seeds)
-    worlds = [new_world(cfg, s) for s in seeds]
+    ref = new_batch(cfg, seeds)
     over_at = [-1] * len(seeds)
-    for i, w in enumerate(worlds):
-        assert _differing_fields(batch.world(i), w) == [], f"new game {i}"
+    for i in range(len(seeds)):
+        assert _differing_fields(batch.world(i), ref.world(i)) == [], f"new game {i}"
     for tick in range(ticks):
         masks = masks_for(tick, batch)
-        batch, columns = step_batch(batch, masks, cfg)
+        with one_game_steps() as handed:
+            batch, columns = step_batch(batch, masks, cfg)
+        assert handed == [0] or batch.size < batch_module.BATCHED_PASS_MIN, (
+            f"tick {tick + 1}: {handed[0]} games left the batched pass")
+        ref, ref_columns = step_batch(ref, masks, cfg, reference=True)
         for i in range(len(seeds)):
-            worlds[i], events = step(worlds[i], int(masks[i]), cfg)
-            mine = batch.world(i)
-            assert state_hash(mine) == state_hash(worlds[i]), (
-                f"seed {seeds[i]}, tick {tick + 1}: {_differing_fields(mine, worlds[i])}")
+            mine, theirs = batch.world(i), ref.world(i)
+            assert state_hash(mine) == state_hash(theirs), (
+                f"seed {seeds[i]}, tick {tick + 1}: {_differing_fields(mine, theirs)}")
+            events = ref_columns.of(i)
             assert columns.of(i) == events, f"seed {seeds[i]}, tick {tick + 1}: events"
             if seen is not None:
                 seen.update(events)
-            if worlds[i].game_over and over_at[i] < 0:
+            if theirs.game_over and over_at[i] < 0:
                 over_at[i] = tick + 1
-    return over_at, worlds
+    return over_at, ref.worlds()
 
 
 def random_masks(seed: int):
@@ -248,17 +277,15 @@ def _crash_scenes(p):
 @pytest.mark.parametrize("preset", ["classic", "default"])
 def test_crashes_are_the_one_game_cores_in_the_batched_pass(preset):
     from asteroids.core.batch import pack
-    from asteroids.core.batch_tick import routine_tick
 
     p = params_for(load_preset(preset, overrides=["ship.shield.enabled=true"]))
     worlds, masks = _crash_scenes(p)
     batch = pack(worlds, p, range(len(worlds)), keep_worlds=False)
     seen: set = set()
     for tick in range(40):
-        with np.errstate(all="ignore"):
-            _, _, other, _ = routine_tick(batch.columns(), np.array(masks), p)
-        assert not other.any(), f"tick {tick + 1}: games {other.nonzero()[0]} left the pass"
-        batch, columns = step_batch(batch, np.array(masks), p)
+        with one_game_steps() as handed:
+            batch, columns = step_batch(batch, np.array(masks), p)
+        assert handed == [0], f"tick {tick + 1}: {handed[0]} games left the batched pass"
         for i in range(len(worlds)):
             worlds[i], events = step(worlds[i], masks[i], p)
             assert _differing_fields(batch.world(i), worlds[i]) == [], f"game {i}, {tick + 1}"
@@ -269,3 +296,53 @@ def test_crashes_are_the_one_game_cores_in_the_batched_pass(preset):
             ("ShipDestroyed", "asteroid"), ("SaucerDestroyed", "asteroid"),
             ("AsteroidDestroyed", "ship"), ("AsteroidDestroyed", "saucer"),
             ("AsteroidDestroyed", "ship-shot")} <= causes, causes
+
+
+def _crowded_scenes(p):
+    """Hand-made games whose tick needs more draws than one jump table (``JUMP_DRAWS``)
+    holds: eight shots breaking eight large rocks on one tick (64 fragments of 132 draws'
+    outlines each), and a wave of 30 rocks starting on an empty field (each rock's places,
+    speeds and outline); the second lane keeps a game of the first kind, the fourth a
+    normal one. Returns the worlds."""
+    from tests.core.worlds import rock, with_shots, world_with
+
+    rocks = [rock(0, 60.0 + 85.0 * k, 150.0, cfg=p, round_radius=30.0) for k in range(8)]
+    shots = [(0, 60.0 + 85.0 * k, 100.0, 0.0, 9.0, 30) for k in range(8)]
+    eight = with_shots(world_with(p, rocks, seed=1), shots)
+    empty = world_with(p, [], seed=2, wave_timer=1)
+    return [eight, eight, empty, new_world(p, 4)]
+
+
+def test_ticks_beyond_one_jump_table_stay_in_the_batched_pass():
+    # They once went to the one-game step; each game's draws now go on in rounds of a
+    # table, the same stream.
+    from asteroids.core.batch import pack
+    from asteroids.core.rng import JUMP_DRAWS
+    from asteroids.core.spawn import draws_per_rock
+
+    p = params_for(load_preset("classic", overrides=[
+        "asteroids.vertices_min=60", "asteroids.vertices_max=64",
+        "asteroids.split_children=8", "asteroids.max_alive=400",
+        "game.first_wave_asteroids=30", "game.max_wave_asteroids=30",
+        "game.next_wave_delay_s=0"]))
+    worlds = _crowded_scenes(p)
+    batch = pack(worlds, p, range(len(worlds)), keep_worlds=False)
+    seen: list = []
+    for tick in range(30):
+        masks = np.zeros(len(worlds), dtype=np.int64)
+        with one_game_steps() as handed:
+            batch, columns = step_batch(batch, masks, p)
+        assert handed == [0], f"tick {tick + 1}: {handed[0]} games left the batched pass"
+        for i in range(len(worlds)):
+            worlds[i], events = step(worlds[i], 0, p)
+            assert _differing_fields(batch.world(i), worlds[i]) == [], f"game {i}, {tick + 1}"
+            assert columns.of(i) == events, f"game {i}, tick {tick + 1}: events"
+            seen.append((i, tick, events))
+    fragments = {}
+    for i, tick, events in seen:
+        for e in events:
+            if isinstance(e, ev.AsteroidDestroyed):
+                fragments[i, tick] = fragments.get((i, tick), 0) + e.children
+    assert max(fragments.values()) * (2 + draws_per_rock(p)) > JUMP_DRAWS, fragments
+    assert any(isinstance(e, ev.WaveStarted) and e.asteroids == 30 and i == 2
+               for i, _, events in seen for e in events)

@@ -69,3 +69,28 @@ def test_peek_reads_ahead_and_skip_moves_past_as_draws_would() -> None:
         assert got[g].tolist() == single.peek(40).tolist()
         single.skip(int(counts[g]))
         assert int(many.state[g]) == single.state
+
+
+def test_many_games_read_and_move_beyond_one_jump_table_as_one_game_does() -> None:
+    # A crowded wave or a tick of many fragments may need more draws than one jump table
+    # (JUMP_DRAWS) holds: the batched streams go on in rounds of a table, and give each
+    # game what its own Pcg32 gives, draw for draw, across the table's edges.
+    from asteroids.core.batch_rows import segments
+    from asteroids.core.rng import JUMP_DRAWS
+
+    seeds = [5, 6, 7, 8]
+    many = Pcg32Batch(np.array([seed_state(s)[0] for s in seeds], dtype=np.uint64),
+                      np.array([seed_state(s)[1] for s in seeds], dtype=np.uint64))
+    far = 2 * JUMP_DRAWS + 3
+    edges = np.array([0, 1, JUMP_DRAWS - 1, JUMP_DRAWS, JUMP_DRAWS + 1, far - 1])
+    got = many.ahead(np.arange(4)[:, None], edges[None, :])
+    counts = np.array([0, JUMP_DRAWS, JUMP_DRAWS + 1, far])
+    game, rank = segments(counts)
+    run = many.runs(counts, game, rank)
+    for g, s in enumerate(seeds):
+        single = Pcg32(*seed_state(s))
+        stream = single.peek(far)
+        assert got[g].tolist() == stream[edges].tolist()
+        assert run[game == g].tolist() == stream[:counts[g]].tolist()
+        single.skip(int(counts[g]))
+        assert int(many.state[g]) == single.state
