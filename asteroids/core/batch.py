@@ -31,6 +31,7 @@ import numpy as np
 from asteroids.config.schema import Config
 from asteroids.core.batch_rows import merge_lanes, offsets_of, put_lanes, take_columns
 from asteroids.core.batch_tick import refuse_broken_shots, routine_tick
+from asteroids.core.bodies import NAMES
 from asteroids.core.event_columns import EventColumns, EventLog, encode, events_of
 from asteroids.core.inputs import ALL_BUTTONS
 from asteroids.core.params import Params, params_for
@@ -392,7 +393,7 @@ def _batched_pass(columns: dict[str, np.ndarray], masks: np.ndarray, p: Params,
     if shot_keep is not None:
         routine = merge_lanes(routine, SCALAR_FIELDS, size, shot_keep, [], [])
     events = events_of(size, log if log is not None else EventLog(), np.ones(size, dtype=bool),
-                       [], [])
+                       [], [], NAMES)
     if moving is None:
         return routine, events
     spread = moving[events.game]  # each event's lane in the whole batch (still game-major)
@@ -424,7 +425,7 @@ def _step_each(batch: Batch, masks: list[int], p: Params, held: np.ndarray,
         restarted, seeds = _restart(ended, auto_reset, seeds)
         for i in restarted:
             worlds[i] = new_world(p, seeds[i])
-    return Batch({}, seeds, p, worlds), encode([e for _, e in stepped])
+    return Batch({}, seeds, p, worlds), encode([e for _, e in stepped], NAMES)
 
 
 def _restart(ended: list[int], auto_reset: Iterator[int],

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from asteroids.core.batch_rows import append_shots, row_games
-from asteroids.core.bodies import CRAFT_ROWS
+from asteroids.core.bodies import CRAFT_ROWS, ENEMIES
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
@@ -164,6 +164,18 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
                 append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
                 log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SAUCER, x=x, y=y)
         d.rng_state = rng.state
+    # ... and every declared enemy (``Enemy.act``), after the saucer's draws.
+    if ENEMIES:
+        rng = Pcg32Batch(d.rng_state, d.rng_inc)
+        for enemy in ENEMIES:
+            arrived, left = enemy.act(MANY, d, p, rng)
+            if np.any(arrived):
+                shown = enemy.rows(d, p)
+                log.emit(EventKind.CRAFT_SPAWNED, np.broadcast_to(arrived, (lanes,)),
+                         i0=enemy.kind, x=shown.x, y=shown.y)
+            if np.any(left):
+                log.emit(EventKind.CRAFT_LEFT, np.broadcast_to(left, (lanes,)), i0=enemy.kind)
+        d.rng_state = rng.state
     shot_game = row_games(d.shot_rows)
 
     # 3. the shot sweep (``sweep.sweep_shots``): in a wrapping world without obstacles only
@@ -189,6 +201,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     if d.ast_id.shape[0]:
         move_rocks(d, p)
     move_craft(MANY, d, p)
+    for enemy in ENEMIES:
+        enemy.move(MANY, d, p)
     if obstacles:
         bounce_off_obstacles(d, p, MANY)
     if p.ast_collide and d.ast_id.shape[0] > 1:
@@ -211,6 +225,14 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         ast_counts = d.ast_rows[1:] - d.ast_rows[:-1]
         ast_game = row_games(d.ast_rows)
     destroy_saucers(d, p, craft_by[Kind.SAUCER], log)
+    for enemy in ENEMIES:
+        by = craft_by[enemy.kind]
+        shown = enemy.rows(d, p)
+        when = (by >= 0) & shown.present
+        if when.any():
+            points = enemy.destroy(MANY, d, p, when, by, ~d.game_over)
+            log.emit(EventKind.CRAFT_DESTROYED, when, i0=enemy.kind, i2=by, i3=points,
+                     x=shown.x, y=shown.y)
     if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
         granted = extra_lives(MANY, d, p)
         log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)

@@ -4,10 +4,12 @@ A batch of games (``asteroids.core.batch``) reports what happened during a tick 
 ``EventColumns``: ``game`` (which game), ``kind`` (an ``EventKind``, one per class of
 ``asteroids.core.events``) and a fixed set of payload columns, four integers ``i0..i3`` and
 three floats ``x, y, f``. ``LAYOUT`` says, for every event class, which field goes in which
-column; the string fields (``by``, ``cause``, ``shooter``) become the codes of the ``Cause``
-and ``Shooter`` enums they come from. Counting (kills, deaths by cause) then reads the
-columns directly, and ``EventColumns.of(game)`` rebuilds one game's events as the very
-objects the one-game ``step`` returns, in the same order.
+column; the string fields (``by``, ``cause``, ``shooter``, a declared craft's ``kind``) become
+the codes they come from (``Cause``, ``Shooter``, ``Kind``: built in, or declared with a kind
+in ``asteroids.core.bodies.ENEMIES``; the columns carry the ``Names`` that read them).
+Counting (kills, deaths by cause) then reads the columns directly, and
+``EventColumns.of(game)`` rebuilds one game's events as the very objects the one-game
+``step`` returns, in the same order.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from asteroids.core import events as ev
 from asteroids.core.batch_rows import offsets_of
-from asteroids.core.kinds import Cause, Shooter
+from asteroids.core.kinds import BUILTIN_NAMES, Names, Shooter
 
 __all__ = ["EventColumns", "EventKind", "EventLog", "LAYOUT", "cause_code", "encode", "events_of",
            "shooter_code"]
@@ -47,13 +49,17 @@ class EventKind(IntEnum):
     SHIELD_CHANGED = 13
     HEARTBEAT = 14
     GAME_OVER = 15
+    CRAFT_SPAWNED = 16
+    CRAFT_DESTROYED = 17
+    CRAFT_LEFT = 18
 
 
 _CLASSES: tuple[type, ...] = (
     ev.ShotFired, ev.AsteroidDestroyed, ev.ShipDestroyed, ev.ShipSpawned,
     ev.HyperspaceEntered, ev.HyperspaceExited, ev.SaucerSpawned, ev.SaucerDestroyed,
     ev.SaucerLeft, ev.ExtraLife, ev.WaveStarted, ev.WaveCleared, ev.ThrustChanged,
-    ev.ShieldChanged, ev.Heartbeat, ev.GameOver,
+    ev.ShieldChanged, ev.Heartbeat, ev.GameOver, ev.CraftSpawned, ev.CraftDestroyed,
+    ev.CraftLeft,
 )
 """The event classes, indexed by ``EventKind``."""
 
@@ -81,18 +87,22 @@ LAYOUT: Mapping[type, tuple[tuple[str, str, str], ...]] = MappingProxyType({
     ev.ShieldChanged: (("on", "i0", "bool"), ("energy", "f", "float")),
     ev.Heartbeat: (("tone", "i0", "int"), ("interval_ticks", "i1", "int")),
     ev.GameOver: (("score", "i0", "int"),),
+    ev.CraftSpawned: (("kind", "i0", "kind"), ("x", "x", "float"), ("y", "y", "float")),
+    ev.CraftDestroyed: (("kind", "i0", "kind"), ("by", "i2", "cause"), ("points", "i3", "int"),
+                        ("x", "x", "float"), ("y", "y", "float")),
+    ev.CraftLeft: (("kind", "i0", "kind"),),
 })
 """Per event class: (field, column, codec) for every field; codec ``int``, ``bool``,
-``float``, ``cause`` (a ``Cause`` label) or ``shooter`` (a ``Shooter`` label)."""
+``float``, ``cause`` (a cause's label), ``kind`` (a kind's name) or ``shooter`` (a ``Shooter``
+label)."""
 
 _KIND_OF = MappingProxyType({cls: EventKind(k) for k, cls in enumerate(_CLASSES)})
-_CAUSE_CODES = MappingProxyType({c.label: int(c) for c in Cause})
 _SHOOTER_CODES = MappingProxyType({s.label: int(s) for s in Shooter})
 
 
-def cause_code(label: str) -> int:
+def cause_code(label: str, names: Names = BUILTIN_NAMES) -> int:
     """The ``Cause`` code of an event's ``by`` or ``cause`` label ("ship-shot", ...)."""
-    return _CAUSE_CODES[label]
+    return names.cause_code(label)
 
 
 def shooter_code(label: str) -> int:
@@ -135,6 +145,8 @@ class EventColumns:
     """(E,) float64 payloads (see ``LAYOUT``)."""
     rows: np.ndarray
     """(B + 1,) int64: game g's events are rows ``rows[g]:rows[g + 1]``."""
+    names: Names = BUILTIN_NAMES
+    """What the ``cause`` and ``kind`` codes are called (``bodies.NAMES`` for a batch)."""
 
     @property
     def size(self) -> int:
@@ -161,7 +173,9 @@ class EventColumns:
             elif codec == "bool":
                 values[name] = bool(raw)
             elif codec == "cause":
-                values[name] = Cause(int(raw)).label
+                values[name] = self.names.causes[int(raw)]
+            elif codec == "kind":
+                values[name] = self.names.kinds[int(raw)]
             elif codec == "shooter":
                 values[name] = Shooter(int(raw)).label
             else:
@@ -169,32 +183,38 @@ class EventColumns:
         return cls(**values)
 
 
-def _row_of(cls: type) -> Callable[[ev.Event], tuple[int, int, int, int, float, float, float]]:
-    """One event of ``cls`` as its (i0, i1, i2, i3, x, y, f) row, per ``LAYOUT``."""
+def _row_of(cls: type) -> Callable[[ev.Event, Names],
+                                   tuple[int, int, int, int, float, float, float]]:
+    """One event of ``cls`` as its (i0, i1, i2, i3, x, y, f) row, per ``LAYOUT``, given the
+    names of the codes."""
     getters = []
     for column in (*_INT_COLUMNS, *_FLOAT_COLUMNS):
         laid = [(name, codec) for name, col, codec in LAYOUT[cls] if col == column]
         if not laid:
-            getters.append(lambda e, zero=0.0 if column in _FLOAT_COLUMNS else 0: zero)
+            getters.append(lambda e, _, zero=0.0 if column in _FLOAT_COLUMNS else 0: zero)
             continue
         name, codec = laid[0]
         if codec == "cause":
-            getters.append(lambda e, n=name: _CAUSE_CODES[getattr(e, n)])
+            getters.append(lambda e, names, n=name: names.cause_code(getattr(e, n)))
+        elif codec == "kind":
+            getters.append(lambda e, names, n=name: names.kind_code(getattr(e, n)))
         elif codec == "shooter":
-            getters.append(lambda e, n=name: _SHOOTER_CODES[getattr(e, n)])
+            getters.append(lambda e, _, n=name: _SHOOTER_CODES[getattr(e, n)])
         elif codec == "float":
-            getters.append(lambda e, n=name: float(getattr(e, n)))
+            getters.append(lambda e, _, n=name: float(getattr(e, n)))
         else:
-            getters.append(lambda e, n=name: int(getattr(e, n)))
+            getters.append(lambda e, _, n=name: int(getattr(e, n)))
     fields_ = tuple(getters)
-    return lambda e: tuple(get(e) for get in fields_)  # type: ignore[return-value]
+    return lambda e, names: tuple(get(e, names) for get in fields_)  # type: ignore[return-value]
 
 
 _ROW_OF = MappingProxyType({cls: _row_of(cls) for cls in _CLASSES})
 
 
-def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
-    """Columns of the events of each game, given as one sequence of events per game."""
+def encode(per_game: Sequence[Iterable[ev.Event]], names: Names = BUILTIN_NAMES
+           ) -> EventColumns:
+    """Columns of the events of each game, given as one sequence of events per game
+    (``names``: the codes of every kind and cause they may name: ``bodies.NAMES``)."""
     lanes = len(per_game)
     game: list[int] = []
     kind: list[int] = []
@@ -207,7 +227,7 @@ def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
         for event in events:
             cls = type(event)
             kind.append(kind_of[cls])
-            payload.append(row_of[cls](event))
+            payload.append(row_of[cls](event, names))
         counts[g] = len(kind) - len(game)
         game.extend([g] * counts[g])
     rows = offsets_of(counts)
@@ -219,7 +239,7 @@ def encode(per_game: Sequence[Iterable[ev.Event]]) -> EventColumns:
     return EventColumns(
         game=np.array(game, dtype=np.int64), kind=np.array(kind, dtype=np.int8),
         i0=ints[0], i1=ints[1], i2=ints[2], i3=ints[3], x=floats[0], y=floats[1], f=floats[2],
-        rows=rows,
+        rows=rows, names=names,
     )
 
 
@@ -248,10 +268,11 @@ class EventLog:
 
 
 def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[int],
-              other_events: Sequence[Sequence[ev.Event]]) -> EventColumns:
+              other_events: Sequence[Sequence[ev.Event]], names: Names = BUILTIN_NAMES
+              ) -> EventColumns:
     """The tick's events as columns: the routine games' from the batched pass's log, the
-    other games' as the one-game driver returned them."""
-    cols = encode(other_events)
+    other games' as the one-game driver returned them (``names``: ``bodies.NAMES``)."""
+    cols = encode(other_events, names)
     # Each routine entry's rows go to one slice of columns laid out once (payload columns
     # an entry leaves out stay 0), then one stable sort by game.
     entries = []
@@ -284,7 +305,7 @@ def events_of(lanes: int, log: EventLog, routine: np.ndarray, others: Sequence[i
     order = np.argsort(game, kind="stable")
     rows = offsets_of(np.bincount(game, minlength=lanes))
     return EventColumns(game=game.take(order), kind=kind.take(order),
-                        **{c: out[c].take(order) for c in _PAYLOAD}, rows=rows)
+                        **{c: out[c].take(order) for c in _PAYLOAD}, rows=rows, names=names)
 
 
 _PAYLOAD = ("i0", "i1", "i2", "i3", "x", "y", "f")

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "AsteroidDestroyed",
+    "CraftDestroyed",
+    "CraftLeft",
+    "CraftSpawned",
     "Event",
     "ExtraLife",
     "GameOver",
@@ -173,9 +176,39 @@ class GameOver:
     score: int
 
 
+@dataclass(frozen=True, slots=True)
+class CraftSpawned:
+    """A craft of a kind declared in ``asteroids.core.bodies.ENEMIES`` came into play;
+    ``kind`` is its name ("mine")."""
+
+    kind: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class CraftDestroyed:
+    """A craft of a declared kind (``kind``, its name) was destroyed; ``by`` is what claimed
+    it, as ``ShipDestroyed.cause`` says it, and ``points`` what the player scored."""
+
+    kind: str
+    x: float
+    y: float
+    by: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class CraftLeft:
+    """A craft of a declared kind (``kind``, its name) left play without being destroyed."""
+
+    kind: str
+
+
 Event = (
     ShotFired | AsteroidDestroyed | ShipDestroyed | ShipSpawned | HyperspaceEntered
     | HyperspaceExited | SaucerSpawned | SaucerDestroyed | SaucerLeft | ExtraLife
     | WaveStarted | WaveCleared | ThrustChanged | ShieldChanged | Heartbeat | GameOver
+    | CraftSpawned | CraftDestroyed | CraftLeft
 )
 """Any event a step can return."""

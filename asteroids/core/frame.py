@@ -24,16 +24,18 @@ class Frame:
 
     Args:
         rocks: the number of rocks at the start of the tick.
+        kinds: how many kinds of body there are (``bodies.KINDS``: the built-in ones and
+            every declared enemy).
     """
 
     __slots__ = ("craft_by", "rock_by", "rocks")
 
-    def __init__(self, rocks: int) -> None:
+    def __init__(self, rocks: int, kinds: int = len(Kind)) -> None:
         self.rocks = rocks
         self.rock_by: np.ndarray | None = None
         """(N,) int64: the cause that claimed each rock, or ``NO_CLAIM``; None while no rock is
         claimed (most ticks: nothing to break)."""
-        self.craft_by = [NO_CLAIM] * len(Kind)
+        self.craft_by = [NO_CLAIM] * kinds
         """By ``Kind`` value: the cause that claimed that craft, or ``NO_CLAIM``."""
 
     def claim_rock(self, index: int, cause: Cause) -> None:
@@ -49,15 +51,16 @@ class Frame:
         by = self.rock_by
         return index if by is None else index[by[index] < 0]
 
-    def claim(self, kind: Kind, cause: Cause) -> None:
+    def claim(self, kind: Kind | int, cause: Cause | int) -> None:
         """Claim the craft of ``kind`` for ``cause`` unless something claimed it first."""
         if self.craft_by[kind] < 0:
             self.craft_by[kind] = cause
 
-    def claimed(self, kind: Kind) -> bool:
+    def claimed(self, kind: Kind | int) -> bool:
         """Whether something claimed the craft of ``kind`` this tick."""
         return self.craft_by[kind] >= 0
 
-    def cause(self, kind: Kind) -> Cause:
-        """What claimed the craft of ``kind`` (it must be claimed)."""
-        return Cause(self.craft_by[kind])
+    def cause(self, kind: Kind | int) -> int:
+        """What claimed the craft of ``kind`` (it must be claimed): a ``Cause`` code, built in
+        or a declared enemy's (``bodies.NAMES`` names it)."""
+        return self.craft_by[kind]

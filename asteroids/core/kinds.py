@@ -6,10 +6,13 @@ hashes) are exactly the ints they always were; only the names are new.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 
-__all__ = ["BY_SAUCER", "BY_SHIP", "DEAD", "FLYING", "Cause", "Hit", "Kind", "ShipState",
-           "Shooter"]
+__all__ = ["BUILTIN_NAMES", "BY_SAUCER", "BY_SHIP", "DEAD", "FLYING", "Cause", "Hit", "Kind",
+           "Names", "ShipState", "Shooter"]
 
 
 class Kind(IntEnum):
@@ -82,3 +85,38 @@ class Hit(IntEnum):
     SAUCER = 2
     SHIP = 3
     OBSTACLE = 4
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names events give the codes a tick's bookkeeping holds: the built-in ones
+    (``BUILTIN_NAMES``) plus those of every kind ``asteroids.core.bodies.ENEMIES`` declares
+    (``bodies.NAMES``), so a new kind names itself where it is declared."""
+
+    kinds: Mapping[int, str]
+    """Each ``Kind`` code's name (``CraftSpawned.kind``)."""
+    causes: Mapping[int, str]
+    """Each ``Cause`` code's label (``ShipDestroyed.cause``, ``AsteroidDestroyed.by``)."""
+
+    def __post_init__(self) -> None:
+        for table in (self.kinds, self.causes):
+            if len(set(table.values())) != len(table):
+                raise TypeError(f"two codes share a name in {dict(table)}")
+        object.__setattr__(self, "_cause_codes", {v: k for k, v in self.causes.items()})
+        object.__setattr__(self, "_kind_codes", {v: k for k, v in self.kinds.items()})
+
+    def cause_code(self, label: str) -> int:
+        """The code of a cause label (the inverse of ``causes``)."""
+        return self._cause_codes[label]  # type: ignore[attr-defined, no-any-return]
+
+    def kind_code(self, name: str) -> int:
+        """The code of a kind's name (the inverse of ``kinds``)."""
+        return self._kind_codes[name]  # type: ignore[attr-defined, no-any-return]
+
+
+BUILTIN_NAMES = Names(
+    kinds=MappingProxyType({int(Kind.ROCK): "asteroid", int(Kind.SHIP): "ship",
+                            int(Kind.SAUCER): "saucer"}),
+    causes=MappingProxyType({int(c): c.label for c in Cause}),
+)
+"""The names of the built-in kinds and causes."""

@@ -1,6 +1,6 @@
 """Resolve (phase 6 of a tick): what was claimed this tick breaks. Rocks split and score, the
-saucer scores, extra lives are awarded, the ship is lost; the fragments join last, so one shot
-cannot break them too.
+saucer and every declared enemy (``bodies.ENEMIES``) score, extra lives are awarded, the ship
+is lost; the fragments join last, so one shot cannot break them too.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from asteroids.core import events as ev
+from asteroids.core.bodies import ENEMIES, NAMES
 from asteroids.core.frame import Frame
-from asteroids.core.kinds import Cause, Kind
+from asteroids.core.kinds import Kind
 from asteroids.core.lanes import ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
@@ -44,16 +45,25 @@ def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event
             if player_broke(cause):
                 d.since_break = 0
             d.score += points
-            events.append(ev.AsteroidDestroyed(size, x, y, children, Cause(cause).label,
+            events.append(ev.AsteroidDestroyed(size, x, y, children, NAMES.causes[cause],
                                                points))
         _keep_asteroids(d, by < 0)
     if frame.claimed(_SAUCER) and d.saucer_alive:
-        destroy_saucer(d, p, frame.cause(_SAUCER), scoring, events)
+        cause = frame.cause(_SAUCER)
+        destroy_saucer(d, p, cause, NAMES.causes[cause], scoring, events)
+    for enemy in ENEMIES:
+        if frame.claimed(enemy.kind):
+            craft = enemy.craft(d, p)
+            if craft is not None:
+                cause = frame.cause(enemy.kind)
+                points = enemy.destroy(ONE, d, p, True, cause, scoring)
+                events.append(ev.CraftDestroyed(enemy.label, craft.x, craft.y,
+                                                NAMES.causes[cause], points))
     # The points of this tick earn their extra life before the ship's loss is counted, so a
     # life earned on the tick the last ship dies keeps the game going.
     _award_extra_lives(d, p, events)
     if frame.claimed(_SHIP):
-        kill_ship(d, p, frame.cause(_SHIP), events)
+        kill_ship(d, p, NAMES.causes[frame.cause(_SHIP)], events)
     if kids is not None:
         append_rocks(d, kids)
 

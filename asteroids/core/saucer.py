@@ -16,7 +16,7 @@ import numpy as np
 from asteroids.core import events as ev
 from asteroids.core.craft import Craft, CraftRows
 from asteroids.core.event_columns import EventKind, EventLog
-from asteroids.core.kinds import Cause, Kind
+from asteroids.core.kinds import Kind
 from asteroids.core.lanes import MANY, ONE, BatchDraft, Lanes
 from asteroids.core.params import Params
 from asteroids.core.rng import Pcg32
@@ -63,14 +63,13 @@ def saucer_rows(d: BatchDraft, p: Params) -> CraftRows:
                      np.zeros(x.shape[0], dtype=bool))
 
 
-def destroy_saucer(d: Draft, p: Params, cause: Cause, scoring: bool,
+def destroy_saucer(d: Draft, p: Params, cause: int, label: str, scoring: bool,
                    events: list[ev.Event]) -> None:
-    """The saucer breaks (claimed by ``cause``); the player scores it for a shot of the ship,
-    or for ramming it when ``scoring.ramming_scores`` is on, unless ``scoring`` is off (after
-    game over)."""
+    """The saucer breaks (claimed by ``cause``, called ``label``); the player scores it for a
+    shot of the ship, or for ramming it when ``scoring.ramming_scores`` is on, unless
+    ``scoring`` is off (after game over)."""
     points = break_saucer(ONE, d, p, True, cause, scoring)
-    events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, cause.label,
-                                     points))
+    events.append(ev.SaucerDestroyed(d.saucer_small, d.saucer_x, d.saucer_y, label, points))
 
 
 def break_saucer(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any, cause: Any,

@@ -300,12 +300,12 @@ def lose_ship(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any
     return thrust_off, shield_off, left, over
 
 
-def kill_ship(d: Draft, p: Params, cause: Cause, events: list[ev.Event]) -> None:
-    """Explode the ship (by ``cause``): one life gone, the respawn timer set, or the game
-    over (``lose_ship``), with its events."""
+def kill_ship(d: Draft, p: Params, cause: str, events: list[ev.Event]) -> None:
+    """Explode the ship (by ``cause``, its label): one life gone, the respawn timer set, or
+    the game over (``lose_ship``), with its events."""
     thrust_off, shield_off, left, over = lose_ship(ONE, d, p, True)
     _power_events(d, p, (thrust_off, shield_off), events)
-    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause.label, left))
+    events.append(ev.ShipDestroyed(d.ship_x, d.ship_y, cause, left))
     if over:
         events.append(ev.GameOver(d.score))
 
@@ -384,7 +384,7 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
     survived = leave_hyperspace(ONE, d, p, rng, True)
     events.append(ev.HyperspaceExited(d.ship_x, d.ship_y, survived))
     if not survived:
-        kill_ship(d, p, Cause.HYPERSPACE, events)
+        kill_ship(d, p, Cause.HYPERSPACE.label, events)
 
 
 # The batched drivers of the rules above: every game of a batch at once (``MANY``), each

@@ -6,11 +6,12 @@ The tick pipeline only calls phases, each a free function over the tick's ``Draf
 World's arrays) in its own module, in this order, always:
 
 1. the ship obeys this tick's input (turn, thrust, shield, hyperspace, fire): ``ship``;
-2. the saucer's timers run (spawn, zig-zag, fire): ``saucer``;
+2. the saucer's timers run (spawn, zig-zag, fire): ``saucer``; then each declared enemy's
+   (``bodies.ENEMIES``, ``Enemy.act``);
 3. shots sweep their whole path for this tick against every asteroid edge, the saucer, the
    ship and obstacles, and claim the first thing they hit: ``sweep``;
-4. asteroids, the ship and the saucer move and meet the borders and obstacles, and asteroids
-   collide with each other (if enabled): ``motion``;
+4. asteroids, the ship, the saucer and each declared enemy move and meet the borders and
+   obstacles, and asteroids collide with each other (if enabled): ``motion``;
 5. the ship, shield and saucer touch the rocks and each other: ``touch``;
 6. what was claimed breaks: scores, fragments (which join only now, so one shot cannot break
    them too), extra lives, the ship's loss: ``resolve``;
@@ -25,8 +26,11 @@ from __future__ import annotations
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
+from asteroids.core.bodies import ENEMIES, KINDS
+from asteroids.core.craft import Enemy
 from asteroids.core.frame import Frame
 from asteroids.core.inputs import InputFrame, as_mask
+from asteroids.core.lanes import ONE
 from asteroids.core.motion import bounce_off_obstacles, collide_asteroids, move_bodies
 from asteroids.core.params import Params, compile_params, params_for
 from asteroids.core.resolve import resolve
@@ -81,12 +85,16 @@ def step(
     d = Draft(world)
     rng = Pcg32(world.rng_state, world.rng_inc)
     events: list[ev.Event] = []
-    frame = Frame(world.ast_id.shape[0])
+    frame = Frame(world.ast_id.shape[0], len(KINDS))
 
     control_ship(d, p, mask, rng, events)
     update_saucer(d, p, rng, events)
+    for enemy in ENEMIES:
+        _enemy_acts(enemy, d, p, rng, events)
     sweep_shots(d, p, frame)
     move_bodies(d, p)
+    for enemy in ENEMIES:
+        enemy.move(ONE, d, p)
     if p.obstacle_offsets.shape[0] > 1:
         bounce_off_obstacles(d, p)
     if p.ast_collide and d.ast_id.shape[0] > 1:
@@ -100,3 +108,14 @@ def step(
     d.since_break += 1
     d.rng_state = rng.state
     return d.freeze(), tuple(events)
+
+
+def _enemy_acts(enemy: Enemy, d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
+    """A declared enemy's phase 2 (``Enemy.act``) and the events it reports."""
+    arrived, left = enemy.act(ONE, d, p, rng)
+    if arrived:
+        craft = enemy.craft(d, p)
+        if craft is not None:
+            events.append(ev.CraftSpawned(enemy.label, craft.x, craft.y))
+    if left:
+        events.append(ev.CraftLeft(enemy.label))

@@ -428,7 +428,7 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: ShotHits) -> None:
         if kind == Hit.ROCK:
             frame.claim_rock(int(hit_index[row]), cause)
         elif kind in KIND_HIT:  # a craft; one with its shield up is not claimed
-            craft = KIND_HIT[Hit(kind)]
+            craft = KIND_HIT[kind]
             shown = CRAFT[craft](d, p)
             if shown is not None and shown.shield is None:
                 frame.claim(craft, cause)
