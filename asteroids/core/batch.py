@@ -39,7 +39,8 @@ from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, FIELDS, World
 
 __all__ = ["ARRAY_FIELDS", "BATCHED_PASS_MIN", "SCALAR_FIELDS", "SEED_RANGE", "Batch",
-           "check_seeds", "new_batch", "pack", "reset_lanes", "rules_for", "step_batch",
+           "check_masks", "check_seeds", "new_batch", "pack", "reset_lanes", "rules_for",
+           "step_batch",
            "take_lanes"]
 
 ARRAY_FIELDS: tuple[str, ...] = tuple(s.name for s in FIELDS if s.rows is not None)
@@ -294,7 +295,7 @@ def check_seeds(seeds: Iterable[int] | np.ndarray) -> list[int]:
     return [_check_seed(s, i) for i, s in enumerate(values)]
 
 
-def _check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
+def check_masks(masks: np.ndarray | Sequence[int], size: int) -> np.ndarray:
     """``masks`` as an int64 array, or ValueError. The check is two reductions over the B
     masks: ``ALL_BUTTONS`` is the low bits (0x3f), so a mask has no other bit exactly when
     it lies in [0, ALL_BUTTONS] (tests/core/test_batch_values.py holds that)."""
@@ -351,7 +352,7 @@ def step_batch(batch: Batch, masks: np.ndarray | Sequence[int],
             or velocity (which the one-game ``step`` refuses too).
     """
     p = rules_for(batch, config)
-    m = _check_masks(masks, batch.size)
+    m = check_masks(masks, batch.size)
     lanes = batch.size
     held = np.zeros(lanes, dtype=bool)
     if active is not None:

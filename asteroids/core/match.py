@@ -29,6 +29,11 @@ that seed starts with; player ``k + 1``'s seed is ``(seed + k * 0x9E3779B97F4A7C
 2**64`` (``player_seed``: the 64-bit golden-ratio step, so nearby match seeds give unrelated
 rock fields).
 
+The rules of turns are one text, ``turn``, written against ``asteroids.core.lanes``:
+``step_match`` runs it on one match's Python values (``ONE``), ``match_batch.step_matches``
+on ``(B,)`` columns of many matches (``MANY``), each after its driver stepped the active
+players' Worlds.
+
 Events are ``(player, event)`` pairs, ``player`` the 0-based index: the World events of the
 active player's step, tagged with that player, and the match's own ``TurnStarted`` and
 ``MatchOver``. The first turn's banner is in the new match's state (``banner_ticks``); no
@@ -39,12 +44,15 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from asteroids.config.schema import Config
 from asteroids.core import events as ev
 from asteroids.core.hashing import digest_byte, field_digests, state_hash, value_bytes
 from asteroids.core.inputs import InputFrame
+from asteroids.core.lanes import ONE, Lanes
 from asteroids.core.params import Params, params_for
 from asteroids.core.simulation import new_world, step
 from asteroids.core.world import FIELD_NAMES, SHIP_DEAD, World
@@ -57,14 +65,17 @@ __all__ = [
     "MatchEvent",
     "MatchOver",
     "Tagged",
+    "Turn",
     "TurnStarted",
     "banner_ticks",
     "match_field_digests",
     "match_field_names",
     "match_hash",
     "new_match",
+    "next_in",
     "player_seed",
     "step_match",
+    "turn",
 ]
 
 MAX_PLAYERS = 2
@@ -176,14 +187,78 @@ def new_match(config: Config | Params, seed: int, players: int = 2) -> Match:
                  handover_ticks=-1, tick=0, over=False)
 
 
-def _next_in(worlds: tuple[World, ...], active: int) -> int | None:
-    """The next player after ``active`` (in turn order) who is still in; None when none."""
-    n = len(worlds)
-    for k in range(1, n):
+def next_in(L: Lanes, active: Any, outs: Sequence[Any]) -> Any:
+    """The next player after ``active`` (in turn order) who is still in, -1 when none.
+
+    Args:
+        L: ``ONE`` or ``MANY``.
+        active: whose turn it is (0-based).
+        outs: one value per player, in player order: whether they are out (game over).
+    """
+    n = len(outs)
+    nxt: Any = -1
+    for k in range(n - 1, 0, -1):  # the nearest last, so it wins
         other = (active + k) % n
-        if not worlds[other].game_over:
-            return other
-    return None
+        out = outs[0]
+        for j in range(1, n):
+            out = L.where(other == j, outs[j], out)
+        nxt = L.where(out, nxt, other)
+    return nxt
+
+
+class Turn(NamedTuple):
+    """A match's own fields after a tick (``Match``'s names), and what the tick announced."""
+
+    active: Any
+    banner_ticks: Any
+    handover_ticks: Any
+    tick: Any
+    over: Any
+    started: Any
+    """The turn passed (to ``active``): ``TurnStarted``."""
+    ended: Any
+    """The match is over this tick: ``MatchOver``."""
+
+
+def turn(L: Lanes, match: Any, lost: Any, ship_dead: Any, ship_timer: Any,
+         outs: Sequence[Any], banner: int) -> Turn:
+    """The rules of turns (the module's docstring) for one tick, after the driver stepped
+    the active player's World where no banner shows.
+
+    Args:
+        L: ``ONE`` (a ``Match``'s Python values) or ``MANY`` (``(B,)`` columns of many
+            matches, ``match_batch``).
+        match: the fields before the tick: ``active``, ``banner_ticks``,
+            ``handover_ticks``, ``tick``, ``over``.
+        lost: the active player lost a ship this tick (False under a banner).
+        ship_dead: the active player's ship is dead after the tick.
+        ship_timer: the active player's ship timer after the tick.
+        outs: each player's game over after the tick, in player order.
+        banner: ``banner_ticks(rules)``.
+    """
+    waiting = match.banner_ticks > 0  # a banner: no World moved, only its count runs
+    handover = L.where(match.handover_ticks > 0, match.handover_ticks - 1,
+                       match.handover_ticks)
+    nxt = next_in(L, match.active, outs)
+    # The lost ship is tried again on the step that takes its timer from 1 to 0: the turn
+    # passes just before that step (at once if the ship is back already).
+    due = (match.over ^ True) & lost & (nxt >= 0)
+    handover = L.where(due, L.where(ship_dead, L.maximum(ship_timer - 1, 0), 0), handover)
+    all_out = outs[0]
+    for out in outs[1:]:
+        all_out = all_out & out
+    over = match.over | all_out
+    passing = handover == 0
+    started = passing & (nxt >= 0) & (waiting ^ True)
+    return Turn(
+        active=L.where(started, nxt, match.active),
+        banner_ticks=L.where(waiting, match.banner_ticks - 1, L.where(started, banner, 0)),
+        handover_ticks=L.where(waiting, match.handover_ticks, L.where(passing, -1, handover)),
+        tick=match.tick + 1,
+        over=L.where(waiting, match.over, over),
+        started=started,
+        ended=over & (match.over ^ True) & (waiting ^ True),
+    )
 
 
 def step_match(match: Match, inputs: InputFrame | int,
@@ -191,9 +266,9 @@ def step_match(match: Match, inputs: InputFrame | int,
     """Advance the match by one tick.
 
     During a banner the mask is ignored and no World moves. Otherwise the active player's
-    World takes one ``step`` with the mask, and the turn passes when it is due (see the
-    module docstring). After the match is over the last player's World keeps running (the
-    rocks drift behind GAME OVER, as in a one-player game).
+    World takes one ``step`` with the mask, and the turn passes when it is due (``turn``,
+    see the module docstring). After the match is over the last player's World keeps
+    running (the rocks drift behind GAME OVER, as in a one-player game).
 
     Args:
         match: the current state (never modified).
@@ -204,33 +279,25 @@ def step_match(match: Match, inputs: InputFrame | int,
     Returns:
         The next Match and what happened, as ``(player, event)`` pairs in order.
     """
-    if match.banner_ticks > 0:
-        return replace(match, banner_ticks=match.banner_ticks - 1, tick=match.tick + 1), ()
-    active = match.active
     p = params_for(config)
-    world, events = step(match.worlds[active], inputs, p)
-    worlds = match.worlds[:active] + (world,) + match.worlds[active + 1:]
-    tagged: list[Tagged] = [(active, e) for e in events]
-    handover = match.handover_ticks
-    if handover > 0:
-        handover -= 1
-    if not match.over and any(isinstance(e, ev.ShipDestroyed) for e in events) \
-            and _next_in(worlds, active) is not None:
-        # The lost ship is tried again on the step that takes its timer from 1 to 0: the
-        # turn passes just before that step (at once if the ship is back already).
-        handover = max(world.ship_timer - 1, 0) if world.ship_state == SHIP_DEAD else 0
-    over = match.over or all(w.game_over for w in worlds)
-    banner = 0
-    if handover == 0:
-        handover = -1
-        nxt = _next_in(worlds, active)
-        if nxt is not None:
-            active, banner = nxt, banner_ticks(p)
-            tagged.append((active, TurnStarted(active)))
-    if over and not match.over:
-        tagged.append((active, MatchOver(tuple(int(w.score) for w in worlds))))
-    return Match(worlds=worlds, active=active, banner_ticks=banner, handover_ticks=handover,
-                 tick=match.tick + 1, over=over), tuple(tagged)
+    active = match.active
+    worlds = match.worlds
+    tagged: list[Tagged] = []
+    lost = False
+    if match.banner_ticks <= 0:
+        world, events = step(worlds[active], inputs, p)
+        worlds = worlds[:active] + (world,) + worlds[active + 1:]
+        tagged = [(active, e) for e in events]
+        lost = any(isinstance(e, ev.ShipDestroyed) for e in events)
+    world = worlds[active]
+    t = turn(ONE, match, lost, world.ship_state == SHIP_DEAD, world.ship_timer,
+             [w.game_over for w in worlds], banner_ticks(p))
+    if t.started:
+        tagged.append((t.active, TurnStarted(t.active)))
+    if t.ended:
+        tagged.append((t.active, MatchOver(tuple(int(w.score) for w in worlds))))
+    return Match(worlds=worlds, active=t.active, banner_ticks=t.banner_ticks,
+                 handover_ticks=t.handover_ticks, tick=t.tick, over=t.over), tuple(tagged)
 
 
 def match_hash(match: Match, world_hashes: tuple[str, ...] | None = None) -> str:

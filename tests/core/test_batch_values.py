@@ -42,7 +42,7 @@ def _refused(call, *args, **kwargs) -> str:
 
 
 def test_the_buttons_are_the_low_bits_so_a_range_check_is_a_bit_check():
-    """_check_masks compares masks with [0, ALL_BUTTONS] (two reductions, not a bitwise
+    """check_masks compares masks with [0, ALL_BUTTONS] (two reductions, not a bitwise
     pass); that equals 'no bit outside ALL_BUTTONS' only while the buttons are bits 0..k."""
     assert ALL_BUTTONS & (ALL_BUTTONS + 1) == 0
     assert ALL_BUTTONS == 0x3F
