@@ -28,7 +28,9 @@ The baseline for issue 25 (thousands of games at once), measured in one run on o
   both rates, their ratio, and the share of game-ticks the batched pass leaves to the
   one-game ``step`` (counted by wrapping the ``step`` that ``asteroids.core.batch`` calls:
   a Python call and an addition per such game-tick). ``--presets-only`` prints this table
-  alone.
+  alone; ``--matches`` adds, for each preset, two-player matches of random inputs at
+  B = ``--random-size`` matches (``match_batch.step_matches`` against ``step_match``,
+  match-ticks per second: ``benchmarks.batch_matches``).
 
 The peers come with the optional ``[peers]`` extra (``python -m pip install '.[peers]'``);
 without them their rows say so. The issue's targets for the batched core are printed beside
@@ -400,6 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--random-seconds", type=float, default=None,
                         help="random-inputs table: at most this many seconds for each of a "
                         "row's two rates (default: --batch-seconds)")
+    parser.add_argument("--matches", action="store_true",
+                        help="random-inputs table: add two-player matches of each preset "
+                        "(B = --random-size matches)")
     parser.add_argument("--presets-only", action="store_true",
                         help="print the random-inputs table alone (no classic baseline rows, "
                         "no peers)")
@@ -410,6 +415,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = args.batch_seconds if args.random_seconds is None else args.random_seconds
     presets = [preset_row(name, args.random_size, args.games, args.batch_ticks, seconds)
                for name in _presets(args.config)]
+    if args.matches:
+        from benchmarks.batch_matches import match_row
+
+        presets += [match_row(name, args.random_size, args.games, args.batch_ticks, seconds)
+                    for name in _presets(args.config)]
     if args.presets_only:
         _print_presets(presets, args, seconds)
         return 0

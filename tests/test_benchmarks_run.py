@@ -134,20 +134,22 @@ def test_batch_benchmark_measures_the_one_game_core_and_says_what_the_peers_need
 
 
 def test_batch_benchmark_compares_each_preset_under_random_inputs() -> None:
-    """``--config`` at tiny sizes: a row per preset; random inputs never leave the batched
-    pass now (obstacles, ricochets, hyperspace and crashes included), so every preset's
-    share of one-game steps is 0 %."""
+    """``--config`` at tiny sizes: a row per preset, and with ``--matches`` one per preset's
+    two-player matches; random inputs never leave the batched pass now (obstacles,
+    ricochets, hyperspace, crashes and the waiting player included), so every row's share
+    of one-game steps is 0 %."""
     out = subprocess.run(
         [sys.executable, "-m", "asteroids", "bench", "batch", "--presets-only", "--config",
          "classic,arena", "--games", "1", "--ticks", "5", "--random-size", "16",
-         "--batch-ticks", "3", "--batch-seconds", "0"],
+         "--batch-ticks", "3", "--batch-seconds", "0", "--matches"],
         capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     rows = [line.split("|")[1:-1] for line in out.stdout.splitlines()
-            if line.startswith(("| classic ", "| arena "))]
-    assert [r[0].strip() for r in rows] == ["classic", "arena"]
+            if line.startswith(("| classic", "| arena"))]
+    assert [r[0].strip() for r in rows] == ["classic", "arena", "classic, two-player matches",
+                                            "arena, two-player matches"]
     assert all(r[2].strip().endswith("x") and "game-ticks/s" in r[4] for r in rows)
-    assert [r[5].strip() for r in rows] == ["0.0 %", "0.0 %"]
+    assert [r[5].strip() for r in rows] == ["0.0 %"] * 4
     assert "| ours, one game" not in out.stdout and "10x" in out.stdout
 
 
