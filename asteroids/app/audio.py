@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from asteroids.app import synth
+from asteroids.app.enemy_looks import sound_name as enemy_sound
 from asteroids.app.mixer import Mixer, soft_clip
 from asteroids.config import Config
 from asteroids.core import events as ev
@@ -71,6 +72,8 @@ def cues(event: ev.Event) -> tuple[Cue, ...]:
         return (("play", "hyperspace"),)
     if isinstance(event, ev.GameOver):
         return (("loop_off", "thrust"), *(("loop_off", s) for s in _SIRENS))
+    if isinstance(event, ev.CraftDestroyed):  # a declared enemy: its own sound, if it has one
+        return (("play", enemy_sound(event.kind)),)
     return ()
 
 

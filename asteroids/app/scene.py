@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from asteroids.app.enemy_looks import look_of, segments_of
 from asteroids.app.palettes import PLAIN, VECTOR, Palette
 from asteroids.config import Config
+from asteroids.core.bodies import ENEMIES
 from asteroids.core.geometry import transform_outlines, wrap_delta
 from asteroids.core.params import Params, params_for
 from asteroids.core.saucer import saucer_outline
@@ -394,6 +396,7 @@ class SceneBuilder:
         self._asteroids(prev, cur, alpha, out, palette)
         self._ship(prev, cur, alpha, out, palette)
         self._saucer(prev, cur, alpha, out, palette)
+        self._enemies(prev, cur, alpha, out, palette)
         self._shots(prev, cur, alpha, out, palette)
         return out
 
@@ -483,6 +486,23 @@ class SceneBuilder:
         # Hull outline plus the two classic cross lines (rim and dome base).
         segs = np.concatenate([_loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
         self._add_wrapped(out, segs, palette, "saucer", p.wrap_saucers, _VERTICAL_SHIFTS)
+
+    def _enemies(self, prev: World, cur: World, alpha: float, out: Segments,
+                 palette: Palette = VECTOR) -> None:
+        """Each declared enemy in play (``bodies.ENEMIES``) as its look draws it
+        (``enemy_looks``), moved to where it is at ``alpha``, with its wrap ghosts."""
+        p = self.params
+        for enemy in ENEMIES:
+            craft = enemy.craft(cur, p)
+            if craft is None:
+                continue
+            segs = segments_of(enemy.label, craft)
+            before = enemy.craft(prev, p)
+            if before is not None:
+                delta = wrap_delta(np.array([craft.x - before.x, craft.y - before.y]), self.size)
+                if abs(delta[0]) + abs(delta[1]) < _JUMP_PX:
+                    segs = segs - delta * (1.0 - alpha)
+            self._add_wrapped(out, segs, palette, look_of(enemy.label).palette_kind, True)
 
     def shot_segments(self, prev: World, cur: World, alpha: float) -> np.ndarray:
         """Every shot as a (S, 2, 2) tail-to-head segment at ``alpha`` (no wrap ghosts)."""

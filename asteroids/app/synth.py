@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from asteroids.app import synth_cabinet, synth_modern
+from asteroids.app.enemy_looks import voices
 from asteroids.config.player_tables import SOUND_SETS
 
 __all__ = ["DEFAULT_SOUND_SET", "LOOPING", "RATE", "SOUND_NAMES", "SOUND_SETS", "level_db",
@@ -71,12 +72,13 @@ def render_voice(name: str, sound_set: str = DEFAULT_SOUND_SET, rate: int = RATE
 
 def render_set(sound_set: str = DEFAULT_SOUND_SET, rate: int = RATE) -> dict[str, np.ndarray]:
     """Every sound of ``sound_set`` at its mix level, as read-only float32 buffers for the
-    mixer (built once per set and rate: about 0.3 s for the cabinet set).
+    mixer (built once per set and rate: about 0.3 s for the cabinet set), and every declared
+    enemy's own sound (``enemy_looks.voices``).
 
     Raises:
         KeyError: for an unknown set.
     """
-    return dict(_rendered(sound_set, rate))
+    return {**dict(_rendered(sound_set, rate)), **voices(rate)}
 
 
 @functools.cache

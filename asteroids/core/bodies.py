@@ -39,15 +39,16 @@ declared in its own rules module: ``craft.Enemy``)."""
 
 def _check_enemies(enemies: tuple[Enemy, ...]) -> None:
     """Each enemy's codes come after the built-in ones and no two share a code or a name."""
-    taken = {"kind": {int(k) for k in Kind}, "cause": {int(c) for c in Cause},
-             "hit": {int(h) for h in Hit}, "label": set(BUILTIN_NAMES.kinds.values())
-             | set(BUILTIN_NAMES.causes.values())}
+    taken: dict[str, list[object]] = {
+        "kind": [int(k) for k in Kind], "cause": [int(c) for c in Cause],
+        "hit": [int(h) for h in Hit],
+        "label": [*BUILTIN_NAMES.kinds.values(), *BUILTIN_NAMES.causes.values()]}
     for enemy in enemies:
         for what, seen in taken.items():
             value = getattr(enemy, what)
             if value in seen:
                 raise TypeError(f"enemy {enemy.label!r}: its {what} {value!r} is taken")
-            seen.add(value)
+            seen.append(value)
 
 
 _check_enemies(ENEMIES)

@@ -100,7 +100,7 @@ class Names:
 
     def __post_init__(self) -> None:
         for table in (self.kinds, self.causes):
-            if len(set(table.values())) != len(table):
+            if len(dict.fromkeys(table.values())) != len(table):
                 raise TypeError(f"two codes share a name in {dict(table)}")
         object.__setattr__(self, "_cause_codes", {v: k for k, v in self.causes.items()})
         object.__setattr__(self, "_kind_codes", {v: k for k, v in self.kinds.items()})
