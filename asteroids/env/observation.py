@@ -16,6 +16,9 @@ index  meaning
 +6     the saucer: present, dx, dy, vx, vy, small (1) or large (0)
 +6     shots: the ship's shots in flight / the shot cap, then the nearest saucer shot:
        present, dx, dy, vx, vy
++5     each kind of craft ``asteroids.core.bodies.ENEMIES`` declares, in its order (none in
+each   the shipped game): present, dx, dy, vx, vy, from its view in the bodies tables
+       (``bodies.CRAFT`` for one game, ``bodies.CRAFT_ROWS`` for a batch)
 =====  ====================================================================================
 
 With ``extended=True`` (the v1 environments) ``STATUS`` more numbers follow: lives / the
@@ -23,7 +26,7 @@ most lives (``game.max_lives``, or the starting lives if more), wave / ``WAVE_SC
 ship's, the wave's and the saucer's timers (ticks over ``TIMER_SCALE_S`` seconds of ticks);
 then the ship's own shots, ``shots.max_alive`` slots of 6 in the batch's row order (oldest
 first): present, dx, dy, vx, vy, ticks left / the shot lifetime. ``size(k, shot_max)`` is
-then ``size(k) + STATUS + 6 * shot_max``.
+then ``size(k) + STATUS + 6 * shot_max``: the extended observation begins with the plain one.
 
 **Actions** (``ACTIONS``): every combination of turning (none, left, right), thrust (off,
 on) and fire (off, on), numbered ``turn * 4 + thrust * 2 + fire`` (0 to 11), then 12
@@ -33,21 +36,25 @@ in the game: holding it fires once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import World
 from asteroids.core.batch import Batch
+from asteroids.core.bodies import CRAFT, CRAFT_ROWS, ENEMIES
+from asteroids.core.craft import Craft, CraftRows
 from asteroids.core.inputs import InputFrame
+from asteroids.core.lanes import BatchDraft
 from asteroids.core.params import params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, SHOOTER_SHIP
 from asteroids.env.pixels import columns_of_world
 
-__all__ = ["ACTIONS", "ACTION_NAMES", "DEFAULT_ROCKS", "SPEED_SCALE", "STATUS", "TIMER_SCALE_S",
-           "WAVE_SCALE", "Observer", "size"]
+__all__ = ["ACTIONS", "ACTION_NAMES", "CRAFT_BLOCK", "DEFAULT_ROCKS", "SPEED_SCALE", "STATUS",
+           "TIMER_SCALE_S", "WAVE_SCALE", "Observer", "Seen", "size"]
 
 DEFAULT_ROCKS = 8
 """Rocks in the observation unless ``rocks=`` says otherwise."""
@@ -59,6 +66,8 @@ WAVE_SCALE = 20.0
 """The extended observation's wave is divided by this (and clipped at 1)."""
 TIMER_SCALE_S = 10.0
 """The extended observation's timers are divided by this many seconds of ticks."""
+CRAFT_BLOCK = 5
+"""Numbers per declared enemy: present, dx, dy, vx, vy."""
 
 
 def _actions() -> tuple[tuple[int, str], ...]:
@@ -84,8 +93,27 @@ ACTION_NAMES: tuple[str, ...] = tuple(name for _, name in _TABLE)
 
 def size(rocks: int, shot_max: int | None = None) -> int:
     """The observation's length with ``rocks`` rocks (and, extended, ``shot_max`` shots)."""
-    base = 8 + 6 * rocks + 6 + 6
+    base = 8 + 6 * rocks + 6 + 6 + CRAFT_BLOCK * len(ENEMIES)
     return base if shot_max is None else base + STATUS + 6 * shot_max
+
+
+class Seen(NamedTuple):
+    """One kind of craft in B games as the observation reads it: ``(B,)`` columns (a
+    ``craft.CraftRows`` is one; ``Seen.of`` makes one of a one-game ``Craft``)."""
+
+    present: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+
+    @classmethod
+    def of(cls, craft: Craft | None) -> Seen:
+        """One game's craft (None: out of play) as a batch of one."""
+        if craft is None:
+            return cls(np.zeros(1, dtype=bool), *(np.zeros(1) for _ in range(4)))
+        return cls(np.ones(1, dtype=bool), *(np.array([v], dtype=np.float64)
+                                             for v in (craft.x, craft.y, craft.vx, craft.vy)))
 
 
 class Observer:
@@ -124,17 +152,23 @@ class Observer:
 
     def observe(self, world: World) -> np.ndarray:
         """The observation of ``world`` (a new float32 array): ``observe_columns`` on the
-        world as a batch of one."""
-        return self.observe_columns(columns_of_world(world, *self._world_fields))[0]
+        world as a batch of one, each declared enemy seen through its one-game view."""
+        crafts = [Seen.of(CRAFT[e.kind](world, self.p)) for e in ENEMIES]
+        return self.observe_columns(columns_of_world(world, *self._world_fields), crafts)[0]
 
     def observe_batch(self, batch: Batch) -> np.ndarray:
         """The ``(B, size)`` float32 observations of a batch's games, in lane order."""
-        return self.observe_columns({name: getattr(batch, name) for name in self.columns})
+        crafts = [CRAFT_ROWS[e.kind](batch, self.p) for e in ENEMIES]  # type: ignore[arg-type]
+        return self.observe_columns({name: getattr(batch, name) for name in self.columns},
+                                    crafts)
 
-    def observe_columns(self, c: Mapping[str, np.ndarray]) -> np.ndarray:
+    def observe_columns(self, c: Mapping[str, np.ndarray],
+                        crafts: Sequence[Seen | CraftRows] | None = None) -> np.ndarray:
         """The ``(B, size)`` float32 observations of B games given as a batch's columns
         (``_COLUMNS``: ``(B,)`` per-game arrays, rock and shot rows packed game after game
         with ``ast_rows`` and ``shot_rows``), in one pass over the rows: no loop over games.
+        ``crafts``: each declared enemy's ``Seen`` (a ``CraftRows``) in ``bodies.ENEMIES``
+        order; None reads them from ``c`` (which then holds the World fields they read).
 
         The float operations are the one-game observation's, element by element (tested
         against it value for value): the nearest rocks are a stable sort of each game's
@@ -201,10 +235,28 @@ class Observer:
             out[g, at + 1] = 1.0
             out[g, at + 2:at + 4] = rel[k]
             out[g, at + 4:at + 6] = c["shot_vel"][enemy[k]] / self.speed
+        at += 6
+        if crafts is None:
+            crafts = [CRAFT_ROWS[e.kind](BatchDraft(c), p) for e in ENEMIES]
+        for seen in crafts:
+            self._craft(out, at, seen, ship)
+            at += CRAFT_BLOCK
         if self.extended:
             self._status(c, out, size(self.rocks), ship, shot_game, owner)
         return np.clip(out, -1.0, 1.0).astype(np.float32)
 
+
+    def _craft(self, out: np.ndarray, at: int, seen: Seen | CraftRows,
+               ship: np.ndarray) -> None:
+        """A declared enemy's block from ``at`` where it is in play: present, its position
+        relative to the ship, its velocity (as the saucer's block, less its size)."""
+        alive = np.flatnonzero(seen.present)
+        if alive.size:
+            pos = np.stack([seen.x[alive], seen.y[alive]], axis=1)
+            out[alive, at] = 1.0
+            out[alive, at + 1:at + 3] = self._rel(pos, ship[alive])
+            out[alive, at + 3] = seen.vx[alive] / self.speed
+            out[alive, at + 4] = seen.vy[alive] / self.speed
 
     def _status(self, c: Mapping[str, np.ndarray], out: np.ndarray, at: int, ship: np.ndarray,
                 shot_game: np.ndarray, owner: np.ndarray) -> None:

@@ -12,8 +12,10 @@ them:
   (``game_over`` is false for those games: their true survival is longer);
 * **waves cleared**: ``WaveCleared`` events;
 * **deaths by cause**: ``ShipDestroyed.cause``: asteroid, saucer (rammed), saucer-shot,
-  hyperspace (a failed jump);
-* **kills**: asteroids and saucers destroyed by the ship's shots (ramming is not a kill);
+  hyperspace (a failed jump), then each cause a declared enemy claims the ship by
+  (``DEATH_CAUSES``, read from ``asteroids.core.bodies``);
+* **kills**: asteroids, saucers and declared enemies destroyed by the ship's shots (ramming
+  is not a kill);
   **shots per kill** is the ship's shots fired over its kills;
 * **extra lives**: the ships ``ExtraLife`` events award (their ``count``);
 * **death ticks** and **wave ticks**: when each ship was lost, and when each wave after the
@@ -29,8 +31,9 @@ import numpy as np
 
 from asteroids.config import Config
 from asteroids.core import new_world, step
+from asteroids.core.bodies import CONTACTS, NAMES
 from asteroids.core.event_columns import EventColumns, EventKind, encode
-from asteroids.core.kinds import BY_SHIP, Cause
+from asteroids.core.kinds import BY_SHIP, Cause, Kind
 from asteroids.core.params import params_for
 from asteroids.replay.format import Replay
 from asteroids.replay.record import Recorder, get_bot
@@ -40,8 +43,21 @@ if TYPE_CHECKING:
 
 __all__ = ["DEATH_CAUSES", "GameResult", "GameTask", "Tally", "play_game", "run_task"]
 
-DEATH_CAUSES = ("asteroid", "saucer", "saucer-shot", "hyperspace")
-"""Every ``ShipDestroyed.cause`` the core reports, in report order."""
+_BUILT_IN_DEATHS = ("asteroid", "saucer", "saucer-shot", "hyperspace")
+"""The causes the built-in kinds lose the ship by, in report order."""
+
+
+def _death_causes() -> tuple[str, ...]:
+    """The built-in causes, then every other cause a contact of ``bodies.CONTACTS`` claims the
+    ship by (a declared enemy's: the mine's "mine"), named by ``bodies.NAMES``."""
+    claims = [c.craft_by if c.craft == Kind.SHIP else c.other_by for c in CONTACTS
+              if Kind.SHIP in (c.craft, c.other)]
+    return tuple(dict.fromkeys((*_BUILT_IN_DEATHS, *(NAMES.causes[int(c)] for c in claims))))
+
+
+DEATH_CAUSES = _death_causes()
+"""Every ``ShipDestroyed.cause`` the core reports, in report order (the shipped game's four
+when no enemy is declared, so its results and reports are unchanged)."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +78,7 @@ class GameResult:
     shots_fired: int
     """Shots the ship fired (saucer shots not counted)."""
     kills: int
-    """Asteroids and saucers destroyed by the ship's shots."""
+    """Asteroids, saucers and declared enemies destroyed by the ship's shots."""
     extra_lives: int
     lives_left: int
     death_ticks: tuple[int, ...] = ()
@@ -96,6 +112,7 @@ _SHIP_SHOT = int(Cause.SHIP_SHOT)
 # As plain ints: numpy compares an array with an IntEnum member five times as slowly.
 _FIRED, _WAVE_CLEARED = int(EventKind.SHOT_FIRED), int(EventKind.WAVE_CLEARED)
 _ROCK_DOWN, _SAUCER_DOWN = int(EventKind.ASTEROID_DESTROYED), int(EventKind.SAUCER_DESTROYED)
+_CRAFT_DOWN = int(EventKind.CRAFT_DESTROYED)
 _EXTRA_LIFE, _SHIP_DOWN = int(EventKind.EXTRA_LIFE), int(EventKind.SHIP_DESTROYED)
 
 
@@ -128,7 +145,7 @@ class Tally:
             kind, game = events.kind, events.game
             self.shots += np.bincount(game[(kind == _FIRED) & (events.i0 == BY_SHIP)],
                                       minlength=lanes)
-            broke = (kind == _ROCK_DOWN) | (kind == _SAUCER_DOWN)
+            broke = (kind == _ROCK_DOWN) | (kind == _SAUCER_DOWN) | (kind == _CRAFT_DOWN)
             self.kills += np.bincount(game[broke & (events.i2 == _SHIP_SHOT)], minlength=lanes)
             self.waves += np.bincount(game[kind == _WAVE_CLEARED], minlength=lanes)
             extra_rows = kind == _EXTRA_LIFE
@@ -137,7 +154,7 @@ class Tally:
                                           minlength=lanes).astype(np.int64)
             for row in np.flatnonzero(kind == _SHIP_DOWN).tolist():
                 lane = int(game[row])
-                cause = Cause(int(events.i0[row])).label
+                cause = events.names.causes[int(events.i0[row])]
                 deaths = self.deaths[lane]
                 deaths[cause] = deaths.get(cause, 0) + 1
                 self.death_ticks[lane].append(int(ticks[lane]))
@@ -206,7 +223,8 @@ def play_game(config: Config, seed: int, bot: str | Persona, max_ticks: int, *,
         if recorder is not None:
             recorder.add(mask, world)
         if events:  # a wave starts only with its WaveStarted: an empty tick counts nothing
-            tally.add(encode((events,)), np.array([world.tick]), np.array([world.wave]))
+            tally.add(encode((events,), NAMES), np.array([world.tick]),
+                      np.array([world.wave]))
     result = tally.result(0, seed, float(config.world.tick_hz), ticks=world.tick,
                           game_over=world.game_over, score=world.score, wave=world.wave,
                           lives=world.lives)
