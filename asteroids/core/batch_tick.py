@@ -66,8 +66,8 @@ from asteroids.core.ship import (
     shot_from_nose,
     trigger,
 )
-from asteroids.core.sweep import still_flying
-from asteroids.core.sweep_rows import claims, craft_claims, sweep_rows
+from asteroids.core.sweep import craft_claims, rock_claims, still_flying
+from asteroids.core.sweep_rows import sweep_rows
 from asteroids.core.touch_rows import contact_claims
 from asteroids.core.waves import (
     heartbeat_clock,
@@ -182,7 +182,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     # the games where the reach check finds something in reach are asked, of their rocks
     # only the pairs in reach (``reach.shots_may_hit_rows``); the sweep's own query, walls
     # and ricochets over every game's rows (``sweep_rows``, ``sweep.shot_hits``); the rocks
-    # and craft hit are claimed (``claims``, ``craft_claims``).
+    # and craft hit are claimed (``sweep.rock_claims``, ``sweep.craft_claims``: the one-game
+    # sweep's own texts).
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     rock_by = craft_by = None
     if d.shot_id.shape[0]:
@@ -193,9 +194,11 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             asked &= may
         hits = sweep_rows(d, p, asked, shot_game, crafts, near)
         kind = hits.kind
-        craft_by = craft_claims(d, kind, hits.t, shot_game, crafts, lanes)
+        craft_by = craft_claims(d.shot_owner, kind, hits.t, shot_game,
+                                {k: shown.shield for k, shown in crafts.items()}, lanes)
         rows = (kind == Hit.ROCK).nonzero()[0]
-        rock_by = claims(d, rows, hits.index[rows], hits.t[rows], d.ast_id.shape[0])
+        rock_by = rock_claims(d.shot_owner, rows, hits.index[rows], hits.t[rows],
+                              d.ast_id.shape[0])
         flying_shots = still_flying(d.shot_ttl, kind)
     # 4. motion: the rules' own texts over every game's rows (``motion``).
     if d.ast_id.shape[0]:

@@ -2,7 +2,8 @@
 off the walls or obstacles stand): every game's shots, rocks, craft and the shared obstacles
 as one ``sweep.Targets`` whose pairs keep each shot to its own game, asked of the sweep's own
 ``shot_hits`` (the query, the walls, the ricochets and the pieces after them: one text for
-one game and many), and the claims the one-game sweep makes, for every game at once.
+one game and many); the claims are the sweep's own (``sweep.rock_claims``,
+``sweep.craft_claims``).
 """
 
 from __future__ import annotations
@@ -11,16 +12,16 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from asteroids.core.batch_rows import distinct, first_of_each, offsets_of, pairs_in_games, xy_rows
-from asteroids.core.bodies import HIT_OF, SHOT_CAUSE, SHOT_TARGETS
+from asteroids.core.batch_rows import distinct, offsets_of, pairs_in_games, xy_rows
+from asteroids.core.bodies import HIT_OF, SHOT_TARGETS
 from asteroids.core.craft import CraftRows
-from asteroids.core.kinds import BY_SHIP, Cause, Hit, Kind, Shooter
+from asteroids.core.kinds import Hit, Kind, Shooter
 from asteroids.core.lanes import BatchDraft
 from asteroids.core.outlines import rock_outlines_of
 from asteroids.core.params import Params
 from asteroids.core.sweep import ShotHits, Targets, shot_hits, shots_after
 
-__all__ = ["claims", "craft_claims", "sweep_rows"]
+__all__ = ["sweep_rows"]
 
 def _batch_targets(d: BatchDraft, p: Params, rows: np.ndarray, shot_game: np.ndarray,
                    crafts: Mapping[Kind, CraftRows],
@@ -108,41 +109,3 @@ def sweep_rows(d: BatchDraft, p: Params, asked: np.ndarray, shot_game: np.ndarra
     d.shot_pos, d.shot_vel = shots_after(d.shot_pos, d.shot_vel, hits, p)
     d.shot_ttl = d.shot_ttl - 1
     return hits
-
-
-def claims(d: BatchDraft, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
-           rocks: int) -> np.ndarray:
-    """(N,) the cause that claimed each rock, or -1: ``sweep._apply_shot_hits``' claims for
-    every game at once (hits in order of ``t``, then shot row; the first claim on a rock
-    wins)."""
-    rock_by = np.full(rocks, -1, dtype=np.int64)
-    on_rock = (rock >= 0).nonzero()[0]
-    order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
-    target, first = first_of_each(rock[order])
-    owner = d.shot_owner[rows[order[first]]]
-    rock_by[target] = np.where(owner == BY_SHIP, int(Cause.SHIP_SHOT), int(Cause.SAUCER_SHOT))
-    return rock_by
-
-
-_CAUSE_OF_SHOOTER = np.array([int(SHOT_CAUSE[s]) for s in Shooter], dtype=np.int64)
-"""``SHOT_CAUSE`` by shooter value (read-only)."""
-_CAUSE_OF_SHOOTER.flags.writeable = False
-
-
-def craft_claims(d: BatchDraft, kind: np.ndarray, t: np.ndarray, shot_game: np.ndarray,
-                 crafts: Mapping[Kind, CraftRows], lanes: int) -> dict[Kind, np.ndarray]:
-    """Per kind of craft, (B,) the cause that claimed it in each game, or -1:
-    ``sweep._apply_shot_hits``' craft claims for every game at once (the earliest hit, by
-    ``t`` then shot row, claims it; a craft with its shield up is not claimed, though the
-    shot ends there). ``kind`` and ``t``: each shot row's hit (``ShotHits``)."""
-    out = {}
-    for craft, rows in crafts.items():
-        by = np.full(lanes, -1, dtype=np.int64)
-        hit = (kind == HIT_OF[craft]).nonzero()[0]
-        if hit.shape[0]:
-            order = hit[np.lexsort((hit, t[hit]))]
-            games, first = first_of_each(shot_game[order])
-            cause = _CAUSE_OF_SHOOTER[d.shot_owner[order[first]]]
-            by[games] = np.where(rows.shield[games], -1, cause)
-        out[craft] = by
-    return out
