@@ -6,7 +6,8 @@ mine that explodes on contact, touching at most five files. In that copy, run in
 subprocess: the mine plays one game at a time and batched with every game's state and
 events identical after every tick on every preset, and does what a mine does (drifts in,
 is shot for points, takes the ship that touches it, the shield sets it off safely); the
-scene draws it and the sound bank plays its own sound; a game recorded with mines verifies;
+scene and the pixel observation draw it and the sound bank plays its own sound; a game
+recorded with mines verifies;
 and every archived, golden and demo replay still verifies, since a game whose rules predate
 the mine never sees one.
 """
@@ -94,6 +95,15 @@ after = len(SceneBuilder(cfg).build(world, world, 0.5))
 out["scene"] = [before, after]
 out["cue"] = list(cues(ev.CraftDestroyed("mine", 1.0, 2.0, "ship-shot", 300)))
 out["voice"] = "enemy_mine" in render_set("cabinet")
+# The pixel observation draws it, one game and from a batch's columns alike.
+from dataclasses import replace
+from asteroids.core.batch import pack
+from asteroids.env.pixels import Rasteriser
+raster = Rasteriser(cfg)
+frame = raster.world_frame(world)
+batch = pack([world] * 2, p, [3, 3])
+out["pixels"] = [bool((frame != raster.world_frame(replace(world, mine_alive=False))).any()),
+                 bool((raster.frames(batch.columns())[1] == frame).all())]
 print(json.dumps(out))
 '''
 
@@ -135,6 +145,7 @@ def test_a_mine_plays_one_game_and_batched_alike_and_is_drawn_and_heard(
     assert after >= before + 8 + 4, out["scene"]  # its octagon and four spikes
     assert out["cue"] == [["play", "enemy_mine"]]
     assert out["voice"] is True
+    assert out["pixels"] == [True, True]
 
 
 def test_every_old_replay_verifies_and_a_mine_game_replays(tmp_path: Path) -> None:

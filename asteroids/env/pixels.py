@@ -27,7 +27,7 @@ of luma, so the result does not depend on the order of the rows).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,13 +35,15 @@ import numpy as np
 from asteroids.app.palettes import VECTOR, Palette
 from asteroids.config.schema import Config
 from asteroids.core.batch import take_lanes
+from asteroids.core.bodies import CRAFT_ROWS, ENEMIES
+from asteroids.core.craft import CraftRows
 from asteroids.core.geometry import transform_outlines
-from asteroids.core.lanes import MANY
+from asteroids.core.lanes import MANY, BatchDraft
 from asteroids.core.params import params_for
 from asteroids.core.saucer import saucer_outline
 from asteroids.core.ship import ship_outline_points
 from asteroids.core.tables import HEADING_STEPS
-from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, World
+from asteroids.core.world import FIELDS, SHIP_FLYING, SHOOTER_SAUCER, World
 
 __all__ = ["COLUMNS", "GRACE_BLINK_TICKS", "OBS_TYPES", "SPACING", "Observations", "Rasteriser",
            "columns_of_world"]
@@ -68,7 +70,10 @@ COLUMNS = (*_SCALARS, *_ROWS, "ast_rows", "shot_rows")
 def columns_of_world(world: World, scalars: tuple[str, ...] = _SCALARS,
                      rows: tuple[str, ...] = _ROWS) -> dict[str, np.ndarray]:
     """``world`` as the columns of a batch of one: the per-game fields ``scalars`` as
-    ``(1,)`` arrays, the row fields ``rows`` as they are, and the row offsets."""
+    ``(1,)`` arrays (every per-game field where ``bodies.ENEMIES`` declares a kind: its
+    view reads its own), the row fields ``rows`` as they are, and the row offsets."""
+    if ENEMIES:
+        scalars = (*scalars, *(f.name for f in FIELDS if f.rows is None and f.name not in scalars))
     columns = {name: np.array([getattr(world, name)]) for name in scalars}
     columns.update({name: getattr(world, name) for name in rows})
     columns["ast_rows"] = np.array([0, world.ast_id.shape[0]])
@@ -128,9 +133,11 @@ class Rasteriser:
         """One World's frame (``frames`` on it as a batch of one)."""
         return self.frames(columns_of_world(world))[0]
 
-    def frames(self, c: Mapping[str, np.ndarray]) -> np.ndarray:
+    def frames(self, c: Mapping[str, np.ndarray],
+               crafts: Sequence[CraftRows] | None = None) -> np.ndarray:
         """The frames of the B games given as a batch's columns (``COLUMNS``), one pass over
-        all their segments: no loop over games."""
+        all their segments: no loop over games. ``crafts``: each declared enemy's view
+        (``bodies.CRAFT_ROWS``) in the order of ``bodies.ENEMIES``; None: read from ``c``."""
         games = int(c["ship_x"].shape[0])
         parts: list[tuple[str, np.ndarray, np.ndarray, str]] = []
         """(kind, (S, 2, 2) world segments, (S,) games, wrap: 'both', 'y' or 'none')."""
@@ -140,6 +147,7 @@ class Rasteriser:
         self._rocks(c, games, parts)
         self._ship(c, parts)
         self._saucer(c, parts)
+        self._enemies(c, parts, crafts)
         self._shots(c, parts)
         return self._draw(parts, games)
 
@@ -200,6 +208,20 @@ class Rasteriser:
                               axis=1)
         parts.append(("saucer", segs.reshape(-1, 2, 2), np.repeat(alive, segs.shape[1]),
                       "y" if self.params.wrap_saucers else "none"))
+
+    def _enemies(self, c: Mapping[str, np.ndarray], parts: list,
+                 crafts: Sequence[CraftRows] | None) -> None:
+        """Each declared enemy in play, its outline in the saucer's colour (the game draws
+        the same outline unless its look draws more: ``app.enemy_looks``), wrapping."""
+        if not ENEMIES:
+            return
+        if crafts is None:
+            crafts = [CRAFT_ROWS[e.kind](BatchDraft(c), self.params) for e in ENEMIES]
+        for shown in crafts:
+            alive = np.flatnonzero(shown.present)
+            if alive.size:
+                pts = np.asarray(shown.outlines(alive), dtype=np.float64)
+                parts.append(("saucer", _loops(pts), np.repeat(alive, pts.shape[1]), "both"))
 
     def _shots(self, c: Mapping[str, np.ndarray], parts: list) -> None:
         rows = c["shot_rows"]
@@ -321,7 +343,8 @@ class Observations:
         """Each game's observation before stacking (no state kept)."""
         if self.raster is None:
             return self.observer.observe_batch(batch)
-        return self.raster.frames({name: getattr(batch, name) for name in COLUMNS})
+        crafts = [CRAFT_ROWS[e.kind](batch, self.raster.params) for e in ENEMIES]
+        return self.raster.frames({name: getattr(batch, name) for name in COLUMNS}, crafts)
 
     def _stacked(self, frame: np.ndarray, fresh: np.ndarray) -> np.ndarray:
         if self.stack == 1:
