@@ -13,6 +13,7 @@ import numpy as np
 
 from asteroids.core.geometry.wrap import floor_mod
 from asteroids.core.params import Params
+from asteroids.core.sight import ALL_HARM, SAUCER_ID, all_wrap, craft_seen
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHOOTER_SAUCER, World
 
@@ -139,8 +140,8 @@ class AimKit:
         self.half = 0.5 * p.size
         self.half_col = self.half[:, None]
         self.size_col = p.size[:, None]
-        self.all_wrap = p.wrap_asteroids and p.wrap_saucers
-        """Every target wraps (nothing to fold off a wall)."""
+        self.all_wrap = p.wrap_asteroids and all_wrap(p)
+        """Every target and craft wraps (nothing to fold off a wall)."""
         self.images = IMAGE_STEPS * p.size if p.wrap_any else np.zeros((1, 2))
         self.coast = np.multiply.accumulate(np.full(DANGER_TICKS, p.drag_keep))
         """Drag factors keep**k for k = 1..DANGER_TICKS (one product after another)."""
@@ -166,25 +167,36 @@ def nearest(d: np.ndarray, kit: AimKit) -> np.ndarray:
 
 
 class Scene:
-    """What the aimer sees this tick: targets (rocks, then the saucer) and dangers (targets,
-    then the saucer's shots)."""
+    """What the aimer sees this tick, from the bodies tables (``asteroids.core.sight``):
+    targets (rocks, then the craft the ship's shots hit: the saucer, then declared enemies)
+    and dangers (targets, then craft that only take the ship, then the saucer's shots)."""
 
-    __slots__ = ("danger_pos", "danger_rad", "danger_vel", "pos", "rad", "saucer", "vel",
-                 "wraps")
+    __slots__ = ("danger_pos", "danger_rad", "danger_vel", "harms", "pos", "rad", "saucer",
+                 "vel", "wraps")
 
     def __init__(self, world: World, p: Params) -> None:
         n = world.ast_id.shape[0]
         enemy = world.shot_owner == SHOOTER_SAUCER
         n_enemy = int(np.count_nonzero(enemy))
-        self.saucer = n if world.saucer_alive else -1
+        seen = craft_seen(world, p)
+        m = n + seen.aimed
+        self.saucer = -1
+        """The saucer's row (-1: none): it alone has a bonus as a target."""
         pos, vel, rad = world.ast_pos, world.ast_vel, world.ast_radius
         wraps = np.full(n, p.wrap_asteroids)
-        if world.saucer_alive:
-            pos = np.concatenate([pos, [[world.saucer_x, world.saucer_y]]])
-            vel = np.concatenate([vel, [[world.saucer_vx, world.saucer_vy]]])
-            rad = np.append(rad, p.saucer_radius[1 if world.saucer_small else 0])
-            wraps = np.append(wraps, p.wrap_saucers)
-        self.pos, self.vel, self.rad, self.wraps = pos, vel, rad, wraps
+        if seen.rad.shape[0]:
+            saucer = np.flatnonzero(seen.ids == SAUCER_ID)
+            self.saucer = n + int(saucer[0]) if saucer.shape[0] else -1
+            pos = np.concatenate([pos, seen.pos])
+            vel = np.concatenate([vel, seen.vel])
+            rad = np.concatenate([rad, seen.rad])
+            wraps = np.concatenate([wraps, seen.wraps])
+        self.pos, self.vel, self.rad, self.wraps = pos[:m], vel[:m], rad[:m], wraps[:m]
+        self.harms: np.ndarray | None = None
+        """Which dangers can take the ship (None: every one)."""
+        if not ALL_HARM:
+            self.harms = np.concatenate([np.ones(n, dtype=bool), seen.harms,
+                                         np.ones(n_enemy, dtype=bool)])
         if n_enemy:
             self.danger_pos = np.concatenate([pos, world.shot_pos[enemy]])
             self.danger_vel = np.concatenate([vel, world.shot_vel[enemy]])
@@ -216,11 +228,14 @@ del _table
 
 
 def escape(world: World, kit: AimKit, sc: Scene, aim_turn: int) -> tuple[int, int, int]:
-    """``escapes`` for one game: its ship against its scene's dangers."""
+    """``escapes`` for one game: its ship against its scene's dangers that can take it."""
+    pos, vel, rad = sc.danger_pos, sc.danger_vel, sc.danger_rad
+    if sc.harms is not None:
+        pos, vel, rad = pos[sc.harms], vel[sc.harms], rad[sc.harms]
     turn, thrust, first = escapes(
         np.array([world.ship_x]), np.array([world.ship_y]), np.array([world.ship_vx]),
         np.array([world.ship_vy]), np.array([world.ship_heading]), np.array([aim_turn]),
-        sc.danger_pos, sc.danger_vel, sc.danger_rad, np.zeros(1, dtype=np.int64), kit)
+        pos, vel, rad, np.zeros(1, dtype=np.int64), kit)
     return int(turn[0]), int(thrust[0]), int(first[0])
 
 

@@ -81,14 +81,18 @@ def next_shot(lanes: Lanes, p: Params, x: Any, y: Any, vx: Any, vy: Any, heading
 
 
 def threats(p: Params, rad: np.ndarray, miss: np.ndarray, t: np.ndarray, vel: np.ndarray,
-            ship_vx: Any, ship_vy: Any) -> tuple[np.ndarray, np.ndarray]:
+            ship_vx: Any, ship_vy: Any, harms: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
     """(1) Which dangers are on a collision course with the ship (their closest approach
     ``miss`` at ``t`` within the reach radius), and when contact begins (``inf`` for the
     others): not the closest approach, which for a rock flying straight at the ship is when
     it would be dead centre. ``vel``: ``(N, 2)`` each danger's velocity; ``ship_vx,
-    ship_vy``: the ship's (numbers for one game, or per danger)."""
+    ship_vy``: the ship's (numbers for one game, or per danger); ``harms``: which rows can
+    take the ship (a target that cannot is never a threat; None: every row)."""
     reach_r = reach_radius(p, rad)
     threat = miss < reach_r
+    if harms is not None:
+        threat &= harms
     if not threat.any():
         return threat, np.full(threat.shape, np.inf)
     wx, wy = vel[:, 0] - ship_vx, vel[:, 1] - ship_vy

@@ -124,6 +124,11 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     the shield, when the rules have one) only when every escape still collides within a few
     ticks.
 
+    Its targets are the rocks and the craft the ship's shots can hit, its dangers the rocks,
+    the craft that can take the ship and the saucer's shots, all read from the bodies tables
+    (``asteroids.core.sight``): a declared enemy is aimed at and dodged like the saucer,
+    without the saucer's bonus.
+
     The rules of each step are ``asteroids.core.aim_steps``, which the batched aimer
     (``bot_batch.aimer_batch``) runs too; here they run on one game's rows.
     """
@@ -162,7 +167,7 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     taken = passes(miss_all[:k, :m], sc.rad)
     taken_any = taken.any(axis=0)
     threat, threat_t = threats(p, sc.danger_rad, miss_all[-1], t_all[-1], sc.danger_vel, vx,
-                               vy)
+                               vy, sc.harms)
 
     # (2), (3) Intercepts, and the cheapest target.
     aim_turn = 0

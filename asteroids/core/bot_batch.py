@@ -39,9 +39,10 @@ from asteroids.core.batch import Batch, rules_for
 from asteroids.core.batch_rows import any_per_game, flat_rows, offsets_of, row_games, xy_rows
 from asteroids.core.bot import aimer_bot, named, spin
 from asteroids.core.geometry.wrap import floor_mod
-from asteroids.core.kinds import BY_SAUCER, BY_SHIP, FLYING
+from asteroids.core.kinds import BY_SAUCER, BY_SHIP, FLYING, Kind
 from asteroids.core.lanes import MANY
 from asteroids.core.params import Params
+from asteroids.core.sight import AIMED, ALL_HARM, SEEN, craft_seen_rows
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 
 __all__ = ["BATCH_BOTS", "BatchBot", "aimer_batch", "batch_bot_for", "idle_batch",
@@ -93,41 +94,56 @@ def _first_argmin(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return out
 
 
+_SAUCER_CAT = 1 + SEEN.index(Kind.SAUCER)
+"""The saucer's ``cat`` among a game's dangers (the targets' bonus is the saucer's alone)."""
+_TARGET_CATS = 1 + len(AIMED)
+"""``cat`` below this: a target (the rocks, then the craft of ``sight.AIMED``)."""
+_SHOT_CAT = 1 + len(SEEN)
+"""The saucer's shots' ``cat``, after every craft seen."""
+
+
 class _Dangers:
-    """Every flying game's dangers, packed game after game: its rocks, its saucer, its saucer
-    shots (the first two kinds are its targets, ``cat`` 0 and 1)."""
+    """Every flying game's dangers, packed game after game: its rocks (``cat`` 0), its craft
+    of ``sight.SEEN`` (``cat`` 1 + each kind's place: the saucer, declared enemies), its
+    saucer shots (``_SHOT_CAT``); the rocks and the craft of ``sight.AIMED`` are its
+    targets (``cat`` below ``_TARGET_CATS``)."""
 
-    __slots__ = ("cat", "count", "lane", "pos", "rad", "start", "targets", "vel", "wraps")
+    __slots__ = ("cat", "count", "harms", "lane", "pos", "rad", "start", "targets", "vel",
+                 "wraps")
 
-    def __init__(self, batch: Batch, p: Params, flying: np.ndarray, rock_lane: np.ndarray,
+    def __init__(self, batch: Batch, kit: AimKit, flying: np.ndarray, rock_lane: np.ndarray,
                  shot_lane: np.ndarray) -> None:
-        lanes = np.arange(batch.size)
+        p = kit.p
         rock = flying[rock_lane]
-        saucer = flying & batch.saucer_alive
+        craft = craft_seen_rows(batch, p, flying)
         enemy = (batch.shot_owner == BY_SAUCER) & flying[shot_lane]
         n_rock, n_enemy = np.count_nonzero(rock), np.count_nonzero(enemy)
-        s_lane = lanes[saucer]
-        radii = np.asarray(p.saucer_radius, dtype=np.float64)
-        s_rad = radii[batch.saucer_small[saucer].astype(int)]
-        lane = np.concatenate([rock_lane[rock], s_lane, shot_lane[enemy]])
-        cat = np.concatenate([np.zeros(n_rock, np.int64), np.ones(s_lane.shape[0], np.int64),
-                              np.full(n_enemy, 2, np.int64)])
-        order = _pack(lane, cat, 3)
+        lane = np.concatenate([rock_lane[rock], *(c.lanes for c in craft), shot_lane[enemy]])
+        cat = np.concatenate([np.zeros(n_rock, np.int64),
+                              *(np.full(c.lanes.shape[0], 1 + c.place, np.int64) for c in craft),
+                              np.full(n_enemy, _SHOT_CAT, np.int64)])
+        order = _pack(lane, cat, _SHOT_CAT + 1)
         self.lane, self.cat = lane[order], cat[order]
         # (N, 2) rows by take/compress: a[index] on them is several times slower.
-        self.pos = np.concatenate([np.compress(rock, batch.ast_pos, axis=0), xy_rows(
-            batch.saucer_x[saucer], batch.saucer_y[saucer]),
-            np.compress(enemy, batch.shot_pos, axis=0)]).take(order, axis=0)
-        self.vel = np.concatenate([np.compress(rock, batch.ast_vel, axis=0), xy_rows(
-            batch.saucer_vx[saucer], batch.saucer_vy[saucer]),
-            np.compress(enemy, batch.shot_vel, axis=0)]).take(order, axis=0)
-        self.rad = np.concatenate([batch.ast_radius[rock], s_rad, np.ones(n_enemy)])[order]
+        self.pos = np.concatenate([np.compress(rock, batch.ast_pos, axis=0),
+                                   *(xy_rows(c.x, c.y) for c in craft),
+                                   np.compress(enemy, batch.shot_pos, axis=0)]).take(order, axis=0)
+        self.vel = np.concatenate([np.compress(rock, batch.ast_vel, axis=0),
+                                   *(xy_rows(c.vx, c.vy) for c in craft),
+                                   np.compress(enemy, batch.shot_vel, axis=0)]).take(order, axis=0)
+        self.rad = np.concatenate([batch.ast_radius[rock], *(c.radius for c in craft),
+                                   np.ones(n_enemy)])[order]
         # Whether each wraps: read only where some target bounces off the walls.
-        self.wraps = None if p.wrap_asteroids and p.wrap_saucers else np.concatenate([
-            np.full(n_rock, p.wrap_asteroids), np.full(s_lane.shape[0], p.wrap_saucers),
+        self.wraps = None if kit.all_wrap else np.concatenate([
+            np.full(n_rock, p.wrap_asteroids),
+            *(np.full(c.lanes.shape[0], c.wraps) for c in craft),
             np.zeros(n_enemy, dtype=bool)])[order]
+        self.harms = None if ALL_HARM else np.concatenate([
+            np.ones(n_rock, dtype=bool), *(np.full(c.lanes.shape[0], c.harms) for c in craft),
+            np.ones(n_enemy, dtype=bool)])[order]
+        """Which rows can take the ship (None: every one)."""
         self.count = np.bincount(self.lane, minlength=batch.size)
-        self.targets = np.bincount(lane[cat < 2], minlength=batch.size)
+        self.targets = np.bincount(lane[cat < _TARGET_CATS], minlength=batch.size)
         """Each game's targets (the first rows of its block)."""
         self.start = np.zeros(batch.size, dtype=np.int64)
         np.cumsum(self.count[:-1], out=self.start[1:])
@@ -210,7 +226,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
     aim_turn = np.zeros(size, dtype=np.int64)
     target = np.full(size, -1, dtype=np.int64)
     reach = np.zeros(d.lane.shape[0])
-    ti = (d.cat < 2).nonzero()[0]
+    ti = (d.cat < _TARGET_CATS).nonzero()[0]
     if not ti.shape[0]:
         return target, aim_turn, reach
     tl = d.lane[ti]
@@ -225,7 +241,7 @@ def _intercepts(batch: Batch, kit: AimKit, d: _Dangers, heading: np.ndarray,
         COS[heading[tl]], SIN[heading[tl]], d.pos.take(ti, axis=0) if bouncing else None,
         d.rad[ti] if bouncing else None,
         d.wraps[ti] if bouncing else None)  # type: ignore[index]
-    cost = target_costs(p, n, t, taken_any[ti], d.cat[ti] == 1, batch.saucer_small[tl],
+    cost = target_costs(p, n, t, taken_any[ti], d.cat[ti] == _SAUCER_CAT, batch.saucer_small[tl],
                         threat[ti], threat_t[ti])
     best = _first_argmin(cost, d.targets)
     has = best >= 0
@@ -250,7 +266,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     heading = batch.ship_heading % HEADING_STEPS
     rock_lane = row_games(batch.ast_rows)
     shot_lane = row_games(batch.shot_rows)
-    d = _Dangers(batch, p, flying, rock_lane, shot_lane)
+    d = _Dangers(batch, kit, flying, rock_lane, shot_lane)
     playing = flying & (d.count > 0)
     if not playing.any():
         return np.zeros(size, dtype=np.int64)
@@ -259,7 +275,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     mv = _Movers(batch, p, playing, mine, shot_lane, heading)
     mover, danger, rel, t_all, miss_all = _pairs(d, mv, kit)
     pcat = mv.cat[mover]
-    target_pair = d.cat[danger] < 2
+    target_pair = d.cat[danger] < _TARGET_CATS
 
     # (1) What the shots in flight will hit, and what is on a collision course.
     taken = ((pcat == 0) & target_pair & passes(miss_all, d.rad[danger])).nonzero()[0]
@@ -270,7 +286,7 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     ship_pair = (pcat == _SHIP_MOVER).nonzero()[0]
     rel_ship = (rel[0].take(ship_pair), rel[1].take(ship_pair))
     threat, threat_t = threats(p, d.rad, miss_all.take(ship_pair), t_all.take(ship_pair),
-                               d.vel, batch.ship_vx[d.lane], batch.ship_vy[d.lane])
+                               d.vel, batch.ship_vx[d.lane], batch.ship_vy[d.lane], d.harms)
 
     # (2), (3) Intercepts, and each game's cheapest target.
     target, aim_turn, reach = _intercepts(batch, kit, d, heading, rel_ship, taken_any, threat,
@@ -291,6 +307,10 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
         packed = offsets_of(count)
         start = packed[:-1]
         rows = np.repeat(d.start[dodging] - start, count) + np.arange(int(packed[-1]))
+        if d.harms is not None:  # only what can take the ship is dodged
+            keep = d.harms[rows]
+            rows = rows[keep]
+            start = offsets_of(np.add.reduceat(keep.astype(np.int64), start))[:-1]
         turn[dodging], thrust[dodging], first[dodging] = escapes(
             batch.ship_x[dodging], batch.ship_y[dodging], batch.ship_vx[dodging],
             batch.ship_vy[dodging], batch.ship_heading[dodging], aim_turn[dodging],
@@ -303,7 +323,8 @@ def aimer_batch(batch: Batch, config: Config | Params) -> np.ndarray:
     shot = _Movers(batch, p, fire, mine, shot_lane, heading, turn)
     if shot.lane.shape[0]:
         s_mover, s_danger, _, _, s_miss = _pairs(d, shot, kit)
-        hits = (d.cat[s_danger] < 2) & passes(s_miss, d.rad[s_danger]) & ~taken_any[s_danger]
+        hits = ((d.cat[s_danger] < _TARGET_CATS) & passes(s_miss, d.rad[s_danger])
+                & ~taken_any[s_danger])
         fire &= any_per_game(hits, shot.lane[s_mover], size)
     masks = buttons(MANY, p, turn, thrust, first, batch.shield_energy, batch.hyper_held, fire)
     return np.where(playing, masks, 0)

@@ -125,3 +125,6 @@ class Enemy:
     """The pairs it is part of, decided after the built-in ones, in this order."""
     shot_by: tuple[Shooter, ...] = ()
     """Whose shots can hit it."""
+    wraps: Callable[[Any], bool] | None = None
+    """``(params)``: whether its ``move`` wraps it at the borders (else it bounces off them):
+    how the bots foresee its path, to lead a shot or dodge it. None: it always wraps."""

@@ -10,9 +10,9 @@ back to its parameters:
   half second before. None later than ``RESPONSE_WINDOW_S`` counts.
 * **thrust share**: ticks thrusting over ticks flying.
 * **spray**: presses of fire at moments fire was ready (the press edge, under the shot cap,
-  ``TAP_S`` after the last press) while no rock or saucer lay within ``UNAIMED_DEG`` of the
-  heading, neither now nor a reaction time ago (a slow pilot still shoots at a rock it has
-  not yet seen break); per such moment.
+  ``TAP_S`` after the last press) while no target (a rock, the saucer, a declared enemy the
+  ship's shots hit) lay within ``UNAIMED_DEG`` of the heading, neither now nor a reaction
+  time ago (a slow pilot still shoots at a rock it has not yet seen break); per such moment.
 * **close calls** and **hyperspace**: a rock coming within ``PANIC_S`` of contact as the
   pilot sees it (the world a reaction time ago, against the ship now); jumps (hyperspace
   presses) per close call and per minute.
@@ -30,12 +30,18 @@ import numpy as np
 
 from asteroids.config.schema import Config
 from asteroids.core import World, new_world, step
-from asteroids.core.events import AsteroidDestroyed, SaucerDestroyed, ShipDestroyed, ShotFired
+from asteroids.core.events import (
+    AsteroidDestroyed,
+    CraftDestroyed,
+    SaucerDestroyed,
+    ShipDestroyed,
+    ShotFired,
+)
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import params_for
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
-from asteroids.pilots.pilot import CONTACT_MARGIN_PX, PANIC_S, Rules, contact_times
+from asteroids.pilots.pilot import CONTACT_MARGIN_PX, PANIC_S, Rules, contact_times, sighted
 
 __all__ = ["QUIET_S", "RESPONSE_WINDOW_S", "UNAIMED_DEG", "GameStats", "measure_game",
            "measure_replay", "pooled"]
@@ -144,31 +150,18 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
         for event in events:
             if isinstance(event, ShotFired):
                 out.shots += event.shooter == "ship"
-            elif isinstance(event, AsteroidDestroyed | SaucerDestroyed):
+            elif isinstance(event, AsteroidDestroyed | SaucerDestroyed | CraftDestroyed):
                 out.kills += event.by == "ship-shot"
             elif isinstance(event, ShipDestroyed):
                 out.wave_deaths[wave] = out.wave_deaths.get(wave, 0) + 1
     return out
 
 
-def _targets(seen: World, ship: World, rules: Rules) -> tuple[np.ndarray, np.ndarray,
-                                                             np.ndarray, np.ndarray]:
-    """Every rock and the saucer of ``seen``, relative to ``ship``'s ship: positions,
-    velocities, radii and ids (the saucer's is -1)."""
-    p = rules.p
-    pos, vel, rad, ids = seen.ast_pos, seen.ast_vel, seen.ast_radius, seen.ast_id
-    if seen.saucer_alive:
-        pos = np.concatenate([pos, [[seen.saucer_x, seen.saucer_y]]])
-        vel = np.concatenate([vel, [[seen.saucer_vx, seen.saucer_vy]]])
-        rad = np.append(rad, p.saucer_radius[1 if seen.saucer_small else 0])
-        ids = np.append(ids, -1)
-    rel = rules.wrap(pos - np.array([ship.ship_x, ship.ship_y]))
-    return rel, vel, rad, ids
-
-
 def _close(seen: World, ship: World, rules: Rules) -> np.ndarray:
-    """Ids of what ``seen`` shows within ``PANIC_S`` of contact with ``ship``'s ship."""
-    rel, vel, rad, ids = _targets(seen, ship, rules)
+    """Ids of what ``seen`` shows that can take ``ship``'s ship within ``PANIC_S`` of
+    contact with it (the rocks and the craft of ``sight.SEEN`` that harm it)."""
+    shown = sighted(seen, ship, rules)
+    rel, vel, rad, ids = (a[shown.harms] for a in shown[:4])
     if ids.shape[0] == 0:
         return ids
     contact = contact_times(rel, vel - np.array([ship.ship_vx, ship.ship_vy]),
@@ -177,8 +170,10 @@ def _close(seen: World, ship: World, rules: Rules) -> np.ndarray:
 
 
 def _unaimed(seen: World, ship: World, rules: Rules) -> bool:
-    """Whether nothing of ``seen`` lies within ``UNAIMED_DEG`` of ``ship``'s heading."""
-    rel = _targets(seen, ship, rules)[0]
+    """Whether no target of ``seen`` (a rock, a craft the ship's shots can hit) lies within
+    ``UNAIMED_DEG`` of ``ship``'s heading."""
+    shown = sighted(seen, ship, rules)
+    rel = shown.rel[shown.aimable]
     if rel.shape[0] == 0:
         return False
     h = ship.ship_heading % HEADING_STEPS

@@ -17,7 +17,8 @@ What each parameter does (``asteroids.pilots.persona.PARAMS``):
 * **reaction_ms, reaction_jitter_ms**: every glance (``GLANCE_S``) draws a delay; the rocks,
   the saucer and their shots are seen as they were that long ago (never going backwards).
   The pilot's own ship is seen as it is: a player feels the controls they hold.
-* **attention**: only the nearest ``attention`` rocks (the saucer counts as one) are seen.
+* **attention**: only the nearest ``attention`` rocks (the saucer counts as one, and so does
+  each declared enemy: ``asteroids.core.sight``) are seen.
 * **target**: the tracked rock that will hit soonest (contact within ``THREAT_S``), else
   the nearest; aimed at with a lead on its seen velocity, plus an **aim error** drawn once per
   target.
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,13 +46,15 @@ from asteroids.config.schema import Config
 from asteroids.core import World
 from asteroids.core.inputs import InputFrame
 from asteroids.core.params import Params, params_for
+from asteroids.core.sight import craft_seen
 from asteroids.core.tables import COS, HEADING_STEPS, SIN
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SHIP
 from asteroids.pilots import noise
 from asteroids.pilots.persona import Persona
 
 __all__ = ["BURST_S", "CONTACT_MARGIN_PX", "GLANCE_S", "MAX_DELAY_S", "PANIC_S", "SHIELD_S",
-           "SPRAY_CHANCE", "TAP_S", "THREAT_S", "PersonaPilot", "Rules", "contact_times"]
+           "SPRAY_CHANCE", "TAP_S", "THREAT_S", "PersonaPilot", "Rules", "Sighted",
+           "contact_times", "sighted"]
 
 GLANCE_S = 0.25
 """How often a new reaction delay is drawn (a glance at the screen)."""
@@ -78,9 +82,11 @@ _DEG_TO_RAD = 0.017453292519943295
 _STEP_DEG = 360.0 / HEADING_STEPS
 _MEAN_ABS_NORMAL = 0.80829
 """E|z| of ``noise.normal`` (Irwin-Hall of four, scaled): ``|z| / this`` has mean 1."""
-_SAUCER_ID = -1
 _NEVER = -1_000_000_000
 """The tick of a press that never happened (long before any game's first tick)."""
+_NO_TARGET = _NEVER
+"""The target id while none is aimed at (rocks' ids are never negative, craft's are -1 for
+the saucer, -2, -3... for declared enemies: ``sight.CraftSeen.ids``)."""
 
 # Draw slots (``noise.SLOTS``): one purpose each, so no two decisions share a number.
 _SLOT_DELAY, _SLOT_AIM, _SLOT_OVERSHOOT, _SLOT_SPRAY, _SLOT_THRUST, _SLOT_PANIC = range(6)
@@ -141,6 +147,37 @@ def contact_times(rel: np.ndarray, relv: np.ndarray, reach: np.ndarray,
     return np.where(miss2 < reach * reach, start, np.inf)
 
 
+class Sighted(NamedTuple):
+    """Every rock and craft one World shows a pilot (rocks, then ``sight.SEEN``: the saucer,
+    declared enemies), relative to a ship: ``(n, 2)`` positions and velocities, ``(n,)``
+    radii, ids (a rock's ``ast_id``; a craft's ``sight.CraftSeen.ids``), whether each is a
+    target (the ship's shots can hit it) and whether it can take the ship."""
+
+    rel: np.ndarray
+    vel: np.ndarray
+    rad: np.ndarray
+    ids: np.ndarray
+    aimable: np.ndarray
+    harms: np.ndarray
+
+
+def sighted(seen: World, ship: World, rules: Rules) -> Sighted:
+    """What ``seen`` shows, relative to ``ship``'s ship (the pilot's own ship is seen as it
+    is, the rest as it was a reaction time ago)."""
+    craft = craft_seen(seen, rules.p)
+    n, c = seen.ast_id.shape[0], craft.rad.shape[0]
+    pos, vel, rad, ids = seen.ast_pos, seen.ast_vel, seen.ast_radius, seen.ast_id
+    if c:
+        pos = np.concatenate([pos, craft.pos])
+        vel = np.concatenate([vel, craft.vel])
+        rad = np.concatenate([rad, craft.rad])
+        ids = np.concatenate([ids, craft.ids])
+    aimable = np.concatenate([np.ones(n, dtype=bool), np.arange(c) < craft.aimed])
+    harms = np.concatenate([np.ones(n, dtype=bool), craft.harms])
+    rel = rules.wrap(pos - np.array([ship.ship_x, ship.ship_y]))
+    return Sighted(rel, vel, rad, ids, aimable, harms)
+
+
 class PersonaPilot:
     """A persona flying one game after another (see the module docstring).
 
@@ -156,7 +193,7 @@ class PersonaPilot:
         self._last_tick = -2
         self._key = np.zeros(1, dtype=np.uint64)
         self._perceived = 0
-        self._target = -2
+        self._target = _NO_TARGET
         self._aim_offset = 0.0
         self._turn = 0
         self._overshoot_left = 0
@@ -178,7 +215,7 @@ class PersonaPilot:
         self._history = deque(maxlen=rules.max_delay + 1)
         self._key = np.array([noise.game_key(world.rng_state, world.rng_inc)], dtype=np.uint64)
         self._perceived = world.tick
-        self._target = -2
+        self._target = _NO_TARGET
         self._turn = 0
         self._overshoot_left = 0
         self._thrusting = False
@@ -203,7 +240,7 @@ class PersonaPilot:
         self._last_tick = world.tick
         if world.ship_state != SHIP_FLYING or world.game_over:
             self._turn = 0
-            self._target = -2
+            self._target = _NO_TARGET
             self._thrusting = False
             return 0
         seen = self._perceive(world, rules)
@@ -223,28 +260,25 @@ class PersonaPilot:
     def _decide(self, world: World, seen: World, rules: Rules) -> int:
         persona, p, t = self.persona, rules.p, world.tick
         mask = 0
-        ship = np.array([world.ship_x, world.ship_y])
         ship_v = np.array([world.ship_vx, world.ship_vy])
-        # What is seen: rocks, then the saucer; the nearest ``attention`` of them are tracked.
-        pos, vel, rad, ids = seen.ast_pos, seen.ast_vel, seen.ast_radius, seen.ast_id
-        if seen.saucer_alive:
-            pos = np.concatenate([pos, [[seen.saucer_x, seen.saucer_y]]])
-            vel = np.concatenate([vel, [[seen.saucer_vx, seen.saucer_vy]]])
-            rad = np.append(rad, p.saucer_radius[1 if seen.saucer_small else 0])
-            ids = np.append(ids, _SAUCER_ID)
-        rel = rules.wrap(pos - ship)
+        # What is seen: rocks, then the craft; the nearest ``attention`` of them are tracked.
+        rel, vel, rad, ids, aimable, harms = sighted(seen, world, rules)
         dist2 = rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1]
         tracked = np.argsort(dist2, kind="stable")[:persona.attention]
         rel, vel, rad, ids = rel[tracked], vel[tracked], rad[tracked], ids[tracked]
+        aimable, harms = aimable[tracked], harms[tracked]
         relv = vel - ship_v
-        contact = contact_times(rel, relv, rad + p.ship_radius + CONTACT_MARGIN_PX,
-                                rules.threat_ticks)
+        contact = np.where(harms, contact_times(rel, relv, rad + p.ship_radius
+                                                + CONTACT_MARGIN_PX, rules.threat_ticks),
+                           np.inf)  # a craft that cannot take the ship is no threat
 
         turn = 0
         if ids.shape[0]:
-            k = int(np.argmin(contact)) if np.isfinite(contact).any() else 0
-            turn, mask = self._aim_and_fire(world, rules, rel[k], relv[k], vel[k],
-                                            float(rad[k]), int(ids[k]))
+            if aimable.any():  # the target that will hit soonest, else the nearest
+                soon = np.where(aimable, contact, np.inf)
+                k = int(np.argmin(soon)) if np.isfinite(soon).any() else int(np.argmax(aimable))
+                turn, mask = self._aim_and_fire(world, rules, rel[k], relv[k], vel[k],
+                                                float(rad[k]), int(ids[k]))
             mask |= self._panic(world, rules, ids, contact)
             if mask & _HYPER:
                 return _HYPER
