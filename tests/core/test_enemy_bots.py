@@ -9,6 +9,7 @@ game, and a game played alone by the one-game aimer presses the same masks as it
 the batch. Variants of the mine cover the other rows of the tables: a mine the ship's
 shots cannot hit (a danger only, never aimed at) and one that cannot take the ship (a
 target only, never dodged), and one declared as bouncing off the walls (its path folded).
+A persona shoots mines too, and ``persona fit``'s measure counts them as kills.
 The shipped game's aimer is pinned by the recorded digests of test_batch_bots.py.
 """
 
@@ -150,3 +151,41 @@ def test_a_mine_that_cannot_take_the_ship_is_only_shot(scratch):
 def test_a_mine_declared_bouncing_is_led_by_its_folded_path(scratch):
     out = _play(scratch, "bouncing", "classic", 600)
     assert out["classic"].get("mine by ship-shot", 0) >= 3, out
+
+
+PERSONAS = r'''
+import json
+from asteroids.config.loader import load_preset
+from asteroids.core import new_world, step
+from asteroids.core import events as ev
+from asteroids.core.params import params_for
+from asteroids.pilots.measure import measure_game
+from asteroids.replay import get_bot
+
+cfg = load_preset("classic", overrides=["game.mines.every_s=1", "game.mines.radius_px=24"])
+p = params_for(cfg)
+out = {"mines shot": 0, "shot down": 0, "kills": 0}
+for seed in range(1, 5):
+    pilot, world, masks = get_bot("expert"), new_world(p, seed), []
+    while world.tick < 1200 and not world.game_over:
+        masks.append(pilot(world, p))
+        world, events = step(world, masks[-1], p)
+        for e in events:
+            if isinstance(e, ev.CraftDestroyed) and e.by == "ship-shot":
+                out["mines shot"] += 1
+            if isinstance(e, ev.AsteroidDestroyed | ev.SaucerDestroyed | ev.CraftDestroyed):
+                out["shot down"] += e.by == "ship-shot"
+    out["kills"] += measure_game(cfg, seed, masks).kills
+print(json.dumps(out))
+'''
+
+
+@pytest.mark.slow
+def test_a_persona_shoots_mines_and_its_measure_counts_them(scratch):
+    (scratch / "asteroids" / "core" / "mine.py").write_text(MINE_MODULE, "utf-8")
+    env = {**os.environ, "PYTHONPATH": str(scratch)}
+    run = subprocess.run([sys.executable, "-c", PERSONAS], env=env, cwd=scratch,
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    assert out["mines shot"] >= 3 and out["kills"] == out["shot down"], out
