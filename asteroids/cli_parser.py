@@ -48,8 +48,10 @@ def add_audio_option(parser: argparse.ArgumentParser) -> None:
     """``--audio DRIVER``: which audio driver pyglet opens (chosen before arcade loads);
     None when not given, so the ``audio.driver`` setting chooses."""
     parser.add_argument("--audio", choices=AUDIO_DRIVERS, default=None,
-                        help="the audio driver: auto (OpenAL, else PulseAudio, else none; "
-                        "or ARCADE_SOUND_BACKENDS when set), openal, pulse or silent "
+                        help="the audio driver: auto (miniaudio when the [audio] extra is "
+                        "installed, else OpenAL, else PulseAudio, else none; or "
+                        "ARCADE_SOUND_BACKENDS when set), miniaudio (our callback driver: the "
+                        "shortest lag), openal, pulse or silent "
                         "(default: the audio.driver setting, auto unless set)")
 
 

@@ -1,14 +1,17 @@
-"""Sound: core events -> cues -> the mixer -> one never-ending pyglet stream.
+"""Sound: core events -> cues -> the mixer -> our callback driver or a pyglet stream.
 
 ``cues`` says what an event sounds like; ``SoundBank`` keeps the mixer (``mixer.Mixer``) fed
-with the chosen set's voices (``synth.render_set``) and streams it (``audio_stream``). With no
-audio device the bank says so once (``notice``), reports itself unavailable and plays
-nothing: no sound is never a reason not to play.
+with the chosen set's voices (``synth.render_set``) and streams it: through our own
+``miniaudio`` driver (``audio_miniaudio``) when ``audio_driver`` says to try it and it opens
+an output, else through pyglet's (``audio_stream``). With no audio device the bank says so
+once (``notice``), reports itself unavailable and plays nothing: no sound is never a reason
+not to play.
 
-Threads: the render thread (pyglet's worker) owns the mixer. The game thread never touches
-it: each cue, volume change, stop or set switch is appended to a queue (``collections.deque``:
-appends and pops are atomic) that the render thread drains at the start of each block. So the
-render never waits on the game: when the game stalls, loops and tails play on.
+Threads: the render thread (the miniaudio device's, or pyglet's worker) owns the mixer. The
+game thread never touches it: each cue, volume change, stop or set switch is appended to a
+queue (``collections.deque``: appends and pops are atomic) that the render thread drains at
+the start of each block. So the render never waits on the game: when the game stalls, loops
+and tails play on.
 """
 
 from __future__ import annotations
@@ -134,12 +137,20 @@ class SoundBank:
         self._outgoing: Mixer | None = None
         self._log: Any = None
         self._underruns = 0
+        self._held_s = 0.0  # what the driver holds beyond the block it asks for
         self.queue_s = 0.0
         """The audio the driver keeps queued now, in seconds (it grows after underruns)."""
         if enabled:
             self._start(allow_silent)
 
     def _start(self, allow_silent: bool) -> None:
+        from asteroids.app import audio_driver
+
+        fallback = ""
+        if audio_driver.callback_first():
+            fallback = self._start_callback()
+            if self._player is not None:
+                return
         try:
             from asteroids.app import audio_stream
 
@@ -150,7 +161,7 @@ class SoundBank:
             self._player = audio_stream.open_stream(self.render, synth.RATE,
                                                     allow_silent=allow_silent)
             self.queue_s = getattr(self._player, "queue_s", 0.0)
-            self.report = self._describe(audio_stream)
+            self.report = self._describe(audio_stream) + fallback
             if self._log is not None:
                 self._log.report, self._log.queue_s = self.report, self.queue_s
         except Exception as exc:  # a driver that fails to start: play silently
@@ -158,8 +169,32 @@ class SoundBank:
             self.error = f"{type(exc).__name__}: {exc}"
             self.notice = f"sound off: {self.error}"
 
+    def _start_callback(self) -> str:
+        """Start our own driver (``audio_miniaudio``); returns "" when it plays, else why
+        not, as the tail of the report line of the pyglet driver that plays instead."""
+        from asteroids.app import audio_miniaudio
+
+        if not audio_miniaudio.available():
+            return (f" ({audio_miniaudio.NAME} is not installed: {audio_miniaudio.INSTALL} "
+                    "for a shorter lag)")
+        self._held_s = audio_miniaudio.held_s()
+        self.mixer = self._build_mixer(self.sound_set)
+        try:
+            self._player = audio_miniaudio.CallbackStream(self.render, synth.RATE)
+        except Exception as exc:  # no output it can open: pyglet's drivers may have one
+            self.mixer = None  # (its log, if any, is attached to the next mixer)
+            self._held_s = 0.0
+            return f" ({audio_miniaudio.NAME}: {exc})"
+        self.queue_s = self._player.queue_s
+        room = round(self.mixer.latency / synth.RATE * 1000)
+        self.report = (f"sound: {self._player.describe()}, each cue on its tick's sample, "
+                       f"{room} ms after the queue at its fullest")
+        if self._log is not None:
+            self._log.report, self._log.queue_s = self.report, self.queue_s
+        return ""
+
     def _describe(self, audio_stream: Any) -> str:
-        """Which driver plays, the queue asked of it and the cues' latency."""
+        """Which pyglet driver plays, the queue asked of it and the cues' latency."""
         from asteroids.app import audio_driver
 
         tuned = getattr(self._player, "tuned", False)
@@ -174,6 +209,7 @@ class SoundBank:
                       clock=time.monotonic)
         mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
         mixer.snap_volumes()
+        mixer.clock_map.underrun_slack += self._held_s
         folder = os.environ.get("ASTEROIDS_SOUND_LOG")  # sound_log.ENV: a capture measures
         if folder:
             from asteroids.app.sound_log import SoundLog

@@ -67,7 +67,8 @@ map is anchored afresh instead of slewing (the game clock jumped: a new game, a 
 pause, a stall)."""
 UNDERRUN_SLACK_S = 0.01
 """With a ``clock``: a block asked for this much later than the audio already delivered ran
-out is counted as an underrun."""
+out is counted as an underrun (``ClockMap.underrun_slack``: a driver that holds more than
+it was given adds that)."""
 
 
 
@@ -124,6 +125,10 @@ class ClockMap:
         """How often the clock map was anchored (the first cue, then each jump)."""
         self.underruns = 0
         """Blocks asked for after the audio delivered before them had run out (``clock``)."""
+        self.underrun_slack = UNDERRUN_SLACK_S
+        """How late past that a block may be asked for before it counts, in seconds: a
+        callback driver keeps periods of its own queued beyond the one it asks for
+        (``audio_miniaudio``), so a callback can come that much later and nothing runs dry."""
         self.offset: float | None = None
         """The clock map: game time ``t`` sounds at sample ``floor(t * rate + 0.5) +
         round(offset)`` (None until the first timed cue)."""
@@ -214,7 +219,7 @@ class ClockMap:
         wall = self.clock()
         if self._stamp is not None:
             self._ahead -= wall - self._stamp[1]
-            if self._ahead < -UNDERRUN_SLACK_S:
+            if self._ahead < -self.underrun_slack:
                 self.underruns += 1
                 self.offset = None
                 self._leads.clear()

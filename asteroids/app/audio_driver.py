@@ -1,4 +1,12 @@
-"""Which audio driver pyglet opens (issue 37, item 2): ``asteroids play --audio openal``.
+"""Which audio driver plays (issue 37, item 2): ``asteroids play --audio openal``.
+
+``miniaudio`` is our own driver (``audio_miniaudio``: a device that calls back for each
+10 ms period); the others are pyglet's. ``auto`` tries ours first when the ``miniaudio``
+package is installed (the shortest lag: 40-50 ms against pyglet's 76-84, measured in
+docs/maintainers/sound-timing.md), then pyglet's order; ``--audio miniaudio`` without the
+package, or without an output it can open, falls back to pyglet's order too, and the game's
+report line says so. pyglet opens its driver only when the sound bank asks for it, so with
+ours playing pyglet opens none.
 
 pyglet opens its audio driver when ``pyglet.media`` is first imported, from
 ``pyglet.options["audio"]``; arcade imports ``pyglet.media`` (``arcade/sound.py``) *before*
@@ -12,16 +20,22 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["CHOICES", "TooLate", "choose", "current"]
+__all__ = ["CHOICES", "TooLate", "callback_first", "choose", "current"]
 
+_PYGLET_AUTO = ("openal", "xaudio2", "directsound", "pulse", "silent")
 CHOICES: dict[str, tuple[str, ...]] = {
-    "auto": ("openal", "xaudio2", "directsound", "pulse", "silent"),
+    "auto": _PYGLET_AUTO,
+    "miniaudio": _PYGLET_AUTO,
     "openal": ("openal",),
     "pulse": ("pulse",),
     "silent": ("silent",),
 }
 """``--audio`` choices -> pyglet's driver order (``auto``: arcade's own order, or
-``ARCADE_SOUND_BACKENDS`` when set). A driver that fails to open falls back to silence."""
+``ARCADE_SOUND_BACKENDS`` when set; ``miniaudio``: the order it falls back to). A driver
+that fails to open falls back to silence."""
+
+_callback: list[bool] = [False]
+"""Whether the sound bank tries ``miniaudio`` before pyglet (set by ``choose``)."""
 
 _NAMES = {"OpenALDriver": "openal", "PulseAudioDriver": "pulse", "SilentDriver": "silent",
           "XAudio2Driver": "xaudio2", "DirectSoundDriver": "directsound"}
@@ -42,18 +56,27 @@ def choose(name: str) -> tuple[str, ...]:
     """
     order = CHOICES[name]
     env = os.environ.get("ARCADE_SOUND_BACKENDS", "")
-    if name == "auto" and env.strip():
+    pinned = name == "auto" and bool(env.strip())
+    if pinned:  # the variable names pyglet's drivers: ours is not among them
         order = tuple(v.strip() for v in env.split(",") if v.strip())
     import pyglet
 
-    if "pyglet.media.drivers" in sys.modules:
-        if tuple(pyglet.options["audio"]) == order:
-            return order
+    if "pyglet.media.drivers" in sys.modules and tuple(pyglet.options["audio"]) != order:
         raise TooLate(f"the audio driver is already open ({current()}): --audio {name} "
                       "cannot take effect")
+    _callback[0] = name == "miniaudio" or (name == "auto" and not pinned)
+    if "pyglet.media.drivers" in sys.modules:
+        return order
     pyglet.options["audio"] = order
     os.environ["ARCADE_SOUND_BACKENDS"] = ",".join(order)  # arcade sets the same after
     return order
+
+
+def callback_first() -> bool:
+    """Whether the sound bank tries our ``miniaudio`` driver before pyglet's: ``--audio
+    miniaudio``, or ``auto`` without ``ARCADE_SOUND_BACKENDS``. False until ``choose`` runs
+    (tests and tools that build a sound bank themselves get pyglet's driver)."""
+    return _callback[0]
 
 
 def current() -> str:

@@ -88,8 +88,8 @@ def run_game(config: Config, seed: int | None = None, *,
             do not replace these at start.
         live: watch the settings files and apply their changes while the game runs
             (``--live``); ``config`` is what they gave at start.
-        audio: the audio driver (``--audio``: auto, openal, pulse or silent); None: the
-            ``audio.driver`` setting of ``config``.
+        audio: the audio driver (``--audio``: auto, miniaudio, openal, pulse or silent);
+            None: the ``audio.driver`` setting of ``config``.
 
     Returns:
         The process exit code: 0 after a normal quit, ``EXIT_NO_DISPLAY`` when no window

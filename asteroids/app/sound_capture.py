@@ -10,6 +10,8 @@ output, captured as it is played:
   1 024 frames at 44.1 kHz; at 22 050 Hz it would otherwise keep 1 024 frames, 46 ms).
 - ``pulse``: a PulseAudio server of the capture's own playing into a null sink, whose
   monitor ``parec`` records.
+- ``miniaudio``: our own callback driver (``audio_miniaudio``), whose PulseAudio backend
+  plays into the same kind of null sink, recorded the same way.
 
 The game runs in one of two ways. By default a child process steps the core as
 ``asteroids.lab.game.play_game`` does and sends each event's cue with its tick time, as
@@ -49,14 +51,22 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DRIVERS", "NO_OPENAL", "NO_PULSE", "NO_XVFB", "PERIOD", "Report", "analyse",
-           "has_openal_soft", "has_pulse", "has_xvfb", "output_clock", "read_wav", "run_capture"]
+from asteroids.app.sound_null_sink import Recorder, SinkLatency, has_pulse, null_sink
 
-DRIVERS = ("openal", "pulse")
+__all__ = ["DRIVERS", "NO_MINIAUDIO", "NO_OPENAL", "NO_PULSE", "NO_XVFB", "PERIOD", "Report",
+           "analyse", "has_miniaudio", "has_openal_soft", "has_pulse", "has_xvfb", "output_clock",
+           "read_wav", "run_capture"]
+
+DRIVERS = ("openal", "pulse", "miniaudio")
+NULL_SINK_DRIVERS = ("pulse", "miniaudio")
+"""The drivers captured from a PulseAudio null sink of the capture's own."""
 NO_OPENAL = ("--capture needs OpenAL Soft (Debian: apt-get install libopenal1), whose wave "
              "driver writes what it plays to a file; it is not installed here")
 NO_XVFB = ("--capture --window needs Xvfb (Debian: apt-get install xvfb) to show the game's "
            "window on; it is not installed here")
+NO_MINIAUDIO = ("--capture --audio miniaudio needs the miniaudio package (pip install "
+                "'asteroids[audio]') and PulseAudio with its tools (Debian: apt-get install "
+                "pulseaudio pulseaudio-utils); they are not all installed here")
 NO_PULSE = ("--capture --driver pulse needs PulseAudio and its tools (Debian: apt-get "
             "install pulseaudio pulseaudio-utils); they are not installed here")
 SEARCH_S = 0.15
@@ -73,13 +83,6 @@ PULSE_WARM_S = 11.0
 """Through PulseAudio, this long: the mixer fits a driver's drift once 10 s of its blocks
 are seen (``audio_clock.DRIFT_SPAN_S``), and a null sink's clock is 1 700 ppm off the wall
 clock here, 8.5 ms in 5 s. A player's game has been on the title screen at least as long."""
-SINK = "asteroids_capture"
-"""The null sink the PulseAudio capture plays into (its monitor is recorded)."""
-SETTLE_S = 1.0
-"""A PulseAudio server started here is left this long before the game plays: while it
-starts, it and the game share the CPU (captures right after its start saw 8-15 underruns
-in their first seconds, none after)."""
-
 CONF = """[general]
 drivers = wave
 frequency = {rate}
@@ -105,9 +108,12 @@ def has_xvfb() -> bool:
     return shutil.which("Xvfb") is not None
 
 
-def has_pulse() -> bool:
-    """Whether a PulseAudio server can be started here and its monitor recorded."""
-    return all(shutil.which(t) for t in ("pulseaudio", "pactl", "parec"))
+def has_miniaudio() -> bool:
+    """Whether our miniaudio driver can be captured here: the package and a PulseAudio server
+    to start (its backend plays into the null sink)."""
+    from asteroids.app import audio_miniaudio
+
+    return audio_miniaudio.available() and has_pulse()
 
 
 def read_wav(path: Path) -> tuple[np.ndarray, int]:
@@ -164,19 +170,20 @@ def _games(bot: str, seed: int, replay: str | None) -> tuple[Any, Any, Any]:
 
 
 class _Probe:
-    """When the output's samples arrive: the WAV file's size, or ``parec``'s reads."""
+    """When the output's samples arrive: the WAV file's size, or ``parec``'s reads (and the
+    null sink's own buffer, ``sink_ms``)."""
 
     def __init__(self, driver: str, wav: Path, env: dict[str, str]) -> None:
         self.stamps: list[tuple[float, int]] = []
-        self._chunks: list[bytes] = []
         self._stop = threading.Event()
-        self._rec = None
-        if driver == "pulse":
-            self._rec = subprocess.Popen(
-                ["parec", "--raw", "--format=s16le", "--rate=22050", "--channels=1",
-                 "--latency-msec=5", "-d", f"{SINK}.monitor"], stdout=subprocess.PIPE,
-                env=env)
-            target = self._read
+        self._rec: Recorder | None = None
+        self._sink: SinkLatency | None = None
+        self.sink_ms: float | None = None
+        """The sink's buffer under the game's stream (median, ms; None: not a null sink)."""
+        if driver in NULL_SINK_DRIVERS:
+            self._rec = Recorder(env, self.stamps)
+            self._sink = SinkLatency(env)
+            target = self._rec.read
         else:
             target = lambda: self._poll(wav)  # noqa: E731
         self._thread = threading.Thread(target=target, daemon=True)
@@ -191,24 +198,16 @@ class _Probe:
                 last = size
             time.sleep(0.0005)
 
-    def _read(self) -> None:
-        assert self._rec is not None and self._rec.stdout is not None
-        fd, total = self._rec.stdout.fileno(), 0
-        while chunk := os.read(fd, 65536):
-            total += len(chunk)
-            self._chunks.append(chunk)
-            self.stamps.append((time.monotonic(), total))
-
     def stop(self) -> bytes:
         """Stop; the PCM ``parec`` read (empty for the WAV file)."""
         self._stop.set()
-        if self._rec is not None:
-            self._rec.terminate()
-            self._rec.wait(10)
+        pcm = self._rec.stop() if self._rec is not None else b""
         self._thread.join(5)
-        if self._rec is not None and self._rec.stdout is not None:
-            self._rec.stdout.close()
-        return b"".join(self._chunks)
+        if self._rec is not None:
+            self._rec.close()
+        if self._sink is not None:
+            self.sink_ms = self._sink.stop()
+        return pcm
 
 
 def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
@@ -230,7 +229,7 @@ def _child(seconds: float, bot: str, seed: int, driver: str = "openal",
     bank = SoundBank(config)
     if bank.mixer is None:
         sys.exit(f"{driver} did not play: {bank.error}")
-    time.sleep(PULSE_WARM_S if driver == "pulse" else WARM_S)
+    time.sleep(PULSE_WARM_S if driver in NULL_SINK_DRIVERS else WARM_S)
     hz = float(config.world.tick_hz)
     start = time.monotonic()
     while time.monotonic() - start < seconds and not world.game_over:
@@ -396,47 +395,6 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
     }
 
 
-def _not_nice() -> None:
-    """In the sound server's process: undo an inherited ``nice`` where allowed (root), as a
-    desktop's server runs; a niced server under load underran every few hundred ms."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, 0, 0)
-    except OSError:
-        pass
-
-
-def _null_sink(folder: Path) -> tuple[subprocess.Popen[bytes], dict[str, str]]:
-    """A PulseAudio server of this capture's own (its socket in ``folder``: captures side by
-    side, or a desktop's server, never meet) playing into the null sink ``SINK``; returns it
-    (to be stopped) and the environment its clients need.
-
-    Raises:
-        RuntimeError: it did not start.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    socket = folder / "native"
-    env = dict(os.environ, PULSE_RUNTIME_PATH=str(folder), PULSE_STATE_PATH=str(folder),
-               PULSE_SERVER=f"unix:{socket}", PULSE_SINK=SINK)
-    # as root too (CI): no D-Bus, no system mode, never exiting while it is used
-    server = subprocess.Popen(
-        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--use-pid-file=no",
-         f"--load=module-native-protocol-unix socket={socket} auth-anonymous=1",
-         f"--load=module-null-sink sink_name={SINK} rate=22050 channels=1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_not_nice)
-    for _ in range(100):
-        ready = subprocess.run(["pactl", "list", "short", "sinks"], env=env,
-                               capture_output=True, text=True, timeout=20)
-        if ready.returncode == 0 and SINK in ready.stdout:
-            time.sleep(SETTLE_S)
-            return server, env
-        if server.poll() is not None:
-            break
-        time.sleep(0.1)
-    server.terminate()
-    _, err = server.communicate(timeout=10)
-    raise RuntimeError(f"PulseAudio did not start: {err.decode(errors='replace')[-400:]}")
-
-
 def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
                 driver: str = "openal", replay: Path | None = None,
                 window: bool = False) -> Report:
@@ -459,6 +417,8 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
         raise RuntimeError(NO_OPENAL)
     if driver == "pulse" and not has_pulse():
         raise RuntimeError(NO_PULSE)
+    if driver == "miniaudio" and not has_miniaudio():
+        raise RuntimeError(NO_MINIAUDIO)
     if window and not has_xvfb():
         raise RuntimeError(NO_XVFB)
     out = out.resolve()
@@ -469,8 +429,8 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
             conf, folder = Path(tmp, "alsoft.conf"), Path(tmp, "log")
             conf.write_text(CONF.format(rate=synth.RATE, period=PERIOD, out=out))
             env = dict(os.environ)
-            if driver == "pulse":
-                server, env = _null_sink(Path(tmp, "pulse"))
+            if driver in NULL_SINK_DRIVERS:
+                server, env = null_sink(Path(tmp, "pulse"))
             env.update(ALSOFT_CONF=str(conf), ARCADE_HEADLESS="1", **{ENV: str(folder)})
             env.pop("ARCADE_SOUND_BACKENDS", None)
             probe = _Probe(driver, out, env)
@@ -497,7 +457,7 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
     report_line = log.get("report") or ""
     if not report_line.startswith(f"sound: {driver} driver"):
         raise RuntimeError(f"{driver} did not play ({report_line or 'no sound'})")
-    if driver == "pulse":
+    if driver in NULL_SINK_DRIVERS:
         out.write_bytes(pcm_to_wav(np.frombuffer(pcm, "<i2")))
     capture, cap_rate = read_wav(out)
     raw = out.read_bytes()
@@ -505,4 +465,6 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
     clock = output_clock(probe.stamps, driver, cap_rate, header)
     report = analyse(log, capture, cap_rate, mix, clock)
     report["driver"], report["window"], report["report"] = driver, window, report_line
+    if probe.sink_ms is not None:  # what a card would add (``sound_null_sink``)
+        report["sink_buffer_ms"] = probe.sink_ms
     return report

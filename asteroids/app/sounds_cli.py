@@ -67,10 +67,10 @@ the mixer for three lengths of its buffer (no gap, no click at the wraps). Also 
 spectrogram of the cabinet set (needs matplotlib: the [lab] extra).
 
 With --capture SECONDS it measures what a player hears instead: a game (a bot's, a
---replay's, or the real --window's) plays in real time through OpenAL Soft's wave writer or a
-PulseAudio null sink (--audio), what the driver played is captured (--out), and each
-heartbeat's lag after its tick and the error of its interval against the game's are
-reported (one line each, then the report as JSON)."""
+--replay's, or the real --window's) plays in real time through OpenAL Soft's wave writer, a
+PulseAudio null sink or our miniaudio driver into such a sink (--audio), what the driver
+played is captured (--out), and each heartbeat's lag after its tick and the error of its
+interval against the game's are reported (one line each, then the report as JSON)."""
 
 
 class Row(NamedTuple):
@@ -97,8 +97,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="play SECONDS of a game in real time through an audio driver, "
                    "capture what it plays and report cue-to-sound lag and heartbeat "
                    "interval error (openal: OpenAL Soft's wave writer, needs libopenal1; "
-                   "pulse: a PulseAudio null sink, needs pulseaudio and pulseaudio-utils)")
-    p.add_argument("--audio", choices=("openal", "pulse"), default="openal",
+                   "pulse: a PulseAudio null sink, needs pulseaudio and pulseaudio-utils; "
+                   "miniaudio: our callback driver into such a sink, needs those and the "
+                   "[audio] extra)")
+    p.add_argument("--audio", choices=("openal", "pulse", "miniaudio"), default="openal",
                    help="with --capture: the driver to play through (default openal)")
     p.add_argument("--bot", default="aimer", help="with --capture: the bot that plays "
                    "(default aimer)")
@@ -219,6 +221,9 @@ def _run_capture(args: argparse.Namespace) -> int:
     if audio == "pulse" and not sound_capture.has_pulse():
         print(f"asteroids: sounds: {sound_capture.NO_PULSE}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if audio == "miniaudio" and not sound_capture.has_miniaudio():
+        print(f"asteroids: sounds: {sound_capture.NO_MINIAUDIO}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if getattr(args, "window", False) and not sound_capture.has_xvfb():
         print(f"asteroids: sounds: {sound_capture.NO_XVFB}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -246,6 +251,9 @@ def _run_capture(args: argparse.Namespace) -> int:
     tick = report["tick_to_sound_lag"]
     if tick.get("n"):
         print(f"tick-to-sound lag: median {tick['median_ms']} ms, spread {tick['spread_ms']}")
+    if report.get("sink_buffer_ms") is not None:
+        print(f"the null sink's configured latency: {report['sink_buffer_ms']} ms (heard at "
+              "its monitor as rendered: a card's buffer would add up to this to the lags)")
     if err.get("n"):
         print(f"heartbeat interval error: median {err['median_ms']} ms, max "
               f"{err['max_ms']} ms")

@@ -30,7 +30,7 @@ __all__ = [
 SOUND_SETS = ("cabinet", "modern")
 """Names of the sound sets (``audio.sound_set``); their voices are in ``asteroids.app.synth``."""
 
-AUDIO_DRIVERS = ("auto", "openal", "pulse", "silent")
+AUDIO_DRIVERS = ("auto", "miniaudio", "openal", "pulse", "silent")
 """Choices of ``audio.driver`` and ``--audio``: the keys of
 ``asteroids.app.audio_driver.CHOICES``."""
 
@@ -52,7 +52,9 @@ class AudioConfig:
     )
     driver: str = knob(
         "auto", "the audio driver, chosen when the game starts (--audio wins over it): auto = "
-        "OpenAL, else PulseAudio, else none (or ARCADE_SOUND_BACKENDS when set); silent = none",
+        "miniaudio (the [audio] extra), else OpenAL, else PulseAudio, else none (or "
+        "ARCADE_SOUND_BACKENDS when set); miniaudio = our callback driver, the shortest lag; "
+        "silent = none",
         choices=AUDIO_DRIVERS, since="0.2.0", before="auto",
     )
 
