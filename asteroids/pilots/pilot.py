@@ -206,9 +206,13 @@ class PersonaPilot:
     # --- game bookkeeping -----------------------------------------------------------------
 
     def _rules_for(self, config: Config | Params) -> Rules:
-        if self._rules is None or config is not self._config:
+        """The numbers of ``config``'s rules, derived again only when the rules change: a
+        Config compared by value (a Params by the Config it was compiled from), never by
+        which object it is."""
+        rules = config.config if isinstance(config, Params) else config
+        if self._rules is None or rules != self._config:
             self._rules = Rules(config)
-            self._config = config
+            self._config = rules
         return self._rules
 
     def _new_game(self, world: World, rules: Rules) -> None:
