@@ -14,9 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-MINE_MODULE = '''"""The mine: drifts in from the top edge every ``game.mines.every_s`` while none is out,
-wraps, and explodes when the ship touches it (the ship is lost; the shield explodes it
-safely); the ship's shots destroy it for ``game.mines.points``."""
+MINE_MODULE = '''"""The mine: drifts in from the top edge every ``game.mines.every_s``
+while none is out, wraps, and explodes when the ship touches it (the ship is lost; the
+shield explodes it safely); the ship's shots destroy it for ``game.mines.points``."""
 
 from __future__ import annotations
 
