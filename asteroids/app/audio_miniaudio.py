@@ -12,8 +12,11 @@ without an output it can open, the sound bank falls back to pyglet's drivers and
 
 Threads: the device's thread runs ``render`` (``SoundBank.render``) and nothing else: it
 takes the game's commands from a queue and never waits on the game thread (only on Python's
-GIL, as pyglet's worker does). An exception in ``render`` plays silence for that period and
-is kept (``error``) instead of stopping the stream for good.
+GIL, as pyglet's worker does: the interpreter hands it over at least every 5 ms). miniaudio
+asks for a real-time thread (SCHED_FIFO where the process may, as root or with rtkit's
+limits; an ordinary thread elsewhere), so a busy machine does not make it wait its turn
+behind other processes. An exception in ``render`` plays silence for that period and is kept
+(``error``) instead of stopping the stream for good.
 """
 
 from __future__ import annotations
@@ -156,7 +159,7 @@ class CallbackStream:
                     sample_rate=rate, buffersize_msec=period_ms,
                     callback_periods=max(2, queue_ms // period_ms),
                     backends=list(only) if only is not None else backends(),
-                    app_name="asteroids")
+                    thread_prio=miniaudio.ThreadPriority.REALTIME, app_name="asteroids")
         except miniaudio.MiniaudioError as exc:
             raise NoOutput(f"{NAME} found no audio output ({exc})") from exc
         finally:

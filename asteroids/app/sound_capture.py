@@ -379,6 +379,8 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
     sent = np.array([cue["sent"] for cue, _ in found])
     at = np.array([cue["at"] for cue, _ in found])
     tick = at + (np.min(sent - at) if len(found) else 0.0)  # each tick on the wall clock
+    sample = np.array([cue["sample"] for cue, _ in found], dtype=np.float64)
+    hits = np.array([hit for _, hit in found], dtype=np.float64)
     interval_error = (np.abs(np.diff(played) - np.diff(at)) if len(found) > 1
                       else np.zeros(0))
     return {
@@ -392,6 +394,10 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         "cue_to_sound_lag": _stats(played - sent),
         "tick_to_sound_lag": _stats(played - tick),
         "heartbeat_interval_error": _stats(interval_error),
+        # where it came from: the mixer's map moving beats (scheduled against the game's
+        # intervals), or the stream slipping under them (heard against scheduled)
+        "interval_error_from_map": _stats(np.abs(np.diff(sample) / rate - np.diff(at))),
+        "interval_error_from_stream": _stats(np.abs(np.diff(hits) - np.diff(sample)) / rate),
     }
 
 

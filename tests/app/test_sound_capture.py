@@ -124,6 +124,8 @@ def test_the_real_window_through_pulseaudio_is_measured(tmp_path):
 @pytest.mark.parametrize(("argv", "missing", "package"), [
     (["--audio", "openal"], "has_openal_soft", "libopenal1"),
     (["--audio", "pulse"], "has_pulse", "pulseaudio"),
+    (["--audio", "miniaudio"], "has_miniaudio", "asteroids[audio]"),
+    (["--audio", "miniaudio"], "has_pulse", "pulseaudio"),
     (["--window"], "has_xvfb", "xvfb"),
 ])
 def test_without_the_drivers_tools_the_option_says_so_and_exits_2(
