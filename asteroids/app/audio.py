@@ -129,6 +129,12 @@ class SoundBank:
         """One line for the player about sound being off, to be said once (``Game`` does)."""
         self.report: str | None = None
         """One line on the driver that plays and its latency (``Game`` prints it)."""
+        self.driver: str | None = None
+        """The driver that plays (``miniaudio``, ``openal``, ``pulse``, ...; None: none)."""
+        self.latency_ms: int | None = None
+        """The queue asked of the driver plus the mixer's room: how long after its tick a
+        cue is meant to sound, less what the driver adds on its own (OpenAL Soft's period);
+        None where the driver keeps its own queue."""
         self.mixer: Mixer | None = None
         """The mixer (None while sound is off)."""
         self._render_lock = threading.Lock()  # two renders at once (tests); never the game's
@@ -187,6 +193,8 @@ class SoundBank:
             return f" ({audio_miniaudio.NAME}: {exc})"
         self.queue_s = self._player.queue_s
         room = round(self.mixer.latency / synth.RATE * 1000)
+        self.driver = audio_miniaudio.NAME
+        self.latency_ms = round(self.queue_s * 1000) + room
         self.report = (f"sound: {self._player.describe()}, each cue on its tick's sample, "
                        f"{room} ms after the queue at its fullest")
         if self._log is not None:
@@ -201,7 +209,9 @@ class SoundBank:
         queue = (f"{round(audio_stream.queue_s() * 1000)} ms queue" if tuned
                  else "the driver's own queue")
         room = round(self.mixer.latency / synth.RATE * 1000) if self.mixer else 0
-        return (f"sound: {audio_driver.current()} driver, {queue}, each cue on its tick's "
+        self.driver = audio_driver.current()
+        self.latency_ms = round(audio_stream.queue_s() * 1000) + room if tuned else None
+        return (f"sound: {self.driver} driver, {queue}, each cue on its tick's "
                 f"sample, {room} ms after the queue at its fullest")
 
     def _build_mixer(self, sound_set: str) -> Mixer:

@@ -51,13 +51,20 @@ class AudioService:
         return self.bank.muted
 
     def state_text(self) -> str:
-        """The sound as the options screen shows it: ``ON``, ``OFF`` (muted), or why no
-        sound can play whatever the mute says (``OFF (NO DEVICE)``, as the title's notice
-        says; ``OFF (FAILED)`` when the driver would not start)."""
+        """The sound as the options screen shows it: ``ON`` with the driver that plays and
+        the latency asked of it (``ON (MINIAUDIO 50 MS)``; the driver alone where it keeps
+        its own queue), ``OFF`` (muted), or why no sound can play whatever the mute says
+        (``OFF (NO DEVICE)``, as the title's notice says; ``OFF (FAILED)`` when the driver
+        would not start)."""
         error = self.bank.error
         if error is not None:
             return "OFF (NO DEVICE)" if error == NO_DEVICE else "OFF (FAILED)"
-        return "OFF" if self.muted else "ON"
+        if self.muted:
+            return "OFF"
+        driver, latency = self.bank.driver, self.bank.latency_ms
+        if driver is None:
+            return "ON"
+        return f"ON ({driver.upper()}{'' if latency is None else f' {latency} MS'})"
 
     @property
     def master_volume(self) -> float:

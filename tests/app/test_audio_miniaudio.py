@@ -195,6 +195,20 @@ def test_the_bank_plays_through_the_callback_driver_and_says_so(fake, monkeypatc
     assert fake.PlaybackDevice.opened[-1].closed
 
 
+def test_the_options_screen_says_which_driver_plays_and_its_latency(fake, monkeypatch,
+                                                                     config):
+    from asteroids.app.audio_service import AudioService
+
+    monkeypatch.setattr(audio_driver, "_callback", [True])
+    audio = AudioService(config)
+    try:
+        assert audio.state_text() == "ON (MINIAUDIO 50 MS)"  # 30 ms queue + 20 ms room
+        audio.set_muted(True)
+        assert audio.state_text() == "OFF"
+    finally:
+        audio.bank.close()
+
+
 def test_without_the_package_the_bank_falls_back_and_says_why(monkeypatch, config):
     monkeypatch.setattr(audio_driver, "_callback", [True])
     monkeypatch.setattr(audio_miniaudio, "available", lambda: False)
@@ -204,6 +218,7 @@ def test_without_the_package_the_bank_falls_back_and_says_why(monkeypatch, confi
         assert not bank.report.startswith("sound: miniaudio")
         assert bank.report.endswith("(miniaudio is not installed: pip install "
                                     "'asteroids[audio]' for a shorter lag)")
+        assert bank.driver == bank.report.split()[1] and bank.driver != "miniaudio"
     finally:
         bank.close()
 
