@@ -394,6 +394,9 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         "cue_to_sound_lag": _stats(played - sent),
         "tick_to_sound_lag": _stats(played - tick),
         "heartbeat_interval_error": _stats(interval_error),
+        # how far behind its earliest the game sent its cues (a window's frames: the map
+        # follows when this wanders, at most 1 % of the time played)
+        "game_lateness": _stats(sent - at - (np.min(sent - at) if len(found) else 0.0)),
         # where it came from: the mixer's map moving beats (scheduled against the game's
         # intervals), or the stream slipping under them (heard against scheduled)
         "interval_error_from_map": _stats(np.abs(np.diff(sample) / rate - np.diff(at))),
