@@ -26,7 +26,8 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = ["DEADBAND_S", "DRIFT_SPAN_S", "JUMP_S", "LATENCY_S", "MAX_DRIFT", "MAX_ROOM_S",
-           "MIN_DRIFT", "ROOM_CUES", "ROOM_GUARD_S", "ROOM_QUANTILE", "ROOM_WINDOW_S", "SLEW",
+           "MIN_DRIFT", "ROOM_CUES", "ROOM_GUARD_S", "ROOM_QUANTILE", "ROOM_WINDOW_S",
+           "SETTLE_OFF_S", "SETTLE_S", "SETTLE_SLEW", "SLEW",
            "UNDERRUN_SLACK_S", "WINDOW_S", "ClockMap", "Envelope"]
 
 LATENCY_S = 0.02
@@ -65,6 +66,18 @@ JUMP_S = 0.1
 """When a cue's send time and game time part by more than this from the earliest seen, the
 map is anchored afresh instead of slewing (the game clock jumped: a new game, a seek, a
 pause, a stall)."""
+SETTLE_S = 2.0
+"""For this long after the map is anchored it comes down towards a lower target
+``SETTLE_SLEW`` times as fast as ``SLEW``: the anchor may have taken a cue that the game sent
+late (a window's first frames after a view opens: 75 ms here), and slewing down from it at
+``SLEW`` put every heartbeat of the next 7 s 5-8 ms off its interval. Never faster up (a cue
+would sound late); like every slew it moves only with the samples played between cues, so
+cues sent together keep their intervals."""
+SETTLE_SLEW = 10.0
+"""... this many times ``SLEW`` (10 %: 70 ms in 0.7 s, before the first heartbeat) ..."""
+SETTLE_OFF_S = 0.01
+"""... while the map is more than this above its target (the envelopes' own wander, a few
+ms, is slewed as always)."""
 UNDERRUN_SLACK_S = 0.01
 """With a ``clock``: a block asked for this much later than the audio already delivered ran
 out is counted as an underrun (``ClockMap.underrun_slack``: a driver that holds more than
@@ -133,6 +146,7 @@ class ClockMap:
         """The clock map: game time ``t`` sounds at sample ``floor(t * rate + 0.5) +
         round(offset)`` (None until the first timed cue)."""
         self._cue_at = 0
+        self._anchored_at = 0
         self._stamp: tuple[int, float] | None = None
         self._ahead = 0.0
         self._early = Envelope(lowest=True)
@@ -170,11 +184,14 @@ class ClockMap:
         if self.offset is None or jumped:
             self.offset = float(round(target))
             self.anchors += 1
+            self._anchored_at = samples
         else:
             self.offset += self.drift * (samples - self._cue_at)
             err = target - self.offset
             if abs(err) > DEADBAND_S * rate:
-                room = SLEW * (samples - self._cue_at)
+                settling = (err < -SETTLE_OFF_S * rate
+                            and samples - self._anchored_at < SETTLE_S * rate)
+                room = SLEW * (SETTLE_SLEW if settling else 1.0) * (samples - self._cue_at)
                 self.offset += min(max(err, -room), room)
         self._cue_at = samples
         start = math.floor(at * rate + 0.5) + round(self.offset)

@@ -445,3 +445,32 @@ def test_a_card_within_a_sound_cards_tolerance_is_left_to_the_envelopes():
     assert mixer.clock_map.drift == 0.0
     lag = heard - ticks / HZ
     assert lag.max() - lag.min() < DEADBAND_S + 0.001
+
+
+def beats_after_a_late_first_cue(mixer: Mixer, clock: FakeClock) -> np.ndarray:
+    """A game whose first cue is sent 75 ms after its tick (a window's first frames after a
+    view opens), every later one on time, a beat every 30 ticks: each beat's start against
+    its tick (samples)."""
+    rng = np.random.default_rng(8)
+    ticks = np.arange(6, 60 * 8, 30)
+    cues = [(t / HZ, t / HZ + (0.075 if i == 0 else 0.0)) for i, t in enumerate(ticks)]
+    starts = np.array(onsets(run(mixer, clock, cues, 8.5, rng, 512)))
+    assert starts.size == ticks.size and mixer.late_cues == 0
+    return starts - ticks / HZ * R
+
+
+def test_a_late_first_cue_is_left_behind_before_the_heartbeat_has_a_rhythm(monkeypatch):
+    """The map anchored on a late cue comes down to the game's own timing within 1 s
+    (``SETTLE_SLEW``), so the beats after it keep their intervals; slewing at ``SLEW`` put
+    every beat of the next 7 s 5-8 ms off in the real window."""
+    from asteroids.app import audio_clock
+
+    clock = FakeClock()
+    slide = beats_after_a_late_first_cue(Mixer({"fire": CLICK}, R, clock=clock), clock)
+    settled = slide[2:]  # from 1.1 s on
+    assert np.abs(np.diff(settled)).max() <= DEADBAND_S * R + 1
+    assert slide[0] - settled.mean() > 0.06 * R  # the first one was 75 ms late
+    monkeypatch.setattr(audio_clock, "SETTLE_SLEW", 1.0)  # without it: 7 s of drift
+    clock = FakeClock()
+    slow = beats_after_a_late_first_cue(Mixer({"fire": CLICK}, R, clock=clock), clock)
+    assert np.abs(np.diff(slow[2:])).max() > 0.004 * R
