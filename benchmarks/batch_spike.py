@@ -369,7 +369,7 @@ def wave_places(rng: BatchPcg32, p: object, ship_x: np.ndarray, ship_y: np.ndarr
         dx = dx - w * np.round(dx / w) + 0.0
         dy = dy - h * np.round(dy / h) + 0.0
     d2 = dx * dx + dy * dy
-    ok = d2 >= p.spawn_clearance * p.spawn_clearance
+    ok = d2 >= p.game_spawn_clearance_px * p.game_spawn_clearance_px
     rows = np.arange(b)
     at = np.zeros(b, dtype=np.int64)                             # each game's next attempt
     places = np.zeros((b, count, 2))
@@ -389,8 +389,9 @@ def wave_places(rng: BatchPcg32, p: object, ship_x: np.ndarray, ship_y: np.ndarr
     signs, _ = rng.draws(np.full(b, 2 * count))
     speed = (speed.astype(np.float64) / 4294967296.0).reshape(b, count, 2)
     sign = np.where(((signs * U64(2)) >> U64(32)).reshape(b, count, 2) == 1, -1.0, 1.0)
-    vel = sign * (p.ast_speed_min + (p.ast_speed_max - p.ast_speed_min) * speed)
-    rng.advance(np.full(b, count * (4 + 2 * p.vertices_max)))  # make_rocks' draws
+    lo, hi = p.asteroids_speed_min_px_per_tick, p.asteroids_speed_max_px_per_tick
+    vel = sign * (lo + (hi - lo) * speed)
+    rng.advance(np.full(b, count * (4 + 2 * p.asteroids_vertices_max)))  # make_rocks' draws
     return places, vel
 
 
@@ -410,9 +411,10 @@ def check_wave_places(games: int = 200) -> tuple[int, int]:
     config = load_config(CLASSIC)
     classic = params_for(config)
     # the preset, and a clearance no edge point meets (every rock takes the farthest of 8)
-    for p in (classic, dataclasses.replace(classic, spawn_clearance=10_000.0)):
+    for p in (classic, dataclasses.replace(classic, game_spawn_clearance_px=10_000.0)):
         rng = np.random.default_rng(4)
-        for count in sorted({min(p.first_wave + p.wave_increment * k, p.max_wave, p.ast_max)
+        for count in sorted({min(p.game_first_wave_asteroids + p.game_wave_increment * k,
+                                 p.game_max_wave_asteroids, p.asteroids_max_alive)
                              for k in range(8)}):
             seeds = rng.integers(0, 2**63, games)
             pairs = [seed_state(int(s_)) for s_ in seeds]
@@ -1294,13 +1296,15 @@ def heartbeat_rule_one_inlined(d: object, p: object, weight: int, out: list) -> 
         return
     qt = d.beat_quicken_timer - 1
     quick = on & (qt <= 0)
-    d.beat_quicken_timer = ((p.beat_quicken_ticks if quick else qt) if on
+    d.beat_quicken_timer = ((p.game_heartbeat_quicken_every_ticks if quick else qt) if on
                             else d.beat_quicken_timer)
-    d.beat_interval = (max(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks) if quick
+    d.beat_interval = (max(p.game_heartbeat_min_interval_ticks,
+                           d.beat_interval - p.game_heartbeat_quicken_step_ticks) if quick
                        else d.beat_interval)
-    span = p.beat_start_ticks - p.beat_min_ticks
-    by_count = p.beat_min_ticks + span * min(weight, d.wave_weight) // d.wave_weight
-    interval = max(p.beat_min_ticks, min(d.beat_interval, by_count))
+    span = p.game_heartbeat_start_interval_ticks - p.game_heartbeat_min_interval_ticks
+    by_count = p.game_heartbeat_min_interval_ticks + span * min(weight,
+                                                                d.wave_weight) // d.wave_weight
+    interval = max(p.game_heartbeat_min_interval_ticks, min(d.beat_interval, by_count))
     bt = d.beat_timer - 1
     beat = on & (bt <= 0)
     if beat:

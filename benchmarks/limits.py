@@ -96,27 +96,27 @@ def worst_world(config: Config, place: str = "centre", seed: int = 1) -> World:
     n = work.rocks
     rng = Pcg32(*seed_state(seed))
     # Every outline with the most points the rules allow (the scene only; the rules stay).
-    shaped = dataclasses.replace(p, vertices_min=p.vertices_max)
+    shaped = dataclasses.replace(p, asteroids_vertices_min=p.asteroids_vertices_max)
     i = np.arange(n)
     pos = np.column_stack([x + 0.5 * (i % 7), y + 0.5 * (i % 5)]).astype(np.float64)
     append_rocks(d, make_rocks(rng, shaped, np.zeros(n, dtype=np.int64), pos,
                                np.zeros((n, 2))))
     d.ship_x, d.ship_y, d.ship_vx, d.ship_vy = x, y, 0.0, 0.0
-    if p.shield_enabled:
+    if p.ship_shield_enabled:
         d.shield_on, d.shield_energy = True, max(d.shield_energy, 2)
-    if p.saucers:
+    if p.saucers_enabled:
         d.saucer_alive, d.saucer_small, d.saucer_x, d.saucer_y = True, False, x, y
         d.saucer_ticks_left = d.saucer_fire_timer = d.saucer_zig_timer = 10_000
-    ship_shots = p.shot_max
-    diagonal = p.shot_speed * 0.5**0.5
+    ship_shots = p.shots_max_alive
+    diagonal = p.shots_speed_px_per_tick * 0.5**0.5
     for k in range(work.shots):
         owner = SHOOTER_SHIP if k < ship_shots else SHOOTER_SAUCER
         if place == "ricochet":  # into the corner: off both walls within the tick
             add_shot(d, owner, 0.4 * diagonal + 1e-3 * k, 0.5 * diagonal + 1e-3 * k,
-                     -diagonal, -diagonal, p.shot_ticks)
+                     -diagonal, -diagonal, p.shots_lifetime_ticks)
         else:
             add_shot(d, owner, (x - 2.0 - (k % 3)) % p.width, y + 0.5 * (k % 5),
-                     p.shot_speed, 0.0, p.shot_ticks)
+                     p.shots_speed_px_per_tick, 0.0, p.shots_lifetime_ticks)
     return d.freeze()
 
 
@@ -367,7 +367,7 @@ def extra_life_flood() -> tuple[float, int, int]:
     world = new_world(p, 1)
     d = Draft(world)
     x, y = world.ast_pos[0].tolist()
-    add_shot(d, SHOOTER_SHIP, x - 2.0, y, p.shot_speed, 0.0, p.shot_ticks)
+    add_shot(d, SHOOTER_SHIP, x - 2.0, y, p.shots_speed_px_per_tick, 0.0, p.shots_lifetime_ticks)
     world = d.freeze()
     t0 = time.perf_counter()
     after, events = step(world, 0, p)

@@ -79,8 +79,8 @@ def crowd_world(cfg: Config, n: int, seed: int) -> World:
         y = rng.uniform(0.0, p.height)
         if abs(x - 0.5 * p.width) < 60 and abs(y - 0.5 * p.height) < 60:
             x += 120.0  # leave the ship a moment to live
-        vx = rng.uniform(-p.ast_speed_max, p.ast_speed_max)
-        vy = rng.uniform(-p.ast_speed_max, p.ast_speed_max)
+        vx = rng.uniform(-p.asteroids_speed_max_px_per_tick, p.asteroids_speed_max_px_per_tick)
+        vy = rng.uniform(-p.asteroids_speed_max_px_per_tick, p.asteroids_speed_max_px_per_tick)
         rocks.append(NewRock(size, x, y, vx, vy, rng.below(4096), rng.between(-8, 8), outline,
                              radius))
     append_rocks(d, rocks)
@@ -97,7 +97,8 @@ def top_up_shots(world: World, cfg: Config | Params, rng: Pcg32) -> World:
     for _ in range(missing):
         k = rng.below(4096)
         add_shot(d, SHOOTER_SHIP, rng.uniform(0.0, p.width), rng.uniform(0.0, p.height),
-                 float(COS[k]) * p.shot_speed, float(SIN[k]) * p.shot_speed, p.shot_ticks)
+                 float(COS[k]) * p.shots_speed_px_per_tick,
+                 float(SIN[k]) * p.shots_speed_px_per_tick, p.shots_lifetime_ticks)
     return d.freeze()
 
 

@@ -79,7 +79,7 @@ for preset in ("classic", "default", "arena"):
             elif isinstance(e, ev.ShipDestroyed):
                 seen[f"touched: ship by {e.cause}, shield {bool(shield[i])}"] += 1
     out[preset] = dict(seen)
-    out[preset + " has shields"] = bool(p.shield_enabled)
+    out[preset + " has shields"] = bool(p.ship_shield_enabled)
 
 # The app: the scene draws a mine in play, the bank has its sound and plays it.
 from asteroids.app.audio import cues

@@ -30,6 +30,7 @@ from asteroids.core.params import (
     KNOB_PARAMS,
     Params,
     compile_params,
+    param_name,
     per_tick,
 )
 
@@ -92,7 +93,7 @@ def test_knob_timing_and_per_tick_numbers_come_from_the_schema() -> None:
     numbers = per_tick(load_config("classic"))
     assert set(numbers) == set(rule_keys)
     params = compile_params(load_config("classic"))
-    assert params.per_tick["ship.respawn_delay_s"] == params.respawn_ticks
+    assert params.per_tick["ship.respawn_delay_s"] == params.ship_respawn_delay_ticks
     assert numbers["rules_version"] == params.rules_version == RULES_VERSION
 
 
@@ -107,12 +108,14 @@ def test_the_fingerprint_leaves_out_a_knob_at_its_before_value() -> None:
 
 def test_every_params_field_is_made_by_one_table_entry() -> None:
     """``compile_params`` maps nothing by hand: each Params field is one knob's per-tick value
-    (``KNOB_PARAMS``, its knob a rule knob) or one derivation (``DERIVED_PARAMS``), once."""
-    made = [name for name, _ in KNOB_PARAMS] + [name for name, _ in DERIVED_PARAMS]
+    (``KNOB_PARAMS``, its knob a rule knob, its field named after it by ``param_name``) or one
+    derivation (``DERIVED_PARAMS``), once."""
+    made = [param_name(k) for k in KNOB_PARAMS] + [name for name, _ in DERIVED_PARAMS]
     fields = [f for f in Params.__dataclass_fields__ if f not in ("config", "per_tick")]
     assert sorted(made) == sorted(fields) and len(set(made)) == len(made)
     config = load_config("classic")
     t = per_tick(config)
     p = compile_params(config)
-    for name, key in KNOB_PARAMS:
+    for key in KNOB_PARAMS:
+        name = param_name(key)
         assert getattr(p, name) is t[key] or getattr(p, name) == t[key], name

@@ -126,7 +126,7 @@ print(json.dumps({
     "columns": columns,
     "plain": plain.size, "plain_base": size(plain.rocks) - CRAFT_BLOCK,
     "extended": extended.size,
-    "extended_want": size(plain.rocks) + STATUS + 6 * extended.p.shot_max,
+    "extended_want": size(plain.rocks) + STATUS + 6 * extended.p.shots_max_alive,
     "space": list(ours.single_observation_space.shape),
 }))
 '''

@@ -42,7 +42,7 @@ def reference_observe(o: Observer, world: World) -> np.ndarray:
     flying = world.ship_state == SHIP_FLYING and not world.game_over
     out[0:8] = (world.ship_x / p.width, world.ship_y / p.height,
                 world.ship_vx / o.speed, world.ship_vy / o.speed, COS[h], SIN[h],
-                float(flying), float(not world.fire_held and mine < p.shot_max))
+                float(flying), float(not world.fire_held and mine < p.shots_max_alive))
     at = 8
     n = world.ast_id.shape[0]
     if n:
@@ -62,7 +62,7 @@ def reference_observe(o: Observer, world: World) -> np.ndarray:
         out[at:at + 6] = (1.0, rel[0], rel[1], world.saucer_vx / o.speed,
                           world.saucer_vy / o.speed, float(world.saucer_small))
     at += 6
-    out[at] = mine / max(p.shot_max, 1)
+    out[at] = mine / max(p.shots_max_alive, 1)
     enemy = world.shot_owner == SHOOTER_SAUCER
     if enemy.any():
         rel = _reference_rel(o, world.shot_pos[enemy], world)

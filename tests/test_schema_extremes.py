@@ -142,7 +142,7 @@ def test_the_aimer_flies_a_ship_that_cannot_turn(turn: float, steps: int) -> Non
     and it turns again."""
     config = load_preset("default", overrides=[f"ship.turn_deg_per_s={turn}"])
     p = params_for(config)  # compiled once, passed every tick
-    assert p.turn_steps == steps
+    assert p.ship_turn_steps_per_tick == steps
     world = new_world(p, SEED)
     pressed = 0
     for _ in range(300):

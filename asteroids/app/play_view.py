@@ -378,7 +378,7 @@ class PlayView(WorldView):
             self.hud.fade["controls"] = self.card
             # The card keeps clear of the ship's spawn: above or below it, not over it.
             self.hud.clear = spawn_band(self.game.rules.height,
-                                        self.game.rules.params.ship_length)
+                                        self.game.rules.params.ship_length_px)
         else:
             self.hud.controls("")
             self.hud.fade.pop("controls", None)
@@ -405,7 +405,7 @@ class PlayView(WorldView):
         half = text_width(GRACE_WORD, s) / 2
         m = frame.margin
         x = min(max(float(world.ship_x), m + half), frame.width - m - half)
-        y = float(world.ship_y) - 0.75 * self.game.rules.params.ship_length - s - s / CAP
+        y = float(world.ship_y) - 0.75 * self.game.rules.params.ship_length_px - s - s / CAP
         return [TextLine.placed(GRACE_WORD, x, max(y, m + s / CAP), s, "center")]
 
     @property

@@ -460,13 +460,13 @@ class SceneBuilder:
         self._add_wrapped(out, _loop(hull), palette, "ship", p.wrap_ship)
         if cur.thrusting and cur.tick % 3 != 0:
             c, s = math.cos(h * _STEP_RAD), math.sin(h * _STEP_RAD)
-            flame = np.array([(-0.42, 0.2), (-0.85, 0.0), (-0.42, -0.2)]) * p.ship_length
+            flame = np.array([(-0.42, 0.2), (-0.85, 0.0), (-0.42, -0.2)]) * p.ship_length_px
             world = np.stack([x + c * flame[:, 0] - s * flame[:, 1],
                               y + s * flame[:, 0] + c * flame[:, 1]], axis=1)
             segs = np.stack([world[:-1], world[1:]], axis=1)
             self._add_wrapped(out, segs, palette, "flame", p.wrap_ship)
         if cur.shield_on:
-            self._add_wrapped(out, _circle(x, y, p.shield_radius), palette, "shield",
+            self._add_wrapped(out, _circle(x, y, p.ship_shield_radius_px), palette, "shield",
                               p.wrap_ship)
 
     def _saucer(self, prev: World, cur: World, alpha: float, out: Segments,
@@ -547,7 +547,7 @@ class SceneBuilder:
     def life_icons(self, lives: int, x: float, y: float, out: Segments, scale: float = 0.8,
                    palette: Palette = VECTOR) -> None:
         """Spare-ship icons pointing up, left to right from (x, y) (their centres)."""
-        length = self.params.ship_length * scale
+        length = self.params.ship_length_px * scale
         gap = length * ICON_PITCH
         shape = SHIP_OUTLINE[:, ::-1] * np.array([-1.0, 1.0]) * length  # rotate to point up
         style = palette.style("icon")

@@ -171,7 +171,7 @@ class TitleView(WorldView):
         own, a replay that would not load)."""
         self.quit_asked_s: float | None = None
         """Seconds since the first Escape asked to quit (None: not asking)."""
-        self.hud.clear = spawn_band(rules.height, rules.params.ship_length)
+        self.hud.clear = spawn_band(rules.height, rules.params.ship_length_px)
         self.hud.status(self.status_line())
         if self.demos:
             self.next_game()

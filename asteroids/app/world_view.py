@@ -305,7 +305,7 @@ class WorldView(arcade.View):
         self.particles.tick()
         events = play.world_events(tagged)
         for event in events:
-            self.particles.on_event(event, self.game.rules.params.ship_length)
+            self.particles.on_event(event, self.game.rules.params.ship_length_px)
             if self.sound:
                 self.game.audio.on_event(event, at=self.sound_time())
         if cut:
@@ -402,7 +402,7 @@ class WorldView(arcade.View):
         player 2's ending at the right one."""
         rules = self.game.rules
         scale = 0.8 * self.hud.scale
-        gap = rules.params.ship_length * scale * ICON_PITCH
+        gap = rules.params.ship_length_px * scale * ICON_PITCH
         for player, world in enumerate(self.play.worlds(self.state)):
             lives = int(world.lives)
             if player == 0:
@@ -441,7 +441,7 @@ class WorldView(arcade.View):
         overlays = list(reversed(self.overlays))
         lines: list[TextLine] = []
         hole = None
-        self.hud.icon = game.rules.params.ship_length * 0.8 * self.hud.scale
+        self.hud.icon = game.rules.params.ship_length_px * 0.8 * self.hud.scale
         self.hud.lives = self.SHOWS_LIVES
         if not any(o.covers for o in overlays):
             panel = game.live.panel if game.live is not None else None

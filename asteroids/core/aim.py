@@ -150,8 +150,9 @@ class AimKit:
         """-cos((k + 1/2) turn steps) for k = 0, 1, ...: ascending, for ``searchsorted``.
         Empty when a turn rate under half a heading step per tick rounds to no turn at all:
         then no target costs turn ticks, and none is turned to."""
-        if p.turn_steps > 0:
-            half_steps = np.arange(p.turn_steps // 2, HALF_TURN + p.turn_steps, p.turn_steps)
+        if p.ship_turn_steps_per_tick > 0:
+            turn = p.ship_turn_steps_per_tick
+            half_steps = np.arange(turn // 2, HALF_TURN + turn, turn)
             self.turn_half_cos = -COS[np.minimum(half_steps, HALF_TURN)]
 
 
@@ -268,15 +269,17 @@ def escapes(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray,
     # Without thrust the heading moves nothing: the three coasting candidates share one
     # path (so their contacts are equal, and the first of them wins their ties). Paths:
     # coasting, then thrusting under each of the three turns.
-    heads = (heading[:, None, None] + turns[:, :, None] * p.turn_steps * ks) % HEADING_STEPS
+    heads = (heading[:, None, None] + turns[:, :,
+                                            None] * p.ship_turn_steps_per_tick * ks) % HEADING_STEPS
     # x and y apart, (L, 4, ticks) each: per element the operations of (..., 2) rows.
     path = []
     for axis, (table, v0, p0) in enumerate(((COS, vx, x), (SIN, vy, y))):
         v0 = v0[:, None, None]
         v = np.concatenate([np.broadcast_to(v0 * kit.coast, (n, 1, ks.shape[0])),
-                            v0 + np.cumsum(table[heads] * p.thrust, axis=2)], axis=1)
+                            v0 + np.cumsum(table[heads] * p.ship_thrust_px_per_tick2,
+                                           axis=2)], axis=1)
         if p.axis_speed_limit:
-            v = np.clip(v, -p.max_speed, p.max_speed)
+            v = np.clip(v, -p.ship_max_speed_px_per_tick, p.ship_max_speed_px_per_tick)
         q = p0[:, None, None] + np.cumsum(v, axis=2)
         if not p.wrap_ship:
             r = p.ship_radius

@@ -69,15 +69,15 @@ def next_shot(lanes: Lanes, p: Params, x: Any, y: Any, vx: Any, vy: Any, heading
     right): where it starts (the nose) and its velocity, the ship's velocity after a tick's
     drag inherited when the rules say so, each axis capped. ``heading`` in
     ``[0, HEADING_STEPS)``."""
-    h1 = (heading + turn * p.turn_steps) % HEADING_STEPS
+    h1 = (heading + turn * p.ship_turn_steps_per_tick) % HEADING_STEPS
     c, s = lanes.take(COS_TABLE, h1), lanes.take(SIN_TABLE, h1)
-    svx, svy = c * p.shot_speed, s * p.shot_speed
-    if p.shot_inherit:
+    svx, svy = c * p.shots_speed_px_per_tick, s * p.shots_speed_px_per_tick
+    if p.shots_inherit_velocity:
         svx, svy = svx + vx * p.drag_keep, svy + vy * p.drag_keep
-    if p.shot_axis_cap > 0.0:
-        cap = p.shot_axis_cap
+    if p.shots_max_axis_speed_px_per_tick > 0.0:
+        cap = p.shots_max_axis_speed_px_per_tick
         svx, svy = lanes.clip(svx, -cap, cap), lanes.clip(svy, -cap, cap)
-    return x + c * 0.5 * p.ship_length, y + s * 0.5 * p.ship_length, svx, svy
+    return x + c * 0.5 * p.ship_length_px, y + s * 0.5 * p.ship_length_px, svx, svy
 
 
 def threats(p: Params, rad: np.ndarray, miss: np.ndarray, t: np.ndarray, vel: np.ndarray,
@@ -129,11 +129,11 @@ def intercepts(kit: AimKit, rel: np.ndarray, vel: np.ndarray, here: np.ndarray,
     """
     p = kit.p
     rv = vel - ship_v
-    w = rv if p.shot_inherit else vel
+    w = rv if p.shots_inherit_velocity else vel
     ww = w * w
     # |d + w t| = shot speed * t, i.e. a t^2 + 2 b t + c = 0; the positive root where the
     # shot outruns the target (always, unless the ship flies fast).
-    a = ww[0] + ww[1] - p.shot_speed * p.shot_speed
+    a = ww[0] + ww[1] - p.shots_speed_px_per_tick * p.shots_speed_px_per_tick
     slow = a < -1e-9
     a_safe = np.where(slow, a, -1.0)
     bouncing = not kit.all_wrap
@@ -151,11 +151,11 @@ def intercepts(kit: AimKit, rel: np.ndarray, vel: np.ndarray, here: np.ndarray,
         dd = d * d
         c2 = dd[0] + dd[1]
         root = np.sqrt(np.maximum(b * b - a * c2, 0.0))
-        t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shot_speed)
+        t = np.where(slow, (-b - root) / a_safe, np.sqrt(c2) / p.shots_speed_px_per_tick)
         aim = d + w * t
         if bouncing:  # a bouncing target: aim where the walls will send it
             later = future(pos, vel.T, n + t, rad, wraps, p).T - at  # type: ignore[arg-type]
-            if p.shot_inherit:
+            if p.shots_inherit_velocity:
                 later = later - ship_v * t
             aim = np.where(wraps, aim, later)
         n = _turn_ticks(kit, aim, hx, hy)
@@ -200,7 +200,7 @@ def target_costs(p: Params, n: np.ndarray, t: np.ndarray, taken: np.ndarray,
     already taken by a shot in flight, less for the saucer (twice less for the small one),
     and far less when it is on a collision course and can be shot first (earliest first).
     The aimer turns to the cheapest."""
-    cost = n + t + (t >= p.shot_ticks - 1) * OUT_OF_RANGE_COST + taken * TAKEN_COST
+    cost = n + t + (t >= p.shots_lifetime_ticks - 1) * OUT_OF_RANGE_COST + taken * TAKEN_COST
     cost = np.where(saucer, cost - np.where(small, 80.0, 40.0), cost)
     if not threat.any():
         return cost
@@ -216,7 +216,7 @@ def turn_toward(lanes: Lanes, n: Any, left: Any) -> Any:
 def may_fire(lanes: Lanes, p: Params, targets: Any, fire_held: Any, shots: Any) -> Any:
     """(4) Whether the ship may fire next tick: a target to fire at, fire released last
     tick (the core fires on the press edge), and fewer than the cap of shots in flight."""
-    return lanes.where(fire_held, False, (targets > 0) & (shots < p.shot_max))
+    return lanes.where(fire_held, False, (targets > 0) & (shots < p.shots_max_alive))
 
 
 def buttons(lanes: Lanes, p: Params, turn: Any, thrust: Any, first: Any, shield_energy: Any,
@@ -226,8 +226,8 @@ def buttons(lanes: Lanes, p: Params, turn: Any, thrust: Any, first: Any, shield_
     the shield where the rules have one and it has energy, else hyperspace where allowed
     (on the press edge), which alone is pressed."""
     cornered = first <= HYPER_TICKS
-    shield = lanes.where(cornered, shield_energy > 0, False) if p.shield_enabled else False
-    jump = lanes.where(shield | hyper_held, False, cornered) if p.hyper_enabled else False
+    shield = lanes.where(cornered, shield_energy > 0, False) if p.ship_shield_enabled else False
+    jump = lanes.where(shield | hyper_held, False, cornered) if p.ship_hyperspace_enabled else False
     mask = (lanes.where(turn > 0, _LEFT, lanes.where(turn < 0, _RIGHT, 0))
             | lanes.where(thrust, _THRUST, 0) | lanes.where(shield, _SHIELD, 0)
             | lanes.where(fire, _FIRE, 0))

@@ -130,15 +130,15 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     changed = b.shield != d.shield_on
     d.shield_on = b.shield
     log.emit(EventKind.SHIELD_CHANGED, changed, i0=b.shield,
-             f=d.shield_energy / p.shield_ticks)
+             f=d.shield_energy / p.ship_shield_energy_ticks)
     fly(MANY, d, p, masks, b)
     b = jump_many(d, p, b, ast_counts, log)
-    fire = trigger(MANY, d, p, b) & (_live_shots(d, BY_SHIP, lanes) < p.shot_max)
+    fire = trigger(MANY, d, p, b) & (_live_shots(d, BY_SHIP, lanes) < p.shots_max_alive)
     x, y, vx, vy = shot_from_nose(MANY, d, p)
-    append_shots(d, fire, BY_SHIP, x, y, vx, vy, p.shot_ticks)
+    append_shots(d, fire, BY_SHIP, x, y, vx, vy, p.shots_lifetime_ticks)
     log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SHIP, x=x, y=y)
     # 2. the saucer (``saucer.update_saucer``), with each game's own stream of chance.
-    if p.saucers:
+    if p.saucers_enabled:
         rng = Pcg32Batch(d.rng_state, d.rng_inc)
         due = saucer_clock(MANY, d)
         busy = due.due & lurker_busy(MANY, d, p, ast_counts)
@@ -156,12 +156,12 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         if due.zig.any():
             zigzag(MANY, d, p, rng, due.zig)
         if due.fire.any():
-            d.saucer_fire_timer = np.where(due.fire, p.saucer_fire_ticks,
+            d.saucer_fire_timer = np.where(due.fire, p.saucers_fire_interval_ticks,
                                            d.saucer_fire_timer)
-            fire = due.fire & (_live_shots(d, BY_SAUCER, lanes) < p.saucer_max_shots)
+            fire = due.fire & (_live_shots(d, BY_SAUCER, lanes) < p.saucers_max_shots)
             if fire.any():
                 x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
-                append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+                append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
                 log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SAUCER, x=x, y=y)
         d.rng_state = rng.state
     # ... and every declared enemy (``Enemy.act``), after the saucer's draws.
@@ -208,7 +208,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
         enemy.move(MANY, d, p)
     if obstacles:
         bounce_off_obstacles(d, p, MANY)
-    if p.ast_collide and d.ast_id.shape[0] > 1:
+    if p.asteroids_collide and d.ast_id.shape[0] > 1:
         collide_asteroids(d, p, MANY)
     # 5. contacts (``touch.touch``), pair by pair as ``CONTACTS`` lists them: a craft
     # against the lowest unclaimed rock it overlaps, or against the other craft, claimed as
@@ -236,7 +236,7 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
             points = enemy.destroy(MANY, d, p, when, by, ~d.game_over)
             log.emit(EventKind.CRAFT_DESTROYED, when, i0=enemy.kind, i2=by, i3=points,
                      x=shown.x, y=shown.y)
-    if p.extra_life_every > 0 and (d.score >= d.next_extra_life).any():
+    if p.scoring_extra_life_every > 0 and (d.score >= d.next_extra_life).any():
         granted = extra_lives(MANY, d, p)
         log.emit(EventKind.EXTRA_LIFE, granted > 0, i0=d.lives, i1=granted)
     if (craft_by[Kind.SHIP] >= 0).any():

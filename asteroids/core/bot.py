@@ -147,7 +147,7 @@ def aimer_bot(world: World, config: Config | Params) -> int:
     # would fire next tick after turning left, not turning or turning right, and the ship.
     mine = world.shot_owner == SHOOTER_SHIP
     k = int(np.count_nonzero(mine))
-    extra = [(*next_shot(ONE, p, sx, sy, vx, vy, h, turn), p.shot_ticks - 1.0)
+    extra = [(*next_shot(ONE, p, sx, sy, vx, vy, h, turn), p.shots_lifetime_ticks - 1.0)
              for turn in (1, 0, -1)]
     extra.append((sx, sy, vx, vy, float(DANGER_TICKS)))
     more = np.array(extra)

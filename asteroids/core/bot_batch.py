@@ -169,7 +169,7 @@ class _Movers:
                                        heading[live], turned)
             self.lane, self.cat = live, 2 - turned
             self.pos, self.vel = xy_rows(x, y), xy_rows(svx, svy)
-            self.horizon = np.full(live.shape[0], p.shot_ticks - 1.0)
+            self.horizon = np.full(live.shape[0], p.shots_lifetime_ticks - 1.0)
             return
         own = mine & playing[shot_lane]
         n_live = live.shape[0]

@@ -184,7 +184,7 @@ def collide_asteroids(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> None:
     only to approaching pairs; overlap is then removed along the centre line. Pairs of
     different games share no asteroid, so a batch's round k is round k of each of its games.
     """
-    radius = d.ast_radius * (1.0 - 0.5 * p.jaggedness)
+    radius = d.ast_radius * (1.0 - 0.5 * p.asteroids_jaggedness)
     world = (p.width, p.height) if p.wrap_asteroids else None
     if L.many:
         i_all, j_all = circle_pairs_in_games(d.ast_pos, radius, d.ast_rows, world_size=world)
@@ -194,7 +194,7 @@ def collide_asteroids(d: Draft | BatchDraft, p: Params, L: Lanes = ONE) -> None:
         return
     pos, vel = d.ast_pos.copy(), d.ast_vel.copy()
     mass = radius * radius
-    e = p.ast_restitution
+    e = p.asteroids_restitution
     n_bodies = pos.shape[0]
     remaining = np.arange(i_all.shape[0])
     for _ in range(64):

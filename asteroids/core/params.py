@@ -24,8 +24,8 @@ from asteroids.config.knobs import knobs
 from asteroids.config.schema import MATCH_TABLES, RULE_TABLES, Config
 from asteroids.core.tables import HEADING_STEPS, SHIP_OUTLINE
 
-__all__ = ["DERIVED_PARAMS", "KNOB_PARAMS", "Params", "compile_params", "convert", "params_for",
-           "per_tick"]
+__all__ = ["DERIVED_PARAMS", "KNOB_PARAMS", "Params", "compile_params", "convert", "param_name",
+           "params_for", "per_tick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,9 @@ class Params:
     config: Config
     per_tick: Mapping[str, Any]
     """Every rule knob by dotted name, converted as its schema declaration says
-    (``per_tick``); the named fields below are the ones the rules have always read."""
+    (``per_tick``). The fields below that hold one knob's number are named after it
+    (``param_name``: ``saucers.speed_px_per_s`` is ``saucers_speed_px_per_tick``); the others
+    are worked out from knobs (``DERIVED_PARAMS``)."""
     rules_version: int
     """The rules version (compatibility level) to play: a rule changed in a later version
     keeps its old behaviour where this is older (docs/replay-format.md)."""
@@ -53,83 +55,83 @@ class Params:
     wrap_shots: bool
     wrap_saucers: bool
     # ship
-    ship_length: float
+    ship_length_px: float
     ship_radius: float
-    thrust: float
-    turn_steps: int
+    ship_thrust_px_per_tick2: float
+    ship_turn_steps_per_tick: int
     drag_keep: float
-    max_speed: float
+    ship_max_speed_px_per_tick: float
     axis_speed_limit: bool
-    respawn_ticks: int
-    safe_radius: float
-    hyper_enabled: bool
-    hyper_ticks: int
-    hyper_risky: bool
-    hyper_margin: float
-    shield_enabled: bool
-    shield_ticks: int
-    shield_radius: float
-    shield_restitution: float
-    shield_refill: bool
+    ship_respawn_delay_ticks: int
+    ship_safe_radius_px: float
+    ship_hyperspace_enabled: bool
+    ship_hyperspace_duration_ticks: int
+    ship_hyperspace_risky: bool
+    ship_hyperspace_edge_margin: float
+    ship_shield_enabled: bool
+    ship_shield_energy_ticks: int
+    ship_shield_radius_px: float
+    ship_shield_restitution: float
+    ship_shield_refill_per_wave: bool
     # shots
-    shot_speed: float
-    shot_inherit: bool
-    shot_axis_cap: float
-    shot_ticks: int
-    shot_max: int
-    autofire: bool
-    autofire_ticks: int
+    shots_speed_px_per_tick: float
+    shots_inherit_velocity: bool
+    shots_max_axis_speed_px_per_tick: float
+    shots_lifetime_ticks: int
+    shots_max_alive: int
+    shots_autofire: bool
+    shots_autofire_interval_ticks: int
     shots_ricochet_obstacles: bool
     # asteroids
     radius: tuple[float, float, float]
     classic_shapes: bool
-    vertices_min: int
-    vertices_max: int
-    jaggedness: float
-    ast_speed_min: float
-    ast_speed_max: float
-    spin_max_steps: int
-    split_children: int
-    split_kick: float
-    ast_max: int
-    ast_collide: bool
-    ast_restitution: float
+    asteroids_vertices_min: int
+    asteroids_vertices_max: int
+    asteroids_jaggedness: float
+    asteroids_speed_min_px_per_tick: float
+    asteroids_speed_max_px_per_tick: float
+    asteroids_spin_max_steps_per_tick: int
+    asteroids_split_children: int
+    asteroids_split_kick_px_per_tick: float
+    asteroids_max_alive: int
+    asteroids_collide: bool
+    asteroids_restitution: float
     # saucers
-    saucers: bool
-    saucer_first_ticks: int
-    saucer_step_ticks: int
-    saucer_min_ticks: int
-    lurk_ticks: int
-    lurk_min: int
-    lurk_min_max: int
-    always_large: int
-    small_score: int
-    saucer_speed: float
-    zigzag_ticks: int
+    saucers_enabled: bool
+    saucers_first_interval_ticks: int
+    saucers_interval_step_ticks: int
+    saucers_min_interval_ticks: int
+    saucers_lurk_ticks: int
+    saucers_lurk_min_asteroids: int
+    saucers_lurk_min_asteroids_max: int
+    saucers_always_large_count: int
+    saucers_small_score: int
+    saucers_speed_px_per_tick: float
+    saucers_zigzag_interval_ticks: int
     saucer_radius: tuple[float, float]
-    saucer_fire_ticks: int
-    saucer_max_shots: int
-    saucer_shot_speed: float
-    saucer_shot_ticks: int
-    aim_error_steps: int
-    aim_error_expert_steps: int
-    expert_score: int
+    saucers_fire_interval_ticks: int
+    saucers_max_shots: int
+    saucers_shot_speed_px_per_tick: float
+    saucers_shot_lifetime_ticks: int
+    saucers_aim_error_steps: int
+    saucers_aim_error_expert_steps: int
+    saucers_expert_score: int
     # scoring and flow
     asteroid_points: tuple[int, int, int]
     saucer_points: tuple[int, int]
-    ramming_scores: bool
-    extra_life_every: int
-    lives: int
-    max_lives: int
-    first_wave: int
-    wave_increment: int
-    max_wave: int
-    wave_delay_ticks: int
-    spawn_clearance: float
-    beat_start_ticks: int
-    beat_min_ticks: int
-    beat_quicken_ticks: int
-    beat_step_ticks: int
+    scoring_ramming_scores: bool
+    scoring_extra_life_every: int
+    game_lives: int
+    game_max_lives: int
+    game_first_wave_asteroids: int
+    game_wave_increment: int
+    game_max_wave_asteroids: int
+    game_next_wave_delay_ticks: int
+    game_spawn_clearance_px: float
+    game_heartbeat_start_interval_ticks: int
+    game_heartbeat_min_interval_ticks: int
+    game_heartbeat_quicken_every_ticks: int
+    game_heartbeat_quicken_step_ticks: int
     # obstacles: packed world-space outlines
     obstacle_points: np.ndarray
     obstacle_offsets: np.ndarray
@@ -202,77 +204,112 @@ def per_tick(config: Config) -> Mapping[str, Any]:
     return MappingProxyType(out)
 
 
-KNOB_PARAMS: tuple[tuple[str, str], ...] = (
-    ("rules_version", "rules_version"),
-    ("ship_length", "ship.length_px"),
-    ("thrust", "ship.thrust_px_per_s2"),
-    ("turn_steps", "ship.turn_deg_per_s"),
-    ("max_speed", "ship.max_speed_px_per_s"),
-    ("respawn_ticks", "ship.respawn_delay_s"),
-    ("safe_radius", "ship.safe_radius_px"),
-    ("hyper_enabled", "ship.hyperspace.enabled"),
-    ("hyper_ticks", "ship.hyperspace.duration_s"),
-    ("hyper_risky", "ship.hyperspace.risky"),
-    ("hyper_margin", "ship.hyperspace.edge_margin"),
-    ("shield_enabled", "ship.shield.enabled"),
-    ("shield_ticks", "ship.shield.energy_s"),
-    ("shield_radius", "ship.shield.radius_px"),
-    ("shield_restitution", "ship.shield.restitution"),
-    ("shield_refill", "ship.shield.refill_per_wave"),
-    ("shot_speed", "shots.speed_px_per_s"),
-    ("shot_inherit", "shots.inherit_velocity"),
-    ("shot_axis_cap", "shots.max_axis_speed_px_per_s"),
-    ("shot_ticks", "shots.lifetime_s"),
-    ("shot_max", "shots.max_alive"),
-    ("autofire", "shots.autofire"),
-    ("autofire_ticks", "shots.autofire_interval_s"),
-    ("vertices_min", "asteroids.vertices_min"),
-    ("vertices_max", "asteroids.vertices_max"),
-    ("jaggedness", "asteroids.jaggedness"),
-    ("ast_speed_min", "asteroids.speed_min_px_per_s"),
-    ("ast_speed_max", "asteroids.speed_max_px_per_s"),
-    ("spin_max_steps", "asteroids.spin_max_deg_per_s"),
-    ("split_children", "asteroids.split_children"),
-    ("split_kick", "asteroids.split_kick_px_per_s"),
-    ("ast_max", "asteroids.max_alive"),
-    ("ast_collide", "asteroids.collide"),
-    ("ast_restitution", "asteroids.restitution"),
-    ("saucers", "saucers.enabled"),
-    ("saucer_first_ticks", "saucers.first_interval_s"),
-    ("saucer_step_ticks", "saucers.interval_step_s"),
-    ("saucer_min_ticks", "saucers.min_interval_s"),
-    ("lurk_ticks", "saucers.lurk_s"),
-    ("lurk_min", "saucers.lurk_min_asteroids"),
-    ("lurk_min_max", "saucers.lurk_min_asteroids_max"),
-    ("always_large", "saucers.always_large_count"),
-    ("small_score", "saucers.small_score"),
-    ("saucer_speed", "saucers.speed_px_per_s"),
-    ("zigzag_ticks", "saucers.zigzag_interval_s"),
-    ("saucer_fire_ticks", "saucers.fire_interval_s"),
-    ("saucer_max_shots", "saucers.max_shots"),
-    ("saucer_shot_speed", "saucers.shot_speed_px_per_s"),
-    ("saucer_shot_ticks", "saucers.shot_lifetime_s"),
-    ("aim_error_steps", "saucers.aim_error_deg"),
-    ("aim_error_expert_steps", "saucers.aim_error_expert_deg"),
-    ("expert_score", "saucers.expert_score"),
-    ("ramming_scores", "scoring.ramming_scores"),
-    ("extra_life_every", "scoring.extra_life_every"),
-    ("lives", "game.lives"),
-    ("max_lives", "game.max_lives"),
-    ("first_wave", "game.first_wave_asteroids"),
-    ("wave_increment", "game.wave_increment"),
-    ("max_wave", "game.max_wave_asteroids"),
-    ("wave_delay_ticks", "game.next_wave_delay_s"),
-    ("spawn_clearance", "game.spawn_clearance_px"),
-    ("beat_start_ticks", "game.heartbeat.start_interval_s"),
-    ("beat_min_ticks", "game.heartbeat.min_interval_s"),
-    ("beat_quicken_ticks", "game.heartbeat.quicken_every_s"),
-    ("beat_step_ticks", "game.heartbeat.quicken_step_s"),
+KNOB_PARAMS: tuple[str, ...] = (
+    "rules_version",
+    "ship.length_px",
+    "ship.thrust_px_per_s2",
+    "ship.turn_deg_per_s",
+    "ship.max_speed_px_per_s",
+    "ship.respawn_delay_s",
+    "ship.safe_radius_px",
+    "ship.hyperspace.enabled",
+    "ship.hyperspace.duration_s",
+    "ship.hyperspace.risky",
+    "ship.hyperspace.edge_margin",
+    "ship.shield.enabled",
+    "ship.shield.energy_s",
+    "ship.shield.radius_px",
+    "ship.shield.restitution",
+    "ship.shield.refill_per_wave",
+    "shots.speed_px_per_s",
+    "shots.inherit_velocity",
+    "shots.max_axis_speed_px_per_s",
+    "shots.lifetime_s",
+    "shots.max_alive",
+    "shots.autofire",
+    "shots.autofire_interval_s",
+    "asteroids.vertices_min",
+    "asteroids.vertices_max",
+    "asteroids.jaggedness",
+    "asteroids.speed_min_px_per_s",
+    "asteroids.speed_max_px_per_s",
+    "asteroids.spin_max_deg_per_s",
+    "asteroids.split_children",
+    "asteroids.split_kick_px_per_s",
+    "asteroids.max_alive",
+    "asteroids.collide",
+    "asteroids.restitution",
+    "saucers.enabled",
+    "saucers.first_interval_s",
+    "saucers.interval_step_s",
+    "saucers.min_interval_s",
+    "saucers.lurk_s",
+    "saucers.lurk_min_asteroids",
+    "saucers.lurk_min_asteroids_max",
+    "saucers.always_large_count",
+    "saucers.small_score",
+    "saucers.speed_px_per_s",
+    "saucers.zigzag_interval_s",
+    "saucers.fire_interval_s",
+    "saucers.max_shots",
+    "saucers.shot_speed_px_per_s",
+    "saucers.shot_lifetime_s",
+    "saucers.aim_error_deg",
+    "saucers.aim_error_expert_deg",
+    "saucers.expert_score",
+    "scoring.ramming_scores",
+    "scoring.extra_life_every",
+    "game.lives",
+    "game.max_lives",
+    "game.first_wave_asteroids",
+    "game.wave_increment",
+    "game.max_wave_asteroids",
+    "game.next_wave_delay_s",
+    "game.spawn_clearance_px",
+    "game.heartbeat.start_interval_s",
+    "game.heartbeat.min_interval_s",
+    "game.heartbeat.quicken_every_s",
+    "game.heartbeat.quicken_step_s",
 )
-"""The Params fields that are one knob's per-tick value as it is (``per_tick[knob]``), each
-with its knob: the whole mapping, read by ``compile_params``. Where a field's name is not
-its knob's, the name changes between layers; renaming those fields (across the core's
-modules) to their knob's name would leave this table a list of knob names."""
+"""The knobs whose per-tick number is a Params field as it is, named by ``param_name``:
+the whole mapping, read by ``compile_params``."""
+
+_UNIT_IN_TICKS = MappingProxyType({
+    "ticks": ("_s", "_ticks"), "per tick": ("_per_s", "_per_tick"),
+    "per tick^2": ("_per_s2", "_per_tick2"), "turn steps": ("_deg_per_s", "_steps_per_tick"),
+    "angle steps": ("_deg", "_steps")})
+"""How a knob's unit suffix reads once its declared conversion (``tick=``) has been made."""
+
+
+def param_name(knob: str) -> str:
+    """The Params field of ``knob``: its dotted name joined by underscores, its unit suffix
+    the per-tick one its conversion gives (``ship.respawn_delay_s`` -> ``ship_respawn_delay_ticks``:
+    a number of ticks), so one name follows a knob through every layer without lying about
+    its unit."""
+    how = _declared(knob).kind
+    name = knob.replace(".", "_")
+    if how in _UNIT_IN_TICKS:
+        old, new = _UNIT_IN_TICKS[how]
+        if not name.endswith(old):
+            raise TypeError(f"{knob}: a {how!r} knob's name must end in {old!r}")
+        name = name[: -len(old)] + new
+    return name
+
+
+def _declared(knob: str) -> Convert:
+    """The per-tick conversion ``knob`` declares (``tick=``)."""
+    cls: Any = Config
+    for part in knob.split("."):
+        found = {k.name: k for k in knobs(cls)}[part]
+        if found.kind == "table" and found.cls is not None:
+            cls = found.cls
+        else:
+            return found.meta["tick"]  # type: ignore[no-any-return]
+    raise TypeError(f"{knob} is a table, not a knob")
+
+
+_KNOB_FIELDS: tuple[tuple[str, str], ...] = tuple((param_name(k), k) for k in KNOB_PARAMS)
+"""``(field, knob)`` for every knob of ``KNOB_PARAMS``, derived once at import."""
 
 
 def _borders(t: Mapping[str, Any]) -> tuple[str, ...]:
@@ -322,7 +359,7 @@ the per-tick numbers ``t`` and the Config: the only other way a Params field is 
 def compile_params(config: Config) -> Params:
     """Convert a Config to per-tick Params (pure): ``KNOB_PARAMS`` and ``DERIVED_PARAMS``."""
     t = per_tick(config)
-    fields_ = {name: t[knob] for name, knob in KNOB_PARAMS}
+    fields_ = {name: t[knob] for name, knob in _KNOB_FIELDS}
     fields_.update((name, make(t, config)) for name, make in DERIVED_PARAMS)
     return Params(config=config, per_tick=t, **fields_)
 

@@ -36,7 +36,7 @@ def resolve(d: Draft, p: Params, rng: Pcg32, frame: Frame, events: list[ev.Event
         broken = (by >= 0).nonzero()[0]
         causes = by[broken]
         sizes = d.ast_size[broken]
-        room = p.ast_max - (d.ast_id.shape[0] - broken.shape[0])
+        room = p.asteroids_max_alive - (d.ast_id.shape[0] - broken.shape[0])
         kids, got = split_rocks(rng, p, sizes, d.ast_pos[broken], d.ast_vel[broken], room)
         for cause, size, (x, y), children in zip(causes.tolist(), sizes.tolist(),
                                                  d.ast_pos[broken].tolist(), got.tolist(),
@@ -91,7 +91,7 @@ def _award_extra_lives(d: Draft, p: Params, events: list[ev.Event]) -> None:
     unless the game is over or ``max_lives`` is reached), in constant time, so a rule of one
     ship per point with a million points a rock costs no more than one ship.
     """
-    if p.extra_life_every <= 0 or d.score < d.next_extra_life:
+    if p.scoring_extra_life_every <= 0 or d.score < d.next_extra_life:
         return
     granted = extra_lives(ONE, d, p)
     if granted:
@@ -103,9 +103,10 @@ def extra_lives(L: Lanes, d: Draft | BatchDraft, p: Params) -> Any:
     threshold moves past the score and the ships due are given, none after game over and
     none past ``max_lives``. Returns the ships given (0: none); shared by both drivers."""
     reached = d.score >= d.next_extra_life
-    due = L.where(reached, (d.score - d.next_extra_life) // p.extra_life_every + 1, 0)
-    d.next_extra_life = d.next_extra_life + due * p.extra_life_every
-    granted = due if not p.max_lives else L.maximum(0, L.minimum(due, p.max_lives - d.lives))
+    due = L.where(reached, (d.score - d.next_extra_life) // p.scoring_extra_life_every + 1, 0)
+    d.next_extra_life = d.next_extra_life + due * p.scoring_extra_life_every
+    granted = due if not p.game_max_lives else L.maximum(0, L.minimum(due,
+                                                                      p.game_max_lives - d.lives))
     granted = L.where(d.game_over, 0, granted)
     d.lives = d.lives + granted
     return granted

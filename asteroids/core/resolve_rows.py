@@ -32,7 +32,7 @@ def break_rocks(d: BatchDraft, p: Params, rock_by: np.ndarray, ast_game: np.ndar
     bg = ast_game[broken]
     sizes = d.ast_size[broken]
     counts = d.ast_rows[1:] - d.ast_rows[:-1]
-    room = p.ast_max - (counts - np.bincount(bg, minlength=lanes))
+    room = p.asteroids_max_alive - (counts - np.bincount(bg, minlength=lanes))
     got = fragment_counts(p, sizes, room[bg], bg)
     fragments = np.zeros(lanes, dtype=np.int64)
     np.add.at(fragments, bg, got)

@@ -125,8 +125,9 @@ def aim_toward(L: Lanes, p: Params, sx: Any, sy: Any, tx: Any, ty: Any,
 def lurker_busy(L: Lanes, d: Draft | BatchDraft, p: Params, rocks: Any) -> Any:
     """Whether the player broke a rock within ``lurk_ticks`` and enough rocks remain, so a
     saucer that is due waits another interval (shared)."""
-    lurk_min = L.minimum(p.lurk_min + d.wave - 1, p.lurk_min_max)
-    return (d.since_break < p.lurk_ticks) & (rocks >= lurk_min)
+    lurk_min = L.minimum(p.saucers_lurk_min_asteroids + d.wave - 1,
+                         p.saucers_lurk_min_asteroids_max)
+    return (d.since_break < p.saucers_lurk_ticks) & (rocks >= lurk_min)
 
 
 def saucer_arrives(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> None:
@@ -134,14 +135,15 @@ def saucer_arrives(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: A
     from ``small_score`` on, else small with a chance that grows as the interval shrinks;
     from the left or right, at a random height in the middle band (draws, in this order:
     the size when chance decides it, the side, the height); shared by both drivers."""
-    large_first = d.saucers_this_game < p.always_large
-    expert = d.score >= p.small_score
+    large_first = d.saucers_this_game < p.saucers_always_large_count
+    expert = d.score >= p.saucers_small_score
     undecided = when & (large_first ^ True) & (expert ^ True)
     # The shorter the interval has become, the likelier a small saucer.
-    span = max(1, p.saucer_first_ticks - p.saucer_min_ticks)
+    span = max(1, p.saucers_first_interval_ticks - p.saucers_min_interval_ticks)
     roll = L.below(rng, span, undecided)
     small = L.where(large_first, False,
-                    L.where(expert, True, roll < p.saucer_first_ticks - d.saucer_interval))
+                    L.where(expert, True,
+                            roll < p.saucers_first_interval_ticks - d.saucer_interval))
     large_r, small_r = p.saucer_radius
     r = L.where(small, small_r, large_r)
     from_left = L.below(rng, 2, when) == 0
@@ -156,15 +158,17 @@ def saucer_arrives(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: A
     d.saucer_small = L.where(when, small, d.saucer_small)
     d.saucer_x = L.where(when, L.where(from_left, 0.0, p.width), d.saucer_x)
     d.saucer_y = L.where(when, y, d.saucer_y)
-    d.saucer_vx = L.where(when, L.where(from_left, p.saucer_speed, -p.saucer_speed),
+    d.saucer_vx = L.where(when, L.where(from_left, p.saucers_speed_px_per_tick,
+                                        -p.saucers_speed_px_per_tick),
                           d.saucer_vx)
     d.saucer_vy = L.where(when, 0.0, d.saucer_vy)
-    d.saucer_ticks_left = L.where(when, math.ceil(p.width / p.saucer_speed),
+    d.saucer_ticks_left = L.where(when, math.ceil(p.width / p.saucers_speed_px_per_tick),
                                   d.saucer_ticks_left)
-    d.saucer_fire_timer = L.where(when, p.saucer_fire_ticks, d.saucer_fire_timer)
-    d.saucer_zig_timer = L.where(when, p.zigzag_ticks, d.saucer_zig_timer)
+    d.saucer_fire_timer = L.where(when, p.saucers_fire_interval_ticks, d.saucer_fire_timer)
+    d.saucer_zig_timer = L.where(when, p.saucers_zigzag_interval_ticks, d.saucer_zig_timer)
     d.saucers_this_game = L.where(when, d.saucers_this_game + 1, d.saucers_this_game)
-    interval = L.maximum(p.saucer_min_ticks, d.saucer_interval - p.saucer_step_ticks)
+    interval = L.maximum(p.saucers_min_interval_ticks,
+                         d.saucer_interval - p.saucers_interval_step_ticks)
     d.saucer_interval = L.where(when, interval, d.saucer_interval)
     d.saucer_timer = L.where(when, interval, d.saucer_timer)
 
@@ -173,8 +177,8 @@ def zigzag(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> N
     """A new vertical speed where ``when``: down, level, level or up (one draw; level flight
     twice as likely, the ROM's ScrYSpeedTbl); shared."""
     choice = L.below(rng, 4, when)
-    d.saucer_zig_timer = L.where(when, p.zigzag_ticks, d.saucer_zig_timer)
-    speeds = (-p.saucer_speed, 0.0, 0.0, p.saucer_speed)
+    d.saucer_zig_timer = L.where(when, p.saucers_zigzag_interval_ticks, d.saucer_zig_timer)
+    speeds = (-p.saucers_speed_px_per_tick, 0.0, 0.0, p.saucers_speed_px_per_tick)
     d.saucer_vy = L.where(when, L.take(speeds, choice), d.saucer_vy)
 
 
@@ -184,7 +188,8 @@ def saucer_shot(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any
     small saucer aims at where the ship will be next tick, off by a drawn error; a large
     one fires at a drawn heading. Shared by both drivers."""
     aiming = when & d.saucer_small & (d.ship_state == SHIP_FLYING) & (d.game_over ^ True)
-    err = L.where(d.score >= p.expert_score, p.aim_error_expert_steps, p.aim_error_steps)
+    err = L.where(d.score >= p.saucers_expert_score, p.saucers_aim_error_expert_steps,
+                  p.saucers_aim_error_steps)
     error = L.between(rng, -err, err, aiming & (err != 0))
     k = L.below(rng, HEADING_STEPS, when & (aiming ^ True))
     if L.many or aiming:
@@ -195,16 +200,16 @@ def saucer_shot(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any
         uy = L.where(aiming, uy, L.take(SIN_TABLE, k))
     else:
         ux, uy = COS_TABLE[k], SIN_TABLE[k]
-    speed = p.saucer_shot_speed
+    speed = p.saucers_shot_speed_px_per_tick
     return d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0
 
 
 def _fire(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
     live = int(np.count_nonzero(d.shot_owner == SHOOTER_SAUCER))
-    if live >= p.saucer_max_shots:
+    if live >= p.saucers_max_shots:
         return
     x, y, vx, vy = saucer_shot(ONE, d, p, rng, True)
-    add_shot(d, SHOOTER_SAUCER, x, y, vx, vy, p.saucer_shot_ticks)
+    add_shot(d, SHOOTER_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
     events.append(ev.ShotFired("saucer", x, y))
 
 
@@ -243,7 +248,7 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
     broke a rock within ``lurk_ticks`` and enough rocks remain; an idle player (a "lurker")
     therefore gets saucers at an ever shorter interval.
     """
-    if not p.saucers:
+    if not p.saucers_enabled:
         return
     due, leaving, zig, fire = saucer_clock(ONE, d)
     if due:
@@ -260,5 +265,5 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
     if zig:
         zigzag(ONE, d, p, rng, True)
     if fire:
-        d.saucer_fire_timer = p.saucer_fire_ticks
+        d.saucer_fire_timer = p.saucers_fire_interval_ticks
         _fire(d, p, rng, events)

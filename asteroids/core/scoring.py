@@ -19,7 +19,7 @@ def player_points(L: Lanes, p: Params, table: tuple[int, ...], index: Any, cause
     game is on: a shot still in flight after game over scores nothing), else 0. One break,
     or one per row; ``resolve`` (rocks), ``saucer.destroy_saucer`` and the batched pass
     (``resolve_rows``) all score by it."""
-    by_player = (cause == Cause.SHIP_SHOT) | ((cause == Cause.SHIP) & p.ramming_scores)
+    by_player = (cause == Cause.SHIP_SHOT) | ((cause == Cause.SHIP) & p.scoring_ramming_scores)
     return L.where(by_player & scoring, L.take(table, index), 0)
 
 

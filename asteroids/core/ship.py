@@ -80,7 +80,7 @@ def ship_outline_points(L: Lanes, p: Params, x: Any, y: Any, heading: Any
     ship or, through ``MANY``, one per game (shared by both drivers)."""
     k = heading % HEADING_STEPS
     c, s = L.take(COS_TABLE, k), L.take(SIN_TABLE, k)
-    length = p.ship_length
+    length = p.ship_length_px
     return [(x + (c * u - s * v) * length, y + (s * u + c * v) * length) for u, v in _OUTLINE]
 
 
@@ -103,7 +103,7 @@ def ship_craft(d: Draft, p: Params) -> Craft | None:
     x, y, heading = d.ship_x, d.ship_y, d.ship_heading
     return Craft(Kind.SHIP, x, y, d.ship_vx, d.ship_vy, p.ship_radius,
                  lambda: ship_outline(p, x, y, heading),
-                 p.shield_radius if d.shield_on else None, p.shield_restitution)
+                 p.ship_shield_radius_px if d.shield_on else None, p.ship_shield_restitution)
 
 
 def ship_rows(d: BatchDraft, p: Params) -> CraftRows:
@@ -121,7 +121,7 @@ def ship_rows(d: BatchDraft, p: Params) -> CraftRows:
 
     return CraftRows(ship_present(d), x, y, d.ship_vx, d.ship_vy,
                      np.full(x.shape[0], p.ship_radius), outlines, d.shield_on,
-                     p.shield_radius, p.shield_restitution)
+                     p.ship_shield_radius_px, p.ship_shield_restitution)
 
 
 def add_shot(d: Draft, owner: int, x: float, y: float, vx: float, vy: float, ttl: int) -> None:
@@ -139,12 +139,12 @@ def shot_from_nose(L: Lanes, d: Draft | BatchDraft, p: Params) -> tuple[Any, Any
     by both drivers."""
     k = d.ship_heading % HEADING_STEPS
     c, s = L.take(COS_TABLE, k), L.take(SIN_TABLE, k)
-    nose_x = d.ship_x + c * 0.5 * p.ship_length
-    nose_y = d.ship_y + s * 0.5 * p.ship_length
-    vx, vy = c * p.shot_speed, s * p.shot_speed
-    if p.shot_inherit:
+    nose_x = d.ship_x + c * 0.5 * p.ship_length_px
+    nose_y = d.ship_y + s * 0.5 * p.ship_length_px
+    vx, vy = c * p.shots_speed_px_per_tick, s * p.shots_speed_px_per_tick
+    if p.shots_inherit_velocity:
         vx, vy = vx + d.ship_vx, vy + d.ship_vy
-    cap = p.shot_axis_cap
+    cap = p.shots_max_axis_speed_px_per_tick
     if cap > 0.0:
         vx, vy = L.clip(vx, -cap, cap), L.clip(vy, -cap, cap)
     return nose_x, nose_y, vx, vy
@@ -152,10 +152,10 @@ def shot_from_nose(L: Lanes, d: Draft | BatchDraft, p: Params) -> tuple[Any, Any
 
 def _fire(d: Draft, p: Params, events: list[ev.Event]) -> None:
     live = int(np.count_nonzero(d.shot_owner == SHOOTER_SHIP))
-    if live >= p.shot_max:
+    if live >= p.shots_max_alive:
         return
     x, y, vx, vy = shot_from_nose(ONE, d, p)
-    add_shot(d, SHOOTER_SHIP, x, y, vx, vy, p.shot_ticks)
+    add_shot(d, SHOOTER_SHIP, x, y, vx, vy, p.shots_lifetime_ticks)
     events.append(ev.ShotFired("ship", x, y))
 
 
@@ -163,10 +163,10 @@ def trigger(L: Lanes, d: Draft | BatchDraft, p: Params, b: Buttons) -> Any:
     """Whether a flying ship fires this tick: on the press, or when autofire's timer runs
     out while fire is held (both restart the timer); shared by both drivers."""
     pressed = b.flying & b.fire_pressed
-    held = b.flying & (b.fire_pressed ^ True) & b.fire & p.autofire
+    held = b.flying & (b.fire_pressed ^ True) & b.fire & p.shots_autofire
     timer = L.where(held, d.autofire_timer - 1, d.autofire_timer)
     shoot = pressed | (held & (timer <= 0))
-    d.autofire_timer = L.where(shoot, p.autofire_ticks, timer)
+    d.autofire_timer = L.where(shoot, p.shots_autofire_interval_ticks, timer)
     return shoot
 
 
@@ -181,7 +181,7 @@ def read_buttons(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any) -> Butto
     flying = (d.ship_state == FLYING) & (d.game_over ^ True)
     thrust = flying & ((mask & _THRUST) != 0)
     shield = flying & ((mask & _SHIELD) != 0) & (d.shield_energy > 0)
-    if not p.shield_enabled:
+    if not p.ship_shield_enabled:
         shield = shield & False
     return Buttons(fire, fire_pressed, hyper_pressed, flying, thrust, shield)
 
@@ -191,22 +191,24 @@ def fly(L: Lanes, d: Draft | BatchDraft, p: Params, mask: Any, b: Buttons) -> No
     (every game where ``b.flying``; shared by both drivers)."""
     flying = b.flying
     d.shield_energy = L.where(b.shield, d.shield_energy - 1, d.shield_energy)
-    turn = L.where((mask & _LEFT) != 0, p.turn_steps, 0)
-    turn = L.where((mask & _RIGHT) != 0, turn - p.turn_steps, turn)
+    turn = L.where((mask & _LEFT) != 0, p.ship_turn_steps_per_tick, 0)
+    turn = L.where((mask & _RIGHT) != 0, turn - p.ship_turn_steps_per_tick, turn)
     heading = (d.ship_heading + turn) % HEADING_STEPS
     d.ship_heading = L.where(flying, heading, d.ship_heading)
     vx, vy = d.ship_vx, d.ship_vy
     thrust = b.thrust
-    vx = L.where(thrust, vx + L.take(COS_TABLE, heading) * p.thrust, vx * p.drag_keep)
-    vy = L.where(thrust, vy + L.take(SIN_TABLE, heading) * p.thrust, vy * p.drag_keep)
+    vx = L.where(thrust, vx + L.take(COS_TABLE, heading) * p.ship_thrust_px_per_tick2,
+                 vx * p.drag_keep)
+    vy = L.where(thrust, vy + L.take(SIN_TABLE, heading) * p.ship_thrust_px_per_tick2,
+                 vy * p.drag_keep)
     if p.axis_speed_limit:
-        vx = L.clip(vx, -p.max_speed, p.max_speed)
-        vy = L.clip(vy, -p.max_speed, p.max_speed)
+        vx = L.clip(vx, -p.ship_max_speed_px_per_tick, p.ship_max_speed_px_per_tick)
+        vy = L.clip(vy, -p.ship_max_speed_px_per_tick, p.ship_max_speed_px_per_tick)
     else:
         speed2 = vx * vx + vy * vy
-        over = speed2 > p.max_speed * p.max_speed
+        over = speed2 > p.ship_max_speed_px_per_tick * p.ship_max_speed_px_per_tick
         if over is not False:  # a Python False: one game under the limit, nothing to scale
-            scale = p.max_speed / L.sqrt(L.where(over, speed2, 1.0))
+            scale = p.ship_max_speed_px_per_tick / L.sqrt(L.where(over, speed2, 1.0))
             vx, vy = L.where(over, vx * scale, vx), L.where(over, vy * scale, vy)
     d.ship_vx = L.where(flying, vx + 0.0, d.ship_vx)
     d.ship_vy = L.where(flying, vy + 0.0, d.ship_vy)
@@ -224,11 +226,11 @@ def control_ship(d: Draft, p: Params, mask: int, rng: Pcg32, events: list[ev.Eve
         events.append(ev.ThrustChanged(b.thrust))
     if b.shield != d.shield_on:
         d.shield_on = b.shield
-        events.append(ev.ShieldChanged(b.shield, d.shield_energy / p.shield_ticks))
+        events.append(ev.ShieldChanged(b.shield, d.shield_energy / p.ship_shield_energy_ticks))
     if not b.flying:
         return
     fly(ONE, d, p, mask, b)
-    if b.hyper_pressed and p.hyper_enabled:
+    if b.hyper_pressed and p.ship_hyperspace_enabled:
         events.append(ev.HyperspaceEntered(d.ship_x, d.ship_y))
         _power_events(d, p, enter_hyperspace(ONE, d, p, rng, True, d.ast_id.shape[0]), events)
         return
@@ -254,7 +256,7 @@ def _power_events(d: Draft, p: Params, off: tuple[bool, bool], events: list[ev.E
     if off[0]:
         events.append(ev.ThrustChanged(False))
     if off[1]:
-        events.append(ev.ShieldChanged(False, d.shield_energy / p.shield_ticks))
+        events.append(ev.ShieldChanged(False, d.shield_energy / p.ship_shield_energy_ticks))
 
 
 def enter_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, jump: Any,
@@ -264,12 +266,12 @@ def enter_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, jump:
     from the game's stream. Returns ``power_down``'s answer; each driver reports
     ``HyperspaceEntered`` at the ship's place before it. Shared by both drivers."""
     d.ship_state = L.where(jump, SHIP_HYPERSPACE, d.ship_state)
-    d.ship_timer = L.where(jump, p.hyper_ticks, d.ship_timer)
+    d.ship_timer = L.where(jump, p.ship_hyperspace_duration_ticks, d.ship_timer)
     off = power_down(L, d, jump)
     # 1979 (EnterHyprspc): a 5-bit roll; below 24 is safe, otherwise the jump fails when
     # (r & 7) * 2 + 4 >= the number of asteroids: riskiest on a near-empty screen.
     doomed: Any = False
-    if p.hyper_risky:
+    if p.ship_hyperspace_risky:
         r = L.below(rng, 32, jump)
         doomed = (r >= 24) & ((r & 7) * 2 + 4 >= rocks)
     d.ship_doomed = L.where(jump, doomed, d.ship_doomed)
@@ -292,7 +294,7 @@ def lose_ship(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any
     d.ship_state = L.where(when, SHIP_DEAD, d.ship_state)
     left = d.lives - 1
     d.lives = L.where(when, left, d.lives)
-    d.ship_timer = L.where(when, p.respawn_ticks, d.ship_timer)
+    d.ship_timer = L.where(when, p.ship_respawn_delay_ticks, d.ship_timer)
     thrust_off, shield_off = power_down(L, d, when)
     over = when & (left <= 0)
     d.lives = L.where(over, 0, d.lives)
@@ -314,7 +316,7 @@ def rocks_clear_of_centre(pos: np.ndarray, radius: np.ndarray, p: Params) -> np.
     """(N,) for each rock (rows: one game's or a batch's), whether it stays out of the
     ``safe_radius`` around the centre, where a ship respawns (shared by both drivers)."""
     delta = pos - np.array([0.5 * p.width, 0.5 * p.height])
-    reach = radius + p.safe_radius
+    reach = radius + p.ship_safe_radius_px
     dx, dy = delta[:, 0], delta[:, 1]
     return (dx * dx + dy * dy) > reach * reach
 
@@ -352,8 +354,8 @@ def respawn(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any) -> None:
     d.ship_vy = L.where(when, 0.0, d.ship_vy)
     d.ship_heading = L.where(when, START_HEADING, d.ship_heading)
     d.ship_grace = L.where(when, p.per_tick["ship.grace_s"], d.ship_grace)
-    if p.shield_refill:
-        d.shield_energy = L.where(when, p.shield_ticks, d.shield_energy)
+    if p.ship_shield_refill_per_wave:
+        d.shield_energy = L.where(when, p.ship_shield_energy_ticks, d.shield_energy)
 
 
 def leave_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any) -> Any:
@@ -361,7 +363,7 @@ def leave_hyperspace(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when:
     ``hyper_margin`` (two draws from the game's stream: x, then y). Returns whether it
     survived (a doomed jump kills it: ``lose_ship``); each driver reports
     ``HyperspaceExited``. Shared by both drivers."""
-    m = p.hyper_margin
+    m = p.ship_hyperspace_edge_margin
     d.ship_x = L.where(when, L.uniform(rng, m * p.width, (1.0 - m) * p.width, when), d.ship_x)
     d.ship_y = L.where(when, L.uniform(rng, m * p.height, (1.0 - m) * p.height, when),
                        d.ship_y)
@@ -392,7 +394,7 @@ def update_ship_timers(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) 
 
 def _log_power_down(d: BatchDraft, p: Params, off: tuple[Any, Any], log: EventLog) -> None:
     log.emit(EventKind.THRUST_CHANGED, off[0], i0=0)
-    log.emit(EventKind.SHIELD_CHANGED, off[1], i0=0, f=d.shield_energy / p.shield_ticks)
+    log.emit(EventKind.SHIELD_CHANGED, off[1], i0=0, f=d.shield_energy / p.ship_shield_energy_ticks)
 
 
 def jump_many(d: BatchDraft, p: Params, b: Buttons, rocks: np.ndarray, log: EventLog
@@ -400,7 +402,7 @@ def jump_many(d: BatchDraft, p: Params, b: Buttons, rocks: np.ndarray, log: Even
     """``control_ship``'s jump for every game of a batch (``rocks``: each game's count):
     where a flying ship's hyperspace is pressed, ``enter_hyperspace`` and its events.
     Returns the buttons with the jumping ships no longer flying (they do not fire)."""
-    jump = b.flying & b.hyper_pressed & p.hyper_enabled
+    jump = b.flying & b.hyper_pressed & p.ship_hyperspace_enabled
     if not jump.any():
         return b
     log.emit(EventKind.HYPERSPACE_ENTERED, jump, x=d.ship_x, y=d.ship_y)

@@ -97,7 +97,7 @@ def step(
         enemy.move(ONE, d, p)
     if p.obstacle_offsets.shape[0] > 1:
         bounce_off_obstacles(d, p)
-    if p.ast_collide and d.ast_id.shape[0] > 1:
+    if p.asteroids_collide and d.ast_id.shape[0] > 1:
         collide_asteroids(d, p)
     touch(d, p, frame)
     resolve(d, p, rng, frame, events)

@@ -102,7 +102,7 @@ def _batch_of(rocks: list[NewRock]) -> RockBatch:
 def draws_per_rock(p: Params) -> int:
     """Draws ``make_rocks`` makes for each new rock: the vertex count, the classic shape, the
     angle, the spin, then a jitter and a radius per vertex slot."""
-    return 4 + 2 * p.vertices_max
+    return 4 + 2 * p.asteroids_vertices_max
 
 
 def make_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.ndarray,
@@ -116,25 +116,27 @@ def make_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.ndar
     m = int(size.shape[0])
     if m == 0:
         return _batch_of([])
-    vmax = p.vertices_max
+    vmax = p.asteroids_vertices_max
     u = rng.u32_array(m * draws_per_rock(p)).reshape(m, draws_per_rock(p))
     r = np.array(p.radius, dtype=np.float64)[size]
     angle = ((u[:, 2] * np.uint64(HEADING_STEPS)) >> np.uint64(32)).astype(np.int64)
-    span = np.uint64(2 * p.spin_max_steps + 1)
-    spin = ((u[:, 3] * span) >> np.uint64(32)).astype(np.int64) - p.spin_max_steps
+    span = np.uint64(2 * p.asteroids_spin_max_steps_per_tick + 1)
+    spin = ((u[:,
+               3] * span) >> np.uint64(32)).astype(np.int64) - p.asteroids_spin_max_steps_per_tick
     if p.classic_shapes:
         shape = ((u[:, 1] * np.uint64(len(_CLASSIC))) >> np.uint64(32)).tolist()
         local = np.concatenate([_CLASSIC[k] * rr for k, rr in zip(shape, r.tolist(),
                                                                      strict=True)])
         counts = np.array([_CLASSIC[k].shape[0] for k in shape], dtype=np.int64)
     else:
-        choices = np.uint64(vmax - p.vertices_min + 1)
-        k = ((u[:, 0] * choices) >> np.uint64(32)).astype(np.int64) + p.vertices_min
+        choices = np.uint64(vmax - p.asteroids_vertices_min + 1)
+        k = ((u[:, 0] * choices) >> np.uint64(32)).astype(np.int64) + p.asteroids_vertices_min
         jitter = np.maximum(1, HEADING_STEPS // (3 * k))
         slot = np.arange(vmax, dtype=np.int64)[None, :]
         jit = ((u[:, 4:4 + vmax] * jitter.astype(np.uint64)[:, None]) >> np.uint64(32))
         a = (slot * HEADING_STEPS) // k[:, None] + jit.astype(np.int64)
-        rr = r[:, None] * (1.0 - p.jaggedness * (u[:, 4 + vmax:].astype(np.float64) / _TWO32))
+        rr = r[:, None] * (1.0 - p.asteroids_jaggedness
+                           * (u[:, 4 + vmax:].astype(np.float64) / _TWO32))
         used = slot < k[:, None]
         a, rr = a[used], rr[used]
         local = np.stack([COS[a] * rr, SIN[a] * rr], axis=1)
@@ -155,8 +157,9 @@ def make_outline(rng: Pcg32, p: Params, size: int) -> tuple[list[tuple[float, fl
 def wave_size(p: Params, wave: Any, L: Lanes = ONE) -> Any:
     """Large asteroids in wave ``wave`` (1-based): first, +increment each wave, capped
     (one game's, or each game's through ``MANY``)."""
-    return L.minimum(L.minimum(p.first_wave + p.wave_increment * (wave - 1), p.max_wave),
-                     p.ast_max)
+    return L.minimum(L.minimum(p.game_first_wave_asteroids + p.game_wave_increment * (wave - 1),
+                               p.game_max_wave_asteroids),
+                     p.asteroids_max_alive)
 
 
 ATTEMPTS = 8
@@ -212,7 +215,7 @@ def wave_places(p: Params, u: np.ndarray, ship: np.ndarray, count: np.ndarray
     if p.wrap_ship or p.wrap_asteroids:
         dx, dy = wrap_delta(dx, w), wrap_delta(dy, h)
     d2 = dx * dx + dy * dy
-    far = d2 >= p.spawn_clearance * p.spawn_clearance
+    far = d2 >= p.game_spawn_clearance_px * p.game_spawn_clearance_px
     d2 = np.where(np.isnan(d2), -np.inf, d2)  # never the farthest (``d2 > best`` fails)
     most = int(count.max()) if games else 0
     places = np.zeros((games, most, 2))
@@ -243,7 +246,8 @@ def wave_rocks(rng: Pcg32 | DrawQueue, p: Params, pos: np.ndarray, ship: np.ndar
     count = pos.shape[0]
     speed = rng.unit_array(2 * count).reshape(count, 2)
     signs = np.where(rng.below_array(2, 2 * count).reshape(count, 2) == 1, -1.0, 1.0)
-    vel = signs * (p.ast_speed_min + (p.ast_speed_max - p.ast_speed_min) * speed)
+    lo, hi = p.asteroids_speed_min_px_per_tick, p.asteroids_speed_max_px_per_tick
+    vel = signs * (lo + (hi - lo) * speed)
     clear_ticks = p.per_tick["game.spawn_clearance_s"]
     if clear_ticks > 0 and count:
         vel = _heading_clear(pos, vel, ship, p.radius[0] + p.ship_radius, clear_ticks, p)
@@ -294,7 +298,7 @@ def fragment_counts(p: Params, size: np.ndarray, room: Any,
     for a large or medium rock while the cap's ``room`` lasts, earlier rocks first. With
     ``game`` (the game of each rock, ascending), ``room`` is each rock's game's and the
     rocks of each game share only their own."""
-    wanted = np.where(size < 2, p.split_children, 0)
+    wanted = np.where(size < 2, p.asteroids_split_children, 0)
     before = np.cumsum(wanted) - wanted
     if game is not None and game.shape[0]:
         starts = np.ones(game.shape[0], dtype=bool)
@@ -322,9 +326,10 @@ def split_rocks(rng: Pcg32 | DrawQueue, p: Params, size: np.ndarray, pos: np.nda
     got = fragment_counts(p, size, room, game)
     parent = np.repeat(np.arange(size.shape[0]), got)
     n = int(parent.shape[0])
-    kick = (2.0 * rng.unit_array(2 * n).reshape(n, 2) - 1.0) * p.split_kick
+    kick = (2.0 * rng.unit_array(2 * n).reshape(n, 2) - 1.0) * p.asteroids_split_kick_px_per_tick
     v = vel.take(parent, axis=0) + kick
-    mag = np.minimum(np.maximum(np.abs(v), p.ast_speed_min), p.ast_speed_max)
+    mag = np.minimum(np.maximum(np.abs(v), p.asteroids_speed_min_px_per_tick),
+                     p.asteroids_speed_max_px_per_tick)
     v = np.where(v >= 0.0, mag, -mag)
     return make_rocks(rng, p, size[parent] + 1, pos.take(parent, axis=0), v), got
 

@@ -46,13 +46,13 @@ def begin_wave(L: Lanes, d: Draft | BatchDraft, p: Params, when: Any) -> Any:
     count = wave_size(p, d.wave, L)
     d.wave_timer = L.where(when, -1, d.wave_timer)
     d.wave_weight = L.where(when, L.maximum(1, 7 * count), d.wave_weight)
-    d.saucer_interval = L.where(when, p.saucer_first_ticks, d.saucer_interval)
-    d.saucer_timer = L.where(when, p.saucer_first_ticks, d.saucer_timer)
-    d.beat_interval = L.where(when, p.beat_start_ticks, d.beat_interval)
-    d.beat_timer = L.where(when, p.beat_start_ticks, d.beat_timer)
-    d.beat_quicken_timer = L.where(when, p.beat_quicken_ticks, d.beat_quicken_timer)
-    if p.shield_refill:
-        d.shield_energy = L.where(when, p.shield_ticks, d.shield_energy)
+    d.saucer_interval = L.where(when, p.saucers_first_interval_ticks, d.saucer_interval)
+    d.saucer_timer = L.where(when, p.saucers_first_interval_ticks, d.saucer_timer)
+    d.beat_interval = L.where(when, p.game_heartbeat_start_interval_ticks, d.beat_interval)
+    d.beat_timer = L.where(when, p.game_heartbeat_start_interval_ticks, d.beat_timer)
+    d.beat_quicken_timer = L.where(when, p.game_heartbeat_quicken_every_ticks, d.beat_quicken_timer)
+    if p.ship_shield_refill_per_wave:
+        d.shield_energy = L.where(when, p.ship_shield_energy_ticks, d.shield_energy)
     return count
 
 
@@ -68,7 +68,7 @@ def wave_cleared(L: Lanes, d: Draft | BatchDraft, p: Params, between: Any, rocks
     """Where no pause runs (``between``: ``wave_clock``'s) and no rock is left (``rocks``),
     the wave is cleared and its pause starts; returns where (shared by both drivers)."""
     cleared = (between ^ True) & (rocks == 0)
-    d.wave_timer = L.where(cleared, p.wave_delay_ticks, d.wave_timer)
+    d.wave_timer = L.where(cleared, p.game_next_wave_delay_ticks, d.wave_timer)
     return cleared
 
 
@@ -104,14 +104,16 @@ def heartbeat_clock(L: Lanes, d: Draft | BatchDraft, p: Params, weight: Any,
         return False, 0, 0
     left = d.beat_quicken_timer - 1
     quicken = on & (left <= 0)
-    d.beat_quicken_timer = L.where(quicken, p.beat_quicken_ticks,
+    d.beat_quicken_timer = L.where(quicken, p.game_heartbeat_quicken_every_ticks,
                                    L.where(on, left, d.beat_quicken_timer))
     d.beat_interval = L.where(
-        quicken, L.maximum(p.beat_min_ticks, d.beat_interval - p.beat_step_ticks),
+        quicken, L.maximum(p.game_heartbeat_min_interval_ticks,
+                           d.beat_interval - p.game_heartbeat_quicken_step_ticks),
         d.beat_interval)
-    span = p.beat_start_ticks - p.beat_min_ticks
-    by_count = p.beat_min_ticks + span * L.minimum(weight, d.wave_weight) // d.wave_weight
-    interval = L.maximum(p.beat_min_ticks, L.minimum(d.beat_interval, by_count))
+    span = p.game_heartbeat_start_interval_ticks - p.game_heartbeat_min_interval_ticks
+    by_count = (p.game_heartbeat_min_interval_ticks
+                + span * L.minimum(weight, d.wave_weight) // d.wave_weight)
+    interval = L.maximum(p.game_heartbeat_min_interval_ticks, L.minimum(d.beat_interval, by_count))
     timer = d.beat_timer - 1
     beat = on & (timer <= 0)
     tone = d.beat_tone

@@ -95,7 +95,7 @@ def per_game(new: Any, *, dtype: Any = None, neutral: Any = None) -> Any:
 
     Args:
         new: what a new game starts with: the value, ``SEEDED``, or a function of the game's
-            ``Params`` (``lambda p: p.lives``).
+            ``Params`` (``lambda p: p.game_lives``).
         dtype: the Batch column's dtype; default from the annotation (bool, int64, float64).
         neutral: for a field added after the first release, the value it holds in every game
             whose rules do not use it (the dataclass default; ``NEUTRAL``); None for a field
@@ -189,7 +189,7 @@ class World:
     """Set on entering hyperspace when the jump will fail."""
     thrusting: bool = per_game(False)
     shield_on: bool = per_game(False)
-    shield_energy: int = per_game(lambda p: p.shield_ticks)
+    shield_energy: int = per_game(lambda p: p.ship_shield_energy_ticks)
     """Ticks of shield left."""
     fire_held: bool = per_game(False)
     """Fire was held last tick (one shot per press)."""
@@ -210,24 +210,24 @@ class World:
 
     # Game flow.
     score: int = per_game(0)
-    lives: int = per_game(lambda p: p.lives)
+    lives: int = per_game(lambda p: p.game_lives)
     """Ships left, counting the one in play."""
-    next_extra_life: int = per_game(lambda p: p.extra_life_every)
+    next_extra_life: int = per_game(lambda p: p.scoring_extra_life_every)
     """Score at which the next bonus ship comes (0 = never)."""
     wave: int = per_game(0)
     wave_timer: int = per_game(0)
     """Ticks until the next wave; -1 while a wave is being played."""
     wave_weight: int = per_game(1)
     """Hits needed to clear the wave as it started (large = 7): the heartbeat's yardstick."""
-    saucer_timer: int = per_game(lambda p: p.saucer_first_ticks)
-    saucer_interval: int = per_game(lambda p: p.saucer_first_ticks)
+    saucer_timer: int = per_game(lambda p: p.saucers_first_interval_ticks)
+    saucer_interval: int = per_game(lambda p: p.saucers_first_interval_ticks)
     saucers_this_game: int = per_game(0)
     """Saucers that came so far this game (the first ``always_large_count`` are large)."""
     since_break: int = per_game(0)
     """Ticks since the player last broke an asteroid (anti-lurking)."""
-    beat_timer: int = per_game(lambda p: p.beat_start_ticks)
-    beat_interval: int = per_game(lambda p: p.beat_start_ticks)
-    beat_quicken_timer: int = per_game(lambda p: p.beat_quicken_ticks)
+    beat_timer: int = per_game(lambda p: p.game_heartbeat_start_interval_ticks)
+    beat_interval: int = per_game(lambda p: p.game_heartbeat_start_interval_ticks)
+    beat_quicken_timer: int = per_game(lambda p: p.game_heartbeat_quicken_every_ticks)
     beat_tone: int = per_game(0)
     game_over: bool = per_game(False)
     ship_grace: int = per_game(lambda p: p.per_tick["ship.grace_s"], neutral=0)

@@ -131,15 +131,15 @@ class Observer:
         self.p = p
         self.rocks = rocks
         self.extended = extended
-        self.size = size(rocks, p.shot_max if extended else None)
+        self.size = size(rocks, p.shots_max_alive if extended else None)
         self.columns = _COLUMNS + (_EXTENDED if extended else ())
         self._world_fields = ((_SCALARS + _EXTENDED_SCALARS, _ROWS + ("shot_ttl",))
                               if extended else (_SCALARS, _ROWS))
-        self.lives = float(max(p.max_lives, p.lives, 1))
+        self.lives = float(max(p.game_max_lives, p.game_lives, 1))
         self.timer = max(TIMER_SCALE_S * float(config.world.tick_hz), 1.0)
         self.scale = np.array([p.width, p.height])
         self.wrap = p.size if p.wrap_any else None
-        self.speed = SPEED_SCALE * max(p.shot_speed, 1e-9)
+        self.speed = SPEED_SCALE * max(p.shots_speed_px_per_tick, 1e-9)
         self.radius = max(max(p.radius), 1e-9)
 
     def _rel(self, pos: np.ndarray, ship: np.ndarray) -> np.ndarray:
@@ -189,7 +189,7 @@ class Observer:
         out[:, 4] = COS[h]
         out[:, 5] = SIN[h]
         out[:, 6] = (c["ship_state"] == SHIP_FLYING) & ~c["game_over"]
-        out[:, 7] = ~c["fire_held"] & (mine < p.shot_max)
+        out[:, 7] = ~c["fire_held"] & (mine < p.shots_max_alive)
         at = 8
         rows = c["ast_rows"]
         if rows[-1]:
@@ -222,7 +222,7 @@ class Observer:
             out[alive, at + 4] = c["saucer_vy"][alive] / self.speed
             out[alive, at + 5] = c["saucer_small"][alive]
         at += 6
-        out[:, at] = mine / max(p.shot_max, 1)
+        out[:, at] = mine / max(p.shots_max_alive, 1)
         enemy = np.flatnonzero(owner == SHOOTER_SAUCER)
         if enemy.size:
             game = shot_game[enemy]
@@ -271,17 +271,18 @@ class Observer:
         out[:, at + 4] = c["saucer_timer"] / self.timer
         at += STATUS
         own = np.flatnonzero(owner == SHOOTER_SHIP)
-        if not own.size or not p.shot_max:
+        if not own.size or not p.shots_max_alive:
             return
         game = shot_game[own]  # non-decreasing: rows are packed game after game
         rank = np.arange(own.size) - np.searchsorted(game, game, side="left")
-        keep = rank < p.shot_max
+        keep = rank < p.shots_max_alive
         own, game, rank = own[keep], game[keep], rank[keep]
-        block = out[:, at:at + 6 * p.shot_max].reshape(games, p.shot_max, 6)  # a view of out
+        block = out[:, at:at + 6 * p.shots_max_alive].reshape(games, p.shots_max_alive,
+                                                              6)  # a view of out
         block[game, rank, 0] = 1.0
         block[game, rank, 1:3] = self._rel(c["shot_pos"][own], ship[game])
         block[game, rank, 3:5] = c["shot_vel"][own] / self.speed
-        block[game, rank, 5] = c["shot_ttl"][own] / max(p.shot_ticks, 1)
+        block[game, rank, 5] = c["shot_ttl"][own] / max(p.shots_lifetime_ticks, 1)
 
 
 def _game_of_rows(rows: np.ndarray) -> np.ndarray:

@@ -183,7 +183,7 @@ class Rasteriser:
         cos, sin = np.cos(theta)[:, None], np.sin(theta)[:, None]
         flaming = (c["thrusting"][shown] & (c["tick"][shown] % 3 != 0))
         if flaming.any():
-            f = _FLAME * p.ship_length
+            f = _FLAME * p.ship_length_px
             pts = np.stack([x[:, None] + cos * f[:, 0] - sin * f[:, 1],
                             y[:, None] + sin * f[:, 0] + cos * f[:, 1]], axis=2)[flaming]
             segs = np.stack([pts[:, :-1], pts[:, 1:]], axis=2).reshape(-1, 2, 2)
@@ -191,7 +191,7 @@ class Rasteriser:
         shielded = c["shield_on"][shown]
         if shielded.any():
             t = np.arange(_CIRCLE_SIDES) * (2.0 * math.pi / _CIRCLE_SIDES)
-            ring = np.stack([np.cos(t), np.sin(t)], axis=1) * p.shield_radius
+            ring = np.stack([np.cos(t), np.sin(t)], axis=1) * p.ship_shield_radius_px
             centres = np.stack([x, y], axis=1)[shielded]
             parts.append(("shield", _loops(centres[:, None, :] + ring),
                           np.repeat(shown[shielded], _CIRCLE_SIDES), wrap))

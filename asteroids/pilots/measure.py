@@ -123,7 +123,7 @@ def measure_game(config: Config, seed: int, masks: Iterable[int], *, delay_ticks
             out.close_calls += int(np.setdiff1d(close, last_close).shape[0])
             last_close = close
             ready = (not world.fire_held and t - last_press >= rules.tap_ticks
-                     and np.count_nonzero(world.shot_owner == SHOOTER_SHIP) < p.shot_max)
+                     and np.count_nonzero(world.shot_owner == SHOOTER_SHIP) < p.shots_max_alive)
             pressed = bool(mask & _FIRE) and not world.fire_held
             if ready and _unaimed(world, world, rules) and _unaimed(seen[0], world, rules):
                 out.ready_unaimed += 1

@@ -111,10 +111,10 @@ class Rules:
         self.tap_ticks = max(2, round(TAP_S * self.hz))
         self.burst_ticks = max(1.0, BURST_S * self.hz)
         self.shield_ticks = max(1, round(SHIELD_S * self.hz))
-        half = max(p.turn_steps // 2, 1)
+        half = max(p.ship_turn_steps_per_tick // 2, 1)
         self.half_step_tan = _SIN[half] / _COS[half]
         """Aligned: the aim is within half a tick's turn of the heading (tan of that)."""
-        self.turn_deg = max(p.turn_steps, 1) * _STEP_DEG
+        self.turn_deg = max(p.ship_turn_steps_per_tick, 1) * _STEP_DEG
         self.start_chance_scale = 1.0 / self.burst_ticks
 
     def wrap(self, d: np.ndarray) -> np.ndarray:
@@ -309,9 +309,9 @@ class PersonaPilot:
             self._overshoot_done = False
             self._overshoot_left = 0
         dx, dy = float(d[0]), float(d[1])
-        wx, wy = (float(relv[0]), float(relv[1])) if p.shot_inherit else \
+        wx, wy = (float(relv[0]), float(relv[1])) if p.shots_inherit_velocity else \
             (float(vel[0]), float(vel[1]))
-        s = p.shot_speed
+        s = p.shots_speed_px_per_tick
         a = wx * wx + wy * wy - s * s
         b = dx * wx + dy * wy
         c = dx * dx + dy * dy
@@ -343,10 +343,10 @@ class PersonaPilot:
 
         mask = 0
         mine = int(np.count_nonzero(world.shot_owner == SHOOTER_SHIP))
-        ready = (not world.fire_held and mine < p.shot_max
+        ready = (not world.fire_held and mine < p.shots_max_alive
                  and t - self._last_press >= rules.tap_ticks)
         if ready:
-            aimed = dot > 0.0 and abs(cross) < 0.7 * radius and fly < p.shot_ticks - 1
+            aimed = dot > 0.0 and abs(cross) < 0.7 * radius and fly < p.shots_lifetime_ticks - 1
             spray = 1.0 - persona.fire_discipline
             if aimed or (spray > 0.0 and self._draw(t, _SLOT_SPRAY) < spray * SPRAY_CHANCE):
                 mask |= _FIRE
@@ -370,10 +370,10 @@ class PersonaPilot:
         draws = noise.uniform(self._key, t, _SLOT_PANIC, np.minimum(np.arange(new.shape[0]), 3))
         if not (draws < chance).any():
             return mask
-        if p.shield_enabled and world.shield_energy > 0:
+        if p.ship_shield_enabled and world.shield_energy > 0:
             self._shield_left = rules.shield_ticks - 1
             return mask | _SHIELD
-        if p.hyper_enabled and not world.hyper_held:
+        if p.ship_hyperspace_enabled and not world.hyper_held:
             return mask | _HYPER
         return mask
 

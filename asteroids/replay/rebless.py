@@ -162,8 +162,8 @@ class _ArenaWatch:
         pos = after.ast_pos[ib]
         radius = after.ast_radius[ib]
         p = self.p
-        if p.ast_collide and moved.shape[0] > 1:
-            r = radius[moved] * (1.0 - 0.5 * p.jaggedness)
+        if p.asteroids_collide and moved.shape[0] > 1:
+            r = radius[moved] * (1.0 - 0.5 * p.asteroids_jaggedness)
             d = self._delta(pos[moved][:, None, :] - pos[moved][None, :, :], p.wrap_asteroids)
             dist = np.sqrt((d * d).sum(axis=2))
             touch = dist <= (r[:, None] + r[None, :]) * (1.0 + 1e-9) + 1e-6

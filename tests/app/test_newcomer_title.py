@@ -50,7 +50,7 @@ def picture() -> np.ndarray:
 
 def ship_box(game, x: float, y: float) -> tuple[float, float, float, float]:
     """Where the ship is drawn (a ship length either way: any heading, the blink)."""
-    half = game.rules.params.ship_length
+    half = game.rules.params.ship_length_px
     return (x - half, y - half, x + half, y + half)
 
 
@@ -214,7 +214,7 @@ def test_spare_ship_icons_are_drawn_apart(window, config):
     screen = game.screen
     screen.fit_camera()
     scale = 1.6                                # the HUD's 0.8 at 1280 x 720, in pixels
-    length = game.rules.params.ship_length * scale
+    length = game.rules.params.ship_length_px * scale
     x, y = 100.0, 360.0
     segs = Segments()
     game.rules.scene.life_icons(3, x, y, segs, scale=scale)

@@ -19,9 +19,10 @@ def check_world(world: World, p: Params, prev: World | None = None) -> None:
         assert np.isfinite(value), f"tick {world.tick}: {name} = {value}"
     _inside(world, p)
     n = world.ast_id.shape[0]
-    assert n <= p.ast_max, f"tick {world.tick}: {n} asteroids > cap {p.ast_max}"
-    assert int(np.count_nonzero(world.shot_owner == SHOOTER_SHIP)) <= p.shot_max
-    assert int(np.count_nonzero(world.shot_owner == SHOOTER_SAUCER)) <= p.saucer_max_shots
+    cap = p.asteroids_max_alive
+    assert n <= cap, f"tick {world.tick}: {n} asteroids > cap {cap}"
+    assert int(np.count_nonzero(world.shot_owner == SHOOTER_SHIP)) <= p.shots_max_alive
+    assert int(np.count_nonzero(world.shot_owner == SHOOTER_SAUCER)) <= p.saucers_max_shots
     assert (world.shot_ttl > 0).all()
     assert world.ast_offsets[0] == 0 and world.ast_offsets[-1] == world.ast_local.shape[0]
     assert world.ast_offsets.shape[0] == n + 1
@@ -73,7 +74,7 @@ class OverlapWatch:
         if n < 2:
             self.runs = {}
             return
-        radius = world.ast_radius * (1.0 - 0.5 * self.p.jaggedness)
+        radius = world.ast_radius * (1.0 - 0.5 * self.p.asteroids_jaggedness)
         ws = (self.p.width, self.p.height) if self.p.wrap_asteroids else None
         i, j = circle_pairs(world.ast_pos, np.maximum(radius - 0.5 * self.slop, 0.0),
                             world_size=ws)

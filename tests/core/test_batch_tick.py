@@ -141,7 +141,7 @@ def test_idle_games_and_pillars_stay_in_the_batched_pass():
     # Idle arena games: rocks bounce off the pillars, the walls and each other.
     arena = load_preset("arena")
     rules = params_for(arena)
-    assert rules.obstacle_offsets.shape[0] > 1 and rules.ast_collide, "pillars, collisions"
+    assert rules.obstacle_offsets.shape[0] > 1 and rules.asteroids_collide, "pillars, collisions"
     assert one_game_share(arena, "idle", 8, 400) == 0
     assert one_game_share(load_preset("classic"), "idle", 12, 650) == 0
 

@@ -113,7 +113,7 @@ def test_spinner_turns_and_fires_but_never_thrusts_or_jumps() -> None:
     # Fire is released every other tick, so the shot cap (4 alive for 72 ticks) is what
     # limits it: about 4 shots per 72 ticks when none hits anything.
     assert len(shots) >= 25
-    cap = params_for(CLASSIC).shot_max
+    cap = params_for(CLASSIC).shots_max_alive
     for world, _, events in game:
         mine = int((world.shot_owner == 0).sum())
         if world.ship_visible and not world.fire_held and mine < cap:

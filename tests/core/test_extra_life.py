@@ -45,29 +45,29 @@ def _kill_one(size: int, cfg: Config = CFG, **fields):
     return step(w, 0, cfg)
 
 
-_GAIN = P.asteroid_points[2] + (P.asteroid_points[0] if P.ramming_scores else 0)
+_GAIN = P.asteroid_points[2] + (P.asteroid_points[0] if P.scoring_ramming_scores else 0)
 
 
 def test_extra_life_at_exactly_threshold() -> None:
     # 9 980 + a large rock's 20 = exactly 10 000.
     world, events = _kill_one(0, score=9980, next_extra_life=10000)
     assert world.score == 10000
-    assert world.lives == P.lives + 1
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 1)]
+    assert world.lives == P.game_lives + 1
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.game_lives + 1)]
     assert world.next_extra_life == 20000
 
 
 def test_no_extra_life_one_point_short_of_threshold() -> None:
     world, events = _kill_one(0, score=9979, next_extra_life=10000)
     assert world.score == 9999
-    assert world.lives == P.lives and not of(events, ev.ExtraLife)
+    assert world.lives == P.game_lives and not of(events, ev.ExtraLife)
     assert world.next_extra_life == 10000
 
 
 def test_extra_life_threshold_advances_by_extra_life_every() -> None:
     cfg = quiet_with(scoring={"extra_life_every": 7000})
     world, events = _kill_one(0, cfg, score=6980, next_extra_life=7000)
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 1)]
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.game_lives + 1)]
     assert world.next_extra_life == 14000
 
 
@@ -75,8 +75,8 @@ def test_one_kill_crossing_two_thresholds_gives_two_lives() -> None:
     # 19 990 + 20 passes both 10 000 and 20 000.
     world, events = _kill_one(0, score=19990, next_extra_life=10000)
     assert world.score == 20010
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 2, count=2)]
-    assert world.lives == P.lives + 2
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.game_lives + 2, count=2)]
+    assert world.lives == P.game_lives + 2
     assert world.next_extra_life == 30000
 
 
@@ -88,7 +88,7 @@ def test_small_saucer_reaching_second_threshold_exactly_gives_two_lives() -> Non
                    saucer_y=500.0, saucer_ticks_left=500)
     world, events = step(with_shots(w, [_saucer_shot(True)]), 0, cfg)
     assert world.score == 1000
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 2, count=2)]
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.game_lives + 2, count=2)]
     assert world.next_extra_life == 1500
 
 
@@ -117,7 +117,7 @@ def test_extra_life_every_zero_never_awards() -> None:
     cfg = quiet_with(scoring={"extra_life_every": 0})
     world, events = _kill_one(0, cfg, score=9980)
     assert world.score == 10000
-    assert world.lives == P.lives and not of(events, ev.ExtraLife)
+    assert world.lives == P.game_lives and not of(events, ev.ExtraLife)
     assert world.next_extra_life == 0
 
 
@@ -125,8 +125,8 @@ def test_extra_life_every_one_point_awards_for_each_point() -> None:
     # The smallest nonzero setting: 20 points from 0 pass 20 thresholds (1, 2, ..., 20).
     cfg = quiet_with(scoring={"extra_life_every": 1})
     world, events = _kill_one(0, cfg, score=0, next_extra_life=1)
-    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.lives + 20, count=20)]
-    assert world.lives == P.lives + 20
+    assert of(events, ev.ExtraLife) == [ev.ExtraLife(P.game_lives + 20, count=20)]
+    assert world.lives == P.game_lives + 20
     assert world.next_extra_life == 21
 
 

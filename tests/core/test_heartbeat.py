@@ -61,7 +61,8 @@ def _beats(per_step):
 def test_first_beats_come_at_beat_start_then_quicken() -> None:
     # First beat on tick 46 (beat_start_ticks); one step off the interval every 61 ticks
     # (at 61 and 122), so the next beats are 45 and then 44 ticks apart.
-    assert (P.beat_start_ticks, P.beat_quicken_ticks, P.beat_step_ticks) == (46, 61, 1)
+    assert (P.game_heartbeat_start_interval_ticks, P.game_heartbeat_quicken_every_ticks,
+            P.game_heartbeat_quicken_step_ticks) == (46, 61, 1)
     w = world_with(CFG, _still(0, 0, 0, 0))
     _, per_step = run(w, CFG, 181)
     assert _beats(per_step) == [(46, 0, 46), (92, 1, 45), (137, 0, 44), (181, 1, 44)]
@@ -69,18 +70,20 @@ def test_first_beats_come_at_beat_start_then_quicken() -> None:
 
 def test_beat_interval_shrinks_exactly_every_beat_quicken_ticks() -> None:
     w = world_with(CFG, _still(0))
-    w, _ = run(w, CFG, P.beat_quicken_ticks - 1)
-    assert w.beat_interval == P.beat_start_ticks and w.beat_quicken_timer == 1
+    w, _ = run(w, CFG, P.game_heartbeat_quicken_every_ticks - 1)
+    assert w.beat_interval == P.game_heartbeat_start_interval_ticks and w.beat_quicken_timer == 1
     w, _ = step(w, 0, CFG)
-    assert w.beat_interval == P.beat_start_ticks - P.beat_step_ticks
-    assert w.beat_quicken_timer == P.beat_quicken_ticks
+    assert w.beat_interval == (P.game_heartbeat_start_interval_ticks
+                               - P.game_heartbeat_quicken_step_ticks)
+    assert w.beat_quicken_timer == P.game_heartbeat_quicken_every_ticks
 
 
 @pytest.mark.parametrize("before,after", [(11, 9), (10, 8), (9, 8), (8, 8)])
 def test_beat_interval_never_below_beat_min(before: int, after: int) -> None:
     # Step of 2 ticks: min + step (10) lands exactly on min 8, min + step - 1 (9) is floored.
     cfg = quiet_with(game={"heartbeat": {"quicken_step_s": 2 / 60}})
-    assert (params_for(cfg).beat_step_ticks, params_for(cfg).beat_min_ticks) == (2, 8)
+    assert (params_for(cfg).game_heartbeat_quicken_step_ticks,
+            params_for(cfg).game_heartbeat_min_interval_ticks) == (2, 8)
     w = world_with(cfg, _still(0), beat_interval=before, beat_quicken_timer=1)
     world, _ = step(w, 0, cfg)
     assert world.beat_interval == after
@@ -104,7 +107,8 @@ def test_beat_by_count_weighs_large_7_medium_3_small_1(sizes, interval: int) -> 
 def test_beat_never_faster_than_min_when_start_is_faster() -> None:
     # A start interval (6) below the minimum (12): the minimum still rules.
     cfg = quiet_with(game={"heartbeat": {"start_interval_s": 0.1, "min_interval_s": 0.2}})
-    assert (params_for(cfg).beat_start_ticks, params_for(cfg).beat_min_ticks) == (6, 12)
+    assert (params_for(cfg).game_heartbeat_start_interval_ticks,
+            params_for(cfg).game_heartbeat_min_interval_ticks) == (6, 12)
     w = world_with(cfg, _still(0), beat_timer=1)
     _, events = step(w, 0, cfg)
     assert [b.interval_ticks for b in of(events, ev.Heartbeat)] == [12]
@@ -120,16 +124,17 @@ def test_heartbeat_silent_while_ship_gone_or_game_over(fields) -> None:
     world, events = step(w, 0, CFG)
     assert not of(events, ev.Heartbeat)
     assert world.beat_timer == 1 and world.beat_quicken_timer == 1  # the clock is stopped
-    assert world.beat_interval == P.beat_start_ticks
+    assert world.beat_interval == P.game_heartbeat_start_interval_ticks
 
 
 def test_heartbeat_beats_with_ship_flying() -> None:
     # The counterpart of the silent cases: the same world with the ship in play beats.
     w = world_with(CFG, _still(0), beat_timer=1, beat_quicken_timer=1)
     world, events = step(w, 0, CFG)
-    assert of(events, ev.Heartbeat) == [ev.Heartbeat(0, P.beat_start_ticks - P.beat_step_ticks)]
+    quicker = P.game_heartbeat_start_interval_ticks - P.game_heartbeat_quicken_step_ticks
+    assert of(events, ev.Heartbeat) == [ev.Heartbeat(0, quicker)]
     assert world.beat_tone == 1
-    assert world.beat_interval == P.beat_start_ticks - P.beat_step_ticks
+    assert world.beat_interval == quicker
 
 
 def test_heartbeat_silent_between_waves() -> None:
@@ -147,12 +152,14 @@ def test_first_beat_of_a_later_wave_comes_as_late_as_the_first_waves() -> None:
     w, events = step(_clear_last_rock(cfg, beat_interval=20, beat_timer=3,
                                       beat_quicken_timer=7, beat_tone=1), 0, cfg)
     assert of(events, ev.WaveStarted) and not of(events, ev.Heartbeat)
-    assert (w.beat_interval, w.beat_timer) == (P.beat_start_ticks, P.beat_start_ticks)
-    assert w.beat_quicken_timer == P.beat_quicken_ticks
-    _, per_step = run(w, cfg, P.beat_start_ticks)
-    assert _beats(per_step) == [(P.beat_start_ticks, 1, P.beat_start_ticks)]
-    _, first_wave = run(new_world(cfg, 3), cfg, P.beat_start_ticks)
-    assert [b[0] for b in _beats(first_wave)] == [P.beat_start_ticks]
+    assert (w.beat_interval, w.beat_timer) == (P.game_heartbeat_start_interval_ticks,
+                                               P.game_heartbeat_start_interval_ticks)
+    assert w.beat_quicken_timer == P.game_heartbeat_quicken_every_ticks
+    _, per_step = run(w, cfg, P.game_heartbeat_start_interval_ticks)
+    assert _beats(per_step) == [(P.game_heartbeat_start_interval_ticks, 1,
+                                 P.game_heartbeat_start_interval_ticks)]
+    _, first_wave = run(new_world(cfg, 3), cfg, P.game_heartbeat_start_interval_ticks)
+    assert [b[0] for b in _beats(first_wave)] == [P.game_heartbeat_start_interval_ticks]
 
 
 def test_heartbeat_quickens_and_alternates() -> None:
@@ -161,7 +168,7 @@ def test_heartbeat_quickens_and_alternates() -> None:
     beats = of(events, ev.Heartbeat)
     assert [b.tone for b in beats[:4]] == [0, 1, 0, 1]
     intervals = [b.interval_ticks for b in beats]
-    assert intervals[0] == P.beat_start_ticks
+    assert intervals[0] == P.game_heartbeat_start_interval_ticks
     assert all(b <= a for a, b in zip(intervals, intervals[1:], strict=False))
     assert intervals[-1] < intervals[0]
 

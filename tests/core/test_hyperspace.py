@@ -66,7 +66,7 @@ def _rocks(n: int, cfg: Config = CFG):
 
 def test_hyperspace_lasts_exactly_hyper_ticks() -> None:
     w = world_with(SAFE_HYPER, [far_rock(SAFE_HYPER)])
-    world, _ = run(w, SAFE_HYPER, [HYPER] + [0] * (P.hyper_ticks - 2))
+    world, _ = run(w, SAFE_HYPER, [HYPER] + [0] * (P.ship_hyperspace_duration_ticks - 2))
     assert world.ship_state == SHIP_HYPERSPACE
     world, events = step(world, 0, SAFE_HYPER)
     assert world.ship_state == SHIP_FLYING
@@ -77,7 +77,7 @@ def test_hyperspace_entry_powers_down_engine_and_shield() -> None:
     cfg = quiet_with(ship={"shield": {"enabled": True}})
     w = world_with(cfg, [far_rock(cfg)], ship_vx=1.0, ship_x=500.0, ship_y=300.0)
     world, events = step(w, THRUST | SHIELD | HYPER, cfg)
-    n = PS.shield_ticks
+    n = PS.ship_shield_energy_ticks
     kinds = (ev.ThrustChanged, ev.ShieldChanged, ev.HyperspaceEntered)
     assert [e for e in events if isinstance(e, kinds)] == [
         ev.ThrustChanged(True), ev.ShieldChanged(True, 1.0), ev.HyperspaceEntered(500.0, 300.0),
@@ -92,7 +92,8 @@ def test_hyperspace_entry_powers_down_engine_and_shield() -> None:
 def test_hyperspace_reentry_is_drawn_inside_the_margins() -> None:
     cfg = quiet_with(ship={"hyperspace": {"risky": False, "edge_margin": 0.45}})
     p = params_for(cfg)
-    world, _ = run(world_with(cfg, [far_rock(cfg)]), cfg, [HYPER] + [0] * (p.hyper_ticks - 2))
+    world, _ = run(world_with(cfg, [far_rock(cfg)]), cfg,
+                   [HYPER] + [0] * (p.ship_hyperspace_duration_ticks - 2))
     # Nothing else draws in the re-entry tick: x then y, uniform within the margins.
     rng = Pcg32(world.rng_state, world.rng_inc)
     x = rng.uniform(0.45 * p.width, 0.55 * p.width)
@@ -116,7 +117,7 @@ def test_hyperspace_risk_at_the_rock_count_and_roll_thresholds(r: int, rocks: in
     w = world_with(CFG, _rocks(rocks), rng_state=state, rng_inc=inc, lives=3)
     world, _ = step(w, HYPER, CFG)
     assert world.ship_doomed is doomed
-    world, ticks = run(world, CFG, [0] * (P.hyper_ticks - 1))
+    world, ticks = run(world, CFG, [0] * (P.ship_hyperspace_duration_ticks - 1))
     assert [e.survived for e in of(ticks[-1], ev.HyperspaceExited)] == [not doomed]
     if doomed:
         assert [e.cause for e in of(ticks[-1], ev.ShipDestroyed)] == ["hyperspace"]
@@ -143,14 +144,14 @@ def test_riskless_hyperspace_never_kills_even_on_a_fatal_roll() -> None:
     world, _ = step(w, HYPER, SAFE_HYPER)
     assert world.ship_doomed is False
     state_hash(world)  # a replay hashes every tick
-    world, ticks = run(world, SAFE_HYPER, [0] * (P.hyper_ticks - 1))
+    world, ticks = run(world, SAFE_HYPER, [0] * (P.ship_hyperspace_duration_ticks - 1))
     assert [e.survived for e in of(ticks[-1], ev.HyperspaceExited)] == [True]
     assert world.ship_state == SHIP_FLYING
 
 
 def test_holding_hyperspace_jumps_once() -> None:
     w = world_with(SAFE_HYPER, [far_rock(SAFE_HYPER)])
-    world, ticks = run(w, SAFE_HYPER, [HYPER] * (P.hyper_ticks + 3))
+    world, ticks = run(w, SAFE_HYPER, [HYPER] * (P.ship_hyperspace_duration_ticks + 3))
     assert len(of([e for t in ticks for e in t], ev.HyperspaceEntered)) == 1
     assert world.ship_state == SHIP_FLYING
 
@@ -174,10 +175,10 @@ def test_hyperspace_jumps_fail_at_the_classic_rate() -> None:
         w = world_with(P, [rock(0, 100.0, 100.0, round_radius=10.0)], seed=seed)
         w, events = step(w, int(InputFrame.HYPERSPACE), P)
         assert w.ship_state == SHIP_HYPERSPACE and of(events, ev.HyperspaceEntered)
-        w, events = run_inputs(w, P, [0] * P.hyper_ticks)
+        w, events = run_inputs(w, P, [0] * P.ship_hyperspace_duration_ticks)
         exits = of(events, ev.HyperspaceExited)
         assert len(exits) == 1
-        margin = P.hyper_margin
+        margin = P.ship_hyperspace_edge_margin
         assert margin * P.width <= exits[0].x <= (1 - margin) * P.width
         deaths += not exits[0].survived
         if not exits[0].survived:

@@ -113,7 +113,7 @@ def test_death_while_thrusting_stops_the_engine() -> None:
 def test_ship_returns_exactly_respawn_ticks_after_dying() -> None:
     # The tick of the death is the first of the respawn_ticks.
     world, _ = _shot_down(2)
-    world, ticks = run(world, CFG, [0] * (P.respawn_ticks - 2))
+    world, ticks = run(world, CFG, [0] * (P.ship_respawn_delay_ticks - 2))
     assert world.ship_state == SHIP_DEAD
     assert not of([e for t in ticks for e in t], ev.ShipSpawned)
     world, events = step(world, 0, CFG)
@@ -124,15 +124,15 @@ def test_ship_returns_exactly_respawn_ticks_after_dying() -> None:
 
 @pytest.mark.parametrize("axis", [0, 1])
 def test_respawn_blocked_by_rock_at_exactly_radius_plus_safe_radius(axis: int) -> None:
-    reach = 10.0 + P.safe_radius
+    reach = 10.0 + P.ship_safe_radius_px
     assert not _respawn_with_rock_at(*((reach, 0.0) if axis == 0 else (0.0, reach)))
 
 
 @pytest.mark.parametrize("axis", [0, 1])
 def test_respawn_allowed_with_rock_just_past_radius_plus_safe_radius(axis: int) -> None:
     centre = (CX, CY)[axis]
-    just_past = math.nextafter(centre + 10.0 + P.safe_radius, math.inf) - centre
-    assert just_past > 10.0 + P.safe_radius
+    just_past = math.nextafter(centre + 10.0 + P.ship_safe_radius_px, math.inf) - centre
+    assert just_past > 10.0 + P.ship_safe_radius_px
     assert _respawn_with_rock_at(*((just_past, 0.0) if axis == 0 else (0.0, just_past)))
 
 
@@ -170,7 +170,7 @@ def test_no_input_acts_while_the_ship_is_away(state: int) -> None:
     assert not of(events, ev.ShotFired) and not of(events, ev.ThrustChanged)
     assert not of(events, ev.ShieldChanged)
     assert world.shot_id.shape[0] == 0 and world.ship_heading == START_HEADING
-    assert world.shield_energy == PS.shield_ticks and world.ship_state == state
+    assert world.shield_energy == PS.ship_shield_energy_ticks and world.ship_state == state
 
 
 def test_no_input_acts_and_no_ship_returns_after_game_over() -> None:
@@ -197,7 +197,7 @@ def test_respawn_waits_until_the_centre_is_clear() -> None:
         assert ticks < 200
     assert of(events, ev.ShipSpawned)
     gap = abs(float(w.ast_pos[0, 0]) - CX)
-    assert gap > P.safe_radius + 30.0 - 2.0 - 1e-9
+    assert gap > P.ship_safe_radius_px + 30.0 - 2.0 - 1e-9
     assert (w.ship_x, w.ship_y) == (CX, CY)
 
 

@@ -108,7 +108,7 @@ def test_turn_passes_when_the_lost_ship_would_come_back_not_a_tick_sooner() -> N
     assert [e for _, e in events if isinstance(e, ev.ShipDestroyed)]
     assert all(player == 0 for player, _ in events)
     timer = m.worlds[0].ship_timer
-    assert timer == p.respawn_ticks - 1  # the death tick counts down once already
+    assert timer == p.ship_respawn_delay_ticks - 1  # the death tick counts down once already
     steps = 0
     while not _turn_started(events):
         before = m
@@ -169,7 +169,7 @@ def test_the_last_ship_passes_the_turn_too_and_the_match_ends_when_both_are_out(
     assert not any(isinstance(e, MatchOver) for _, e in events)
     # The World stops its respawn timer at game over; the match counts the same wait.
     timer = m.worlds[0].ship_timer
-    assert timer == params_for(cfg).respawn_ticks
+    assert timer == params_for(cfg).ship_respawn_delay_ticks
     m, events, steps = _run_until(m, cfg, lambda m, e: _turn_started(e))
     assert steps == timer - 1
     assert m.active == 1

@@ -217,7 +217,7 @@ SHIELDED = quiet(config_with(ship={"shield": {"enabled": True}, "drag_per_s": 0.
 def test_shield_bounces_a_rock_whose_vertex_ends_exactly_on_it(gap: float, bounced: bool) -> None:
     # A diamond of radius 10 whose left vertex ends the rock's move exactly on the shield
     # circle: the bounding circles touch exactly, so the prefilter must keep it.
-    r_shield = params_for(SHIELDED).shield_radius
+    r_shield = params_for(SHIELDED).ship_shield_radius_px
     ship_x, ship_y = SHIELDED.world.width_px / 2, SHIELDED.world.height_px / 2
     x = ship_x + r_shield + 10.0 + gap
     outline = [(10.0, 0.0), (0.0, 10.0), (-10.0, 0.0), (0.0, -10.0)]

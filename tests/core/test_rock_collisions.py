@@ -67,7 +67,7 @@ COLLIDING_P = params_for(COLLIDING)
 
 
 def _momentum_energy(world) -> tuple[np.ndarray, float]:
-    m = (world.ast_radius * (1.0 - 0.5 * COLLIDING_P.jaggedness)) ** 2
+    m = (world.ast_radius * (1.0 - 0.5 * COLLIDING_P.asteroids_jaggedness)) ** 2
     p = (m[:, None] * world.ast_vel).tolist()
     momentum = np.array([math.fsum(v[0] for v in p), math.fsum(v[1] for v in p)])
     energy = math.fsum((0.5 * m * (world.ast_vel ** 2).sum(axis=1)).tolist())

@@ -122,14 +122,19 @@ def test_split_room_in_the_game(max_alive: int, children: int) -> None:
 def test_fragment_speed_clamped_to_exactly_speed_max_keeping_sign() -> None:
     # Parent far too fast on both axes: every kick leaves it past the bound.
     kids, _ = _split([0, 0], 100, vel=(10.0, -10.0))
-    assert kids.vel.tolist() == [[P.ast_speed_max, -P.ast_speed_max]] * 4
+    assert kids.vel.tolist() == [[P.asteroids_speed_max_px_per_tick,
+                                  -P.asteroids_speed_max_px_per_tick]] * 4
 
 
 @pytest.mark.parametrize("vel,expected", [
-    ((0.0, -0.1), (P.ast_speed_min, -P.ast_speed_min)),  # too slow: raised to min; 0 is +
-    ((P.ast_speed_min, -P.ast_speed_max), (P.ast_speed_min, -P.ast_speed_max)),  # at the bounds
-    ((math.nextafter(P.ast_speed_min, 0.0), -math.nextafter(P.ast_speed_max, math.inf)),
-     (P.ast_speed_min, -P.ast_speed_max)),  # one float past each bound
+    ((0.0, -0.1), (P.asteroids_speed_min_px_per_tick,
+                   -P.asteroids_speed_min_px_per_tick)),  # too slow: raised to min; 0 is +
+    ((P.asteroids_speed_min_px_per_tick, -P.asteroids_speed_max_px_per_tick),
+     (P.asteroids_speed_min_px_per_tick, -P.asteroids_speed_max_px_per_tick)),  # at the bounds
+    ((math.nextafter(P.asteroids_speed_min_px_per_tick, 0.0),
+      -math.nextafter(P.asteroids_speed_max_px_per_tick, math.inf)),
+     (P.asteroids_speed_min_px_per_tick,
+      -P.asteroids_speed_max_px_per_tick)),  # one float past each bound
 ])
 def test_fragment_speed_bounds_without_kick(vel, expected) -> None:
     cfg = quiet_with(asteroids={"split_kick_px_per_s": 0.0})
@@ -142,20 +147,23 @@ def test_fragment_kick_spans_plus_minus_split_kick() -> None:
     p = params_for(cfg)
     kids, _ = _split([0] * 30, 1000, cfg, vel=(50.0, 50.0))
     kick = kids.vel - 50.0
-    assert (np.abs(kick) <= p.split_kick).all()
-    assert kick.min() < -0.8 * p.split_kick and kick.max() > 0.8 * p.split_kick
+    assert (np.abs(kick) <= p.asteroids_split_kick_px_per_tick).all()
+    most = 0.8 * p.asteroids_split_kick_px_per_tick
+    assert kick.min() < -most and kick.max() > most
 
 
 def test_outline_vertex_counts_reach_both_ends() -> None:
     counts = _many().counts
-    assert sorted(set(counts.tolist())) == list(range(P.vertices_min, P.vertices_max + 1))
+    assert sorted(set(counts.tolist())) == list(range(P.asteroids_vertices_min,
+                                                      P.asteroids_vertices_max + 1))
     cfg = quiet_with(asteroids={"vertices_min": 5, "vertices_max": 5})
     assert set(_many(cfg, 40).counts.tolist()) == {5}
 
 
 def test_spin_reaches_both_ends() -> None:
     spin = _many().spin
-    assert spin.min() == -P.spin_max_steps and spin.max() == P.spin_max_steps
+    top = P.asteroids_spin_max_steps_per_tick
+    assert spin.min() == -top and spin.max() == top
     cfg = quiet_with(asteroids={"spin_max_deg_per_s": 0.0})
     assert set(_many(cfg, 40).spin.tolist()) == {0}
 
@@ -186,7 +194,7 @@ def test_bounding_radius_is_the_farthest_outline_point() -> None:
         d2 = outline[:, 0] * outline[:, 0] + outline[:, 1] * outline[:, 1]
         assert radius == math.sqrt(float(d2.max()))
         r = P.radius[size]
-        assert r * (1.0 - P.jaggedness) - 1e-9 <= math.sqrt(float(d2.min()))
+        assert r * (1.0 - P.asteroids_jaggedness) - 1e-9 <= math.sqrt(float(d2.min()))
         assert radius <= r + 1e-9
 
 
@@ -227,7 +235,7 @@ def test_make_outline_is_one_rock_of_make_rocks() -> None:
                        np.zeros((1, 2)))
     assert outline == [tuple(pt) for pt in batch.local.tolist()]
     assert radius == float(batch.radius[0])
-    assert P.vertices_min <= len(outline) <= P.vertices_max
+    assert P.asteroids_vertices_min <= len(outline) <= P.asteroids_vertices_max
 
 
 def test_append_rocks_gives_fresh_ascending_ids() -> None:
@@ -316,9 +324,11 @@ def test_fragments_start_at_parent_with_bounded_kick() -> None:
     hit = of(events, ev.AsteroidDestroyed)[0]
     for pos, vel in zip(world.ast_pos, world.ast_vel, strict=True):
         # Fragments appeared at the parent's place and moved a few ticks since.
-        assert math.dist(pos, (hit.x, hit.y)) < 6 * P.ast_speed_max * math.sqrt(2) + 1e-9
+        assert math.dist(pos, (hit.x,
+                               hit.y)) < 6 * P.asteroids_speed_max_px_per_tick * math.sqrt(2) + 1e-9
         for axis_v in vel:
-            assert P.ast_speed_min - 1e-12 <= abs(axis_v) <= P.ast_speed_max + 1e-12
+            assert (P.asteroids_speed_min_px_per_tick - 1e-12 <= abs(axis_v)
+                    <= P.asteroids_speed_max_px_per_tick + 1e-12)
 
 
 def test_one_shot_breaks_one_rock_and_never_its_fragments() -> None:

@@ -90,10 +90,11 @@ def _aimed_shot(cfg, score: int, *, small: bool = True, seed: int = 1, **fields)
     nx, ny = after.ship_x, after.ship_y
     assert nx != before.ship_x and ny != before.ship_y
     dist = math.hypot(nx - sx, ny - sy)
-    next_aim = ((nx - sx) / dist * p.saucer_shot_speed, (ny - sy) / dist * p.saucer_shot_speed)
+    next_aim = ((nx - sx) / dist * p.saucers_shot_speed_px_per_tick,
+                (ny - sy) / dist * p.saucers_shot_speed_px_per_tick)
     dist = math.hypot(before.ship_x - sx, before.ship_y - sy)
-    now_aim = ((before.ship_x - sx) / dist * p.saucer_shot_speed,
-               (before.ship_y - sy) / dist * p.saucer_shot_speed)
+    now_aim = ((before.ship_x - sx) / dist * p.saucers_shot_speed_px_per_tick,
+               (before.ship_y - sy) / dist * p.saucers_shot_speed_px_per_tick)
     return vel, next_aim, now_aim
 
 
@@ -181,48 +182,55 @@ def test_spawn_timer_stands_still_while_a_saucer_flies() -> None:
     assert world.saucer_alive and world.saucer_timer == 1
 
 
-@pytest.mark.parametrize("since_break,comes", [(P.lurk_ticks - 1, False), (P.lurk_ticks, True)])
+@pytest.mark.parametrize("since_break,comes", [(P.saucers_lurk_ticks - 1, False),
+                                               (P.saucers_lurk_ticks, True)])
 def test_lurk_hold_ends_at_exactly_lurk_ticks(since_break: int, comes: bool) -> None:
     # Wave 1: the hold needs lurk_min (5) rocks; give it exactly that many.
-    world = due(rocks=row_of_rocks(P.lurk_min), since_break=since_break)
+    world = due(rocks=row_of_rocks(P.saucers_lurk_min_asteroids), since_break=since_break)
     world, events = step(world, 0, CFG)
     assert bool(spawned(events)) is comes and world.saucer_alive is comes
     if not comes:
-        assert world.saucer_timer == world.saucer_interval == P.saucer_first_ticks
+        assert world.saucer_timer == world.saucer_interval == P.saucers_first_interval_ticks
         assert world.saucers_this_game == 0
 
 
 @pytest.mark.parametrize("wave,lurk_min", [
-    (1, P.lurk_min),
-    (3, P.lurk_min + 2),  # +1 a wave
-    (P.lurk_min_max - P.lurk_min + 1, P.lurk_min_max),  # the wave that reaches the cap
-    (P.lurk_min_max - P.lurk_min + 2, P.lurk_min_max),  # uncapped it would be 12
-    (20, P.lurk_min_max),
+    (1, P.saucers_lurk_min_asteroids),
+    (3, P.saucers_lurk_min_asteroids + 2),  # +1 a wave
+    (P.saucers_lurk_min_asteroids_max - P.saucers_lurk_min_asteroids + 1,
+     P.saucers_lurk_min_asteroids_max),  # the wave that reaches the cap
+    (P.saucers_lurk_min_asteroids_max - P.saucers_lurk_min_asteroids + 2,
+     P.saucers_lurk_min_asteroids_max),  # uncapped it would be 12
+    (20, P.saucers_lurk_min_asteroids_max),
 ])
 def test_lurk_hold_needs_exactly_lurk_min_rocks_growing_with_wave_up_to_cap(
         wave: int, lurk_min: int) -> None:
     held = due(rocks=row_of_rocks(lurk_min), since_break=0, wave=wave)
     world, events = step(held, 0, CFG)
     assert not spawned(events), f"{lurk_min} rocks hold the saucer off in wave {wave}"
-    assert world.saucer_timer == P.saucer_first_ticks
+    assert world.saucer_timer == P.saucers_first_interval_ticks
     free = due(rocks=row_of_rocks(lurk_min - 1), since_break=0, wave=wave)
     world, events = step(free, 0, CFG)
     assert spawned(events), f"{lurk_min - 1} rocks let it come in wave {wave}"
 
 
 def test_lurk_hold_resets_timer_to_the_current_interval() -> None:
-    world = due(rocks=row_of_rocks(P.lurk_min), since_break=0, saucer_interval=300)
+    world = due(rocks=row_of_rocks(P.saucers_lurk_min_asteroids), since_break=0,
+                saucer_interval=300)
     world, events = step(world, 0, CFG)
     assert not spawned(events)
     assert world.saucer_timer == 300 and world.saucer_interval == 300
 
 
 @pytest.mark.parametrize("before,after", [
-    (P.saucer_first_ticks, P.saucer_first_ticks - P.saucer_step_ticks),
-    (P.saucer_min_ticks + P.saucer_step_ticks + 1, P.saucer_min_ticks + 1),
-    (P.saucer_min_ticks + P.saucer_step_ticks, P.saucer_min_ticks),
-    (P.saucer_min_ticks + P.saucer_step_ticks - 1, P.saucer_min_ticks),
-    (P.saucer_min_ticks, P.saucer_min_ticks),
+    (P.saucers_first_interval_ticks,
+     P.saucers_first_interval_ticks - P.saucers_interval_step_ticks),
+    (P.saucers_min_interval_ticks + P.saucers_interval_step_ticks + 1,
+     P.saucers_min_interval_ticks + 1),
+    (P.saucers_min_interval_ticks + P.saucers_interval_step_ticks, P.saucers_min_interval_ticks),
+    (P.saucers_min_interval_ticks + P.saucers_interval_step_ticks - 1,
+     P.saucers_min_interval_ticks),
+    (P.saucers_min_interval_ticks, P.saucers_min_interval_ticks),
 ])
 def test_each_saucer_shortens_interval_by_step_down_to_min(before: int, after: int) -> None:
     world, events = step(due(saucer_interval=before), 0, CFG)
@@ -231,7 +239,8 @@ def test_each_saucer_shortens_interval_by_step_down_to_min(before: int, after: i
     assert world.saucers_this_game == 1
 
 
-@pytest.mark.parametrize("this_wave,small", [(P.always_large - 1, False), (P.always_large, True)])
+@pytest.mark.parametrize("this_wave,small", [(P.saucers_always_large_count - 1, False),
+                                             (P.saucers_always_large_count, True)])
 def test_first_always_large_count_saucers_are_large_even_at_high_score(
         this_wave: int, small: bool) -> None:
     world, events = step(due(saucers_this_game=this_wave, score=10 ** 6), 0, CFG)
@@ -239,11 +248,13 @@ def test_first_always_large_count_saucers_are_large_even_at_high_score(
     assert world.saucers_this_game == this_wave + 1
 
 
-@pytest.mark.parametrize("score,small", [(P.small_score - 1, False), (P.small_score, True)])
+@pytest.mark.parametrize("score,small", [(P.saucers_small_score - 1, False), (P.saucers_small_score,
+                                                                              True)])
 def test_only_small_saucers_from_exactly_small_score(score: int, small: bool) -> None:
     # Interval still at the first: shrunk == 0, so below small_score the roll never says small.
-    world = due(saucers_this_game=P.always_large, score=score, next_extra_life=10 ** 7)
-    assert world.saucer_interval == P.saucer_first_ticks
+    world = due(saucers_this_game=P.saucers_always_large_count, score=score,
+                next_extra_life=10 ** 7)
+    assert world.saucer_interval == P.saucers_first_interval_ticks
     world, events = step(world, 0, CFG)
     assert spawned(events)[0].small is small
 
@@ -252,7 +263,8 @@ def test_only_small_saucers_from_exactly_small_score(score: int, small: bool) ->
 def test_interval_at_its_floor_always_gives_small_saucers(cfg) -> None:
     p = params_for(cfg)
     for seed in range(1, 13):
-        world = due(p, saucers_this_game=p.always_large, saucer_interval=p.saucer_min_ticks,
+        world = due(p, saucers_this_game=p.saucers_always_large_count,
+                    saucer_interval=p.saucers_min_interval_ticks,
                     seed=seed)
         world, events = step(world, 0, p)
         assert spawned(events)[0].small is True, seed
@@ -262,12 +274,12 @@ def test_interval_at_its_floor_always_gives_small_saucers(cfg) -> None:
 def test_small_roll_is_strictly_below_how_far_the_interval_shrank(seed: int) -> None:
     # The size roll is the tick's first draw: roll in [0, first - min). The saucer is small
     # when roll < first - interval; at interval = first - roll it is large, one less: small.
-    span = P.saucer_first_ticks - P.saucer_min_ticks
-    world = due(saucers_this_game=P.always_large, seed=seed)
+    span = P.saucers_first_interval_ticks - P.saucers_min_interval_ticks
+    world = due(saucers_this_game=P.saucers_always_large_count, seed=seed)
     roll = Pcg32(world.rng_state, world.rng_inc).below(span)
     assert 0 < roll < span - 1
-    for interval, small in ((P.saucer_first_ticks - roll, False),
-                            (P.saucer_first_ticks - roll - 1, True)):
+    for interval, small in ((P.saucers_first_interval_ticks - roll, False),
+                            (P.saucers_first_interval_ticks - roll - 1, True)):
         d = Draft(world)
         d.saucer_interval = interval
         _, events = step(d.freeze(), 0, CFG)
@@ -285,7 +297,8 @@ def test_saucer_enters_on_a_side_and_flies_away_from_it() -> None:
         assert s.x in (0.0, P.width)
         from_left = s.x == 0.0
         sides.append(from_left)
-        assert world.saucer_vx == (P.saucer_speed if from_left else -P.saucer_speed)
+        speed = P.saucers_speed_px_per_tick
+        assert world.saucer_vx == (speed if from_left else -speed)
         assert world.saucer_vy == 0.0
         assert 0.15 * P.height <= s.y < 0.85 * P.height
     assert 120 <= sides.count(True) <= 180, "either side, as often (150 expected)"
@@ -301,7 +314,8 @@ def test_spawn_height_keeps_the_whole_saucer_on_screen(small: bool) -> None:
     p = params_for(cfg)
     for seed in (1, 2, 3):
         world = due(cfg, rocks=[rock(2, 600.0, 10.0, round_radius=5.0)], seed=seed,
-                    saucers_this_game=p.always_large, score=p.small_score if small else 0)
+                    saucers_this_game=p.saucers_always_large_count,
+                    score=p.saucers_small_score if small else 0)
         _, events = step(world, 0, cfg)
         assert spawned(events)[0].small is small
         assert spawned(events)[0].y == 100.0
@@ -310,16 +324,16 @@ def test_spawn_height_keeps_the_whole_saucer_on_screen(small: bool) -> None:
 def test_spawned_saucer_timers_start_full() -> None:
     world, _ = step(due(), 0, CFG)
     # One tick has run since the spawn set them; the crossing takes ceil(1280 / 2.083) = 615.
-    assert world.saucer_ticks_left == math.ceil(P.width / P.saucer_speed) == 615
-    assert world.saucer_fire_timer == P.saucer_fire_ticks
-    assert world.saucer_zig_timer == P.zigzag_ticks
+    assert world.saucer_ticks_left == math.ceil(P.width / P.saucers_speed_px_per_tick) == 615
+    assert world.saucer_fire_timer == P.saucers_fire_interval_ticks
+    assert world.saucer_zig_timer == P.saucers_zigzag_interval_ticks
 
 
 def test_saucer_leaves_exactly_ceil_width_over_speed_ticks_after_spawning() -> None:
     cfg = config_with(saucers={"max_shots": 0, "zigzag_interval_s": 600.0})
     world, events = step(due(cfg), 0, cfg)
     assert spawned(events)
-    crossing = math.ceil(P.width / P.saucer_speed)
+    crossing = math.ceil(P.width / P.saucers_speed_px_per_tick)
     world, events = run(world, cfg, [0] * (crossing - 1))
     assert world.saucer_alive and not of(events, ev.SaucerLeft)
     world, events = step(world, 0, cfg)
@@ -337,13 +351,13 @@ def test_saucer_leaves_when_ticks_left_runs_out(ticks_left: int, leaves: bool) -
 def test_zigzag_exactly_every_zigzag_ticks() -> None:
     sentinel = 0.5  # not a zig-zag speed, so any change shows
     world, _ = step(saucer_world(vy=sentinel, saucer_zig_timer=1, **GONE), 0, CFG)
-    assert world.saucer_vy != sentinel and world.saucer_zig_timer == P.zigzag_ticks
+    assert world.saucer_vy != sentinel and world.saucer_zig_timer == P.saucers_zigzag_interval_ticks
     d = Draft(world)
     d.saucer_vy = sentinel
-    world, _ = run(d.freeze(), CFG, [0] * (P.zigzag_ticks - 1))
+    world, _ = run(d.freeze(), CFG, [0] * (P.saucers_zigzag_interval_ticks - 1))
     assert world.saucer_vy == sentinel and world.saucer_zig_timer == 1
     world, _ = step(world, 0, CFG)
-    assert world.saucer_vy != sentinel and world.saucer_zig_timer == P.zigzag_ticks
+    assert world.saucer_vy != sentinel and world.saucer_zig_timer == P.saucers_zigzag_interval_ticks
 
 
 def test_zigzag_speeds_are_down_level_up() -> None:
@@ -351,7 +365,7 @@ def test_zigzag_speeds_are_down_level_up() -> None:
     for seed in range(1, 61):
         world, _ = step(saucer_world(vy=0.5, saucer_zig_timer=1, seed=seed, **GONE), 0, P)
         seen.append(world.saucer_vy)
-    s = P.saucer_speed
+    s = P.saucers_speed_px_per_tick
     assert set(seen) == {-s, 0.0, s}
     assert seen.count(0.0) > max(seen.count(-s), seen.count(s)), "level flight twice as likely"
 
@@ -359,17 +373,17 @@ def test_zigzag_speeds_are_down_level_up() -> None:
 def test_saucer_fires_exactly_every_fire_ticks() -> None:
     world = saucer_world(saucer_fire_timer=1, **GONE)
     fired_at = []
-    for tick in range(2 * P.saucer_fire_ticks + 2):
+    for tick in range(2 * P.saucers_fire_interval_ticks + 2):
         world, events = step(world, 0, P)
         if of(events, ev.ShotFired):
             fired_at.append(tick)
-    assert fired_at == [0, P.saucer_fire_ticks, 2 * P.saucer_fire_ticks]
+    assert fired_at == [0, P.saucers_fire_interval_ticks, 2 * P.saucers_fire_interval_ticks]
     world, events = step(saucer_world(saucer_fire_timer=2, **GONE), 0, CFG)
     assert not of(events, ev.ShotFired) and world.saucer_fire_timer == 1
 
 
-@pytest.mark.parametrize("live,fires", [(P.saucer_max_shots - 1, True),
-                                        (P.saucer_max_shots, False)])
+@pytest.mark.parametrize("live,fires", [(P.saucers_max_shots - 1, True),
+                                        (P.saucers_max_shots, False)])
 def test_saucer_shot_cap_reached_exactly(live: int, fires: bool) -> None:
     world = saucer_world(saucer_fire_timer=1, **GONE)
     # Still shots in a corner; three ship shots too, which the saucer's cap ignores.
@@ -380,7 +394,7 @@ def test_saucer_shot_cap_reached_exactly(live: int, fires: bool) -> None:
     world, events = step(world, 0, CFG)
     assert (of(events, ev.ShotFired) == [ev.ShotFired("saucer", 300.0, 200.0)]) is fires
     assert saucer_shots(world) == live + fires
-    assert world.saucer_fire_timer == P.saucer_fire_ticks, "the timer restarts either way"
+    assert world.saucer_fire_timer == P.saucers_fire_interval_ticks, "the timer restarts either way"
 
 
 def test_saucer_shot_lives_exactly_saucer_shot_ticks() -> None:
@@ -392,8 +406,8 @@ def test_saucer_shot_lives_exactly_saucer_shot_ticks() -> None:
     d.saucer_timer = 10 ** 6
     world = d.freeze()
     (shot_id,) = world.shot_id.tolist()
-    assert world.shot_ttl.tolist() == [P.saucer_shot_ticks - 1]
-    world, _ = run(world, cfg, [0] * (P.saucer_shot_ticks - 2))
+    assert world.shot_ttl.tolist() == [P.saucers_shot_lifetime_ticks - 1]
+    world, _ = run(world, cfg, [0] * (P.saucers_shot_lifetime_ticks - 2))
     assert world.shot_id.tolist() == [shot_id], "alive after saucer_shot_ticks - 1 ticks"
     world, _ = step(world, 0, cfg)
     assert world.shot_id.shape[0] == 0
@@ -401,7 +415,7 @@ def test_saucer_shot_lives_exactly_saucer_shot_ticks() -> None:
 
 def test_small_saucer_aims_where_the_ship_will_be_next_tick() -> None:
     cfg = config_with(saucers={"aim_error_deg": 0.0, "aim_error_expert_deg": 0.0})
-    for score in (0, params_for(cfg).expert_score):
+    for score in (0, params_for(cfg).saucers_expert_score):
         vel, next_aim, now_aim = _aimed_shot(cfg, score)
         assert _same(vel, next_aim), score
         assert not _same(vel, now_aim)
@@ -411,15 +425,15 @@ def test_small_saucer_aims_where_the_ship_will_be_next_tick() -> None:
 def test_expert_aim_from_exactly_expert_score(offset: int, exact: bool) -> None:
     # Expert error 0, normal error 90 deg: only the expert shot goes exactly at the ship.
     cfg = config_with(saucers={"aim_error_deg": 90.0, "aim_error_expert_deg": 0.0})
-    vel, next_aim, _ = _aimed_shot(cfg, params_for(cfg).expert_score + offset)
+    vel, next_aim, _ = _aimed_shot(cfg, params_for(cfg).saucers_expert_score + offset)
     assert _same(vel, next_aim) is exact
     if not exact:
         turn = _turn_steps(vel, next_aim)
-        assert 1 <= abs(turn) <= params_for(cfg).aim_error_steps + 1e-6
+        assert 1 <= abs(turn) <= params_for(cfg).saucers_aim_error_steps + 1e-6
 
 
 def test_aim_error_is_whole_steps_either_way_within_the_bound() -> None:
-    err = P.aim_error_steps
+    err = P.saucers_aim_error_steps
     turns = []
     for seed in range(1, 31):
         vel, next_aim, _ = _aimed_shot(CFG, 0, seed=seed)
@@ -433,7 +447,7 @@ def test_aim_error_is_whole_steps_either_way_within_the_bound() -> None:
 def test_aim_error_reaches_exactly_plus_and_minus_its_bound() -> None:
     # 360 / 4096 deg is one heading step: the error is then -1, 0 or +1 step, all reachable.
     cfg = config_with(saucers={"aim_error_deg": 360.0 / HEADING_STEPS})
-    assert params_for(cfg).aim_error_steps == 1
+    assert params_for(cfg).saucers_aim_error_steps == 1
     turns = set()
     for seed in range(1, 31):
         vel, next_aim, _ = _aimed_shot(cfg, 0, seed=seed)
@@ -444,10 +458,10 @@ def test_aim_error_reaches_exactly_plus_and_minus_its_bound() -> None:
 def test_expert_aim_error_is_within_the_expert_bound() -> None:
     turns = []
     for seed in range(1, 31):
-        vel, next_aim, _ = _aimed_shot(CFG, P.expert_score, seed=seed)
+        vel, next_aim, _ = _aimed_shot(CFG, P.saucers_expert_score, seed=seed)
         turns.append(_turn_steps(vel, next_aim))
-    assert max(abs(t) for t in turns) <= P.aim_error_expert_steps + 1e-6
-    assert max(abs(t) for t in turns) > P.aim_error_expert_steps // 2
+    assert max(abs(t) for t in turns) <= P.saucers_aim_error_expert_steps + 1e-6
+    assert max(abs(t) for t in turns) > P.saucers_aim_error_expert_steps // 2
 
 
 def test_large_saucer_fires_at_random_not_at_the_ship() -> None:
@@ -456,7 +470,7 @@ def test_large_saucer_fires_at_random_not_at_the_ship() -> None:
     for seed in range(1, 25):
         vel, next_aim, _ = _aimed_shot(cfg, 0, small=False, seed=seed)
         assert not _same(vel, next_aim)
-        assert _is_table_direction(vel, P.saucer_shot_speed)
+        assert _is_table_direction(vel, P.saucers_shot_speed_px_per_tick)
         quadrants.add((vel[0] > 0.0, vel[1] > 0.0))
     assert len(quadrants) == 4, "any of the whole turn's headings"
 
@@ -468,8 +482,8 @@ def test_no_aimed_fire_at_a_ship_out_of_play(state: int) -> None:
                          ship_state=state, ship_timer=10 ** 6, ship_x=640.0, ship_y=360.0)
     world, _ = step(world, 0, cfg)
     (vel,) = world.shot_vel.tolist()
-    assert not _same(vel, (P.saucer_shot_speed, 0.0)), "not aimed at the ship's place"
-    assert _is_table_direction(vel, P.saucer_shot_speed)
+    assert not _same(vel, (P.saucers_shot_speed_px_per_tick, 0.0)), "not aimed at the ship's place"
+    assert _is_table_direction(vel, P.saucers_shot_speed_px_per_tick)
 
 
 def test_no_aimed_fire_after_game_over() -> None:
@@ -478,7 +492,7 @@ def test_no_aimed_fire_after_game_over() -> None:
                          game_over=True, lives=0, ship_x=640.0, ship_y=360.0)
     world, _ = step(world, 0, cfg)
     (vel,) = world.shot_vel.tolist()
-    assert not _same(vel, (P.saucer_shot_speed, 0.0))
+    assert not _same(vel, (P.saucers_shot_speed_px_per_tick, 0.0))
 
 
 def test_aim_direction_of_a_target_on_the_saucer_is_plus_x() -> None:
@@ -685,12 +699,14 @@ def test_saucer_too_big_for_the_spawn_band_comes_in_at_mid_height(radius: float)
 def test_first_saucers_of_a_game_are_large_in_every_wave() -> None:
     # always_large_count counts saucers over the game (as the 1979 reload did): the fourth
     # saucer of a game, even the first of wave 2, may be small; the third may not.
-    big_score = {"score": P.small_score}
-    first, _ = step(due(wave=2, saucers_this_game=P.always_large - 1, **big_score), 0, CFG)
-    later, _ = step(due(wave=2, saucers_this_game=P.always_large, **big_score), 0, CFG)
+    big_score = {"score": P.saucers_small_score}
+    first, _ = step(due(wave=2, saucers_this_game=P.saucers_always_large_count - 1, **big_score), 0,
+                    CFG)
+    later, _ = step(due(wave=2, saucers_this_game=P.saucers_always_large_count, **big_score), 0,
+                    CFG)
     assert first.saucer_alive and not first.saucer_small
     assert later.saucer_alive and later.saucer_small
-    assert later.saucers_this_game == P.always_large + 1
+    assert later.saucers_this_game == P.saucers_always_large_count + 1
 
 
 def test_small_saucer_aims_across_the_wrap_seam() -> None:
@@ -709,7 +725,7 @@ def test_small_saucer_aims_across_the_wrap_seam() -> None:
 
 
 def test_saucer_aim_error_is_bounded() -> None:
-    for error in (-QUIET_P.aim_error_steps, QUIET_P.aim_error_steps):
+    for error in (-QUIET_P.saucers_aim_error_steps, QUIET_P.saucers_aim_error_steps):
         ux, uy = aim_direction(QUIET_P, 0.0, 0.0, 100.0, 0.0, error)
         angle = math.degrees(math.atan2(uy, ux))
         assert abs(angle) == pytest.approx(Config().saucers.aim_error_deg, abs=0.1)
@@ -722,7 +738,7 @@ def test_saucer_comes_sooner_for_a_lurker() -> None:
                               for i in range(8)], since_break=10 ** 6)
     busy = world_with(cfg, [rock(0, 100.0 + 100 * i, 100.0, round_radius=10.0)
                             for i in range(8)], since_break=0)
-    ticks = p.saucer_first_ticks + 2
+    ticks = p.saucers_first_interval_ticks + 2
     _, lurk_events = run(lurker, cfg, [0] * ticks)
     assert of(lurk_events, ev.SaucerSpawned), "an idle player gets a saucer on time"
     # A busy player (who keeps breaking rocks) holds the saucer off.
@@ -744,7 +760,7 @@ def test_saucer_crosses_and_leaves() -> None:
     w, events = step(w, 0, cfg)
     spawned = of(events, ev.SaucerSpawned)
     assert spawned and w.saucer_alive
-    w, events = run(w, cfg, [0] * (math.ceil(p.width / p.saucer_speed) + 2))
+    w, events = run(w, cfg, [0] * (math.ceil(p.width / p.saucers_speed_px_per_tick) + 2))
     assert of(events, ev.SaucerLeft) or of(events, ev.SaucerDestroyed)
     assert not w.saucer_alive
 

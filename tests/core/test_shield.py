@@ -87,7 +87,7 @@ def vxy(world, i: int = 0) -> tuple[float, float]:
 
 
 SHIELDED_COASTING = quiet_with(ship={"shield": {"enabled": True}, "drag_per_s": 0.0})
-R_SHIELD = params_for(SHIELDED_COASTING).shield_radius  # 26
+R_SHIELD = params_for(SHIELDED_COASTING).ship_shield_radius_px  # 26
 SAUCERS = Config()
 SAUCERS_P = params_for(SAUCERS)
 IDLE = {"saucer_fire_timer": 10 ** 6, "saucer_zig_timer": 10 ** 6, "saucer_ticks_left": 10 ** 6}
@@ -140,7 +140,7 @@ def test_shield_turns_on_with_one_tick_of_energy_and_drains_to_zero() -> None:
     w = world_with(SHIELDED, [far_rock(SHIELDED)], shield_energy=1)
     world, events = step(w, SHIELD, SHIELDED)
     assert world.shield_on and world.shield_energy == 0
-    assert of(events, ev.ShieldChanged) == [ev.ShieldChanged(True, 1 / PS.shield_ticks)]
+    assert of(events, ev.ShieldChanged) == [ev.ShieldChanged(True, 1 / PS.ship_shield_energy_ticks)]
     world, events = step(world, SHIELD, SHIELDED)
     assert not world.shield_on and world.shield_energy == 0
     assert of(events, ev.ShieldChanged) == [ev.ShieldChanged(False, 0.0)]
@@ -155,26 +155,26 @@ def test_shield_does_not_turn_on_at_zero_energy() -> None:
 
 def test_shield_drains_exactly_one_per_tick() -> None:
     w = world_with(SHIELDED, [far_rock(SHIELDED)])
-    assert w.shield_energy == PS.shield_ticks
+    assert w.shield_energy == PS.ship_shield_energy_ticks
     world, _ = run(w, SHIELDED, [SHIELD] * 5)
-    assert world.shield_energy == PS.shield_ticks - 5 and world.shield_on
+    assert world.shield_energy == PS.ship_shield_energy_ticks - 5 and world.shield_on
 
 
 def test_shield_only_while_its_button_is_held() -> None:
     w = world_with(SHIELDED, [far_rock(SHIELDED)])
     world, events = step(w, THRUST | FIRE, SHIELDED)
-    assert not world.shield_on and world.shield_energy == PS.shield_ticks
+    assert not world.shield_on and world.shield_energy == PS.ship_shield_energy_ticks
     assert not of(events, ev.ShieldChanged)
 
 
 def test_shield_disabled_never_turns_on() -> None:
     w = world_with(CFG, [far_rock()])
     world, events = run(w, CFG, [SHIELD] * 3)
-    assert not world.shield_on and world.shield_energy == P.shield_ticks
+    assert not world.shield_on and world.shield_energy == P.ship_shield_energy_ticks
     assert not of([e for t in events for e in t], ev.ShieldChanged)
 
 
-@pytest.mark.parametrize("refill,energy", [(True, PS.shield_ticks), (False, 5)])
+@pytest.mark.parametrize("refill,energy", [(True, PS.ship_shield_energy_ticks), (False, 5)])
 def test_shield_refill_on_respawn(refill: bool, energy: int) -> None:
     cfg = quiet_with(ship={"shield": {"enabled": True, "refill_per_wave": refill}})
     w = world_with(cfg, [far_rock(cfg)], ship_state=SHIP_DEAD, ship_timer=1, shield_energy=5)
@@ -258,7 +258,7 @@ def test_shield_bounces_rocks_and_protects_the_ship() -> None:
     assert not of(events, ev.ShipDestroyed)
     assert world.ast_vel[0, 0] > 0.0, "the rock bounced back off the shield"
     assert of(events, ev.ShieldChanged)[0].on
-    assert world.shield_energy == params_for(cfg).shield_ticks - 30
+    assert world.shield_energy == params_for(cfg).ship_shield_energy_ticks - 30
 
 
 def test_shield_runs_out() -> None:

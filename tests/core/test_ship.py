@@ -73,30 +73,30 @@ AXIS = quiet_with(ship={"max_speed_px_per_s": 300.0, "drag_per_s": 0.0, "speed_l
 
 
 def _coast(cfg: Config, vx: float, vy: float) -> tuple[float, float]:
-    assert params_for(cfg).max_speed == 5.0 and params_for(cfg).drag_keep == 1.0
+    assert params_for(cfg).ship_max_speed_px_per_tick == 5.0 and params_for(cfg).drag_keep == 1.0
     world, _ = step(world_with(cfg, [far_rock(cfg)], ship_vx=vx, ship_vy=vy), 0, cfg)
     return world.ship_vx, world.ship_vy
 
 
 def test_ship_shot_cap_one_below_fires() -> None:
-    w = _world_with_live_shots(P.shot_max - 1)
+    w = _world_with_live_shots(P.shots_max_alive - 1)
     world, events = step(w, FIRE, CFG)
-    assert of(events, ev.ShotFired) == [ev.ShotFired("ship", CX, CY + 0.5 * P.ship_length)]
-    assert ship_shots(world) == P.shot_max
+    assert of(events, ev.ShotFired) == [ev.ShotFired("ship", CX, CY + 0.5 * P.ship_length_px)]
+    assert ship_shots(world) == P.shots_max_alive
 
 
 def test_ship_shot_cap_reached_exactly() -> None:
-    w = _world_with_live_shots(P.shot_max)
+    w = _world_with_live_shots(P.shots_max_alive)
     world, events = step(w, FIRE, CFG)
     assert not of(events, ev.ShotFired)
-    assert ship_shots(world) == P.shot_max
+    assert ship_shots(world) == P.shots_max_alive
 
 
 def test_saucer_shots_do_not_count_against_the_ship_shot_cap() -> None:
-    w = _world_with_live_shots(P.shot_max - 1, saucer=3)
+    w = _world_with_live_shots(P.shots_max_alive - 1, saucer=3)
     world, events = step(w, FIRE, CFG)
     assert len(of(events, ev.ShotFired)) == 1
-    assert ship_shots(world) == P.shot_max
+    assert ship_shots(world) == P.shots_max_alive
 
 
 def test_fire_acts_on_the_press_tick_only() -> None:
@@ -107,7 +107,7 @@ def test_fire_acts_on_the_press_tick_only() -> None:
 
 def test_autofire_fires_exactly_every_autofire_ticks_while_held() -> None:
     cfg = quiet_with(shots={"autofire": True, "max_alive": 50})
-    n = params_for(cfg).autofire_ticks
+    n = params_for(cfg).shots_autofire_interval_ticks
     w = world_with(cfg, [far_rock(cfg)])
     _, ticks = run(w, cfg, [FIRE] * (2 * n + 1))
     assert fired_ticks(ticks) == [0, n, 2 * n]
@@ -115,7 +115,7 @@ def test_autofire_fires_exactly_every_autofire_ticks_while_held() -> None:
 
 def test_autofire_press_fires_at_once_and_restarts_the_interval() -> None:
     cfg = quiet_with(shots={"autofire": True, "max_alive": 50})
-    n = params_for(cfg).autofire_ticks
+    n = params_for(cfg).shots_autofire_interval_ticks
     w = world_with(cfg, [far_rock(cfg)])
     # Released after 3 ticks, pressed again: a shot on the press, the next n ticks later.
     _, ticks = run(w, cfg, [FIRE] * 3 + [0] + [FIRE] * (n + 1))
@@ -124,11 +124,12 @@ def test_autofire_press_fires_at_once_and_restarts_the_interval() -> None:
 
 def test_autofire_off_gives_one_shot_per_press() -> None:
     w = world_with(CFG, [far_rock()])
-    _, ticks = run(w, CFG, [FIRE] * (3 * P.autofire_ticks))
+    _, ticks = run(w, CFG, [FIRE] * (3 * P.shots_autofire_interval_ticks))
     assert fired_ticks(ticks) == [0]
 
 
-@pytest.mark.parametrize("mask,turn", [(LEFT, P.turn_steps), (RIGHT, -P.turn_steps),
+@pytest.mark.parametrize("mask,turn", [(LEFT, P.ship_turn_steps_per_tick),
+                                       (RIGHT, -P.ship_turn_steps_per_tick),
                                        (LEFT | RIGHT, 0), (0, 0)])
 def test_turn_is_exactly_turn_steps_per_tick(mask: int, turn: int) -> None:
     w = world_with(CFG, [far_rock()], ship_heading=10)
@@ -139,7 +140,8 @@ def test_turn_is_exactly_turn_steps_per_tick(mask: int, turn: int) -> None:
 def test_thrust_adds_exactly_thrust_along_the_heading_without_drag() -> None:
     w = world_with(CFG, [far_rock()], ship_heading=300, ship_vx=1.0)
     world, events = step(w, THRUST, CFG)
-    vx, vy = 1.0 + float(COS[300]) * P.thrust, float(SIN[300]) * P.thrust
+    thrust = P.ship_thrust_px_per_tick2
+    vx, vy = 1.0 + float(COS[300]) * thrust, float(SIN[300]) * thrust
     assert (world.ship_vx, world.ship_vy) == (vx, vy)
     assert (world.ship_x, world.ship_y) == (CX + vx, CY + vy)
     assert of(events, ev.ThrustChanged) == [ev.ThrustChanged(True)] and world.thrusting
@@ -185,7 +187,7 @@ def test_axis_speed_limit_clamps_each_axis_to_max() -> None:
 
 @pytest.mark.parametrize("heading", [0, 512, START_HEADING, 2900])
 def test_ship_outline_is_the_template_rotated_to_the_heading(heading: int) -> None:
-    x, y, length = 300.0, 200.0, P.ship_length
+    x, y, length = 300.0, 200.0, P.ship_length_px
     pts = ship_outline(P, x, y, heading)
     c, s = float(COS[heading]), float(SIN[heading])
     for (px, py), (u, v) in zip(pts.tolist(), SHIP_OUTLINE.tolist(), strict=True):
@@ -208,7 +210,7 @@ def test_autofire_option_fires_while_held() -> None:
     w = world_with(cfg, [rock(0, 100.0, 100.0, round_radius=10.0, cfg=cfg)])
     _, events = run_inputs(w, cfg, [FIRE] * 60)
     p = params_for(cfg)
-    assert len(of(events, ev.ShotFired)) == 1 + (60 - 1) // p.autofire_ticks
+    assert len(of(events, ev.ShotFired)) == 1 + (60 - 1) // p.shots_autofire_interval_ticks
 
 
 def test_shot_cap_limits_live_ship_shots() -> None:
@@ -223,13 +225,13 @@ def test_thrust_turn_drag_and_speed_limit() -> None:
     w = world_with(CFG, [rock(0, 100.0, 100.0, round_radius=10.0)])
     world, events = run_inputs(w, CFG, [int(InputFrame.THRUST)] * 400)
     speed = math.hypot(world.ship_vx, world.ship_vy)
-    assert speed == pytest.approx(P.max_speed, rel=1e-12)
+    assert speed == pytest.approx(P.ship_max_speed_px_per_tick, rel=1e-12)
     assert of(events, ev.ThrustChanged) == [ev.ThrustChanged(True)]
     coasting, events = run_inputs(world, CFG, [0] * 60)
     assert math.hypot(coasting.ship_vx, coasting.ship_vy) < speed
     assert of(events, ev.ThrustChanged) == [ev.ThrustChanged(False)]
     turned, _ = run_inputs(w, CFG, [int(InputFrame.LEFT)] * 10)
-    assert turned.ship_heading == w.ship_heading + 10 * P.turn_steps
+    assert turned.ship_heading == w.ship_heading + 10 * P.ship_turn_steps_per_tick
 
 
 def test_classic_speed_limit_is_a_square() -> None:
@@ -238,5 +240,6 @@ def test_classic_speed_limit_is_a_square() -> None:
     w = world_with(cfg, [rock(0, 100.0, 100.0, round_radius=10.0, cfg=cfg)],
                    ship_heading=512)  # 45 degrees
     world, _ = run_inputs(w, cfg, [int(InputFrame.THRUST)] * 600)
-    assert world.ship_vx == pytest.approx(p.max_speed) and world.ship_vy == pytest.approx(
-        p.max_speed)
+    top = p.ship_max_speed_px_per_tick
+    assert world.ship_vx == pytest.approx(top) and world.ship_vy == pytest.approx(
+        p.ship_max_speed_px_per_tick)

@@ -55,8 +55,8 @@ BOUNCE_ALL = quiet(config_with(borders={"asteroids": "bounce", "ship": "bounce",
 def test_shot_lives_exactly_shot_ticks_counting_the_firing_tick() -> None:
     w = world_with(CFG, [far_rock()])
     world, _ = step(w, FIRE, CFG)
-    assert list(world.shot_ttl) == [P.shot_ticks - 1]
-    world, _ = run(world, CFG, [0] * (P.shot_ticks - 2))  # shot_ticks - 1 ticks in all
+    assert list(world.shot_ttl) == [P.shots_lifetime_ticks - 1]
+    world, _ = run(world, CFG, [0] * (P.shots_lifetime_ticks - 2))  # shot_ticks - 1 ticks in all
     assert list(world.shot_ttl) == [1]
     world, _ = step(world, 0, CFG)  # the shot_ticks-th tick
     assert world.shot_id.shape[0] == 0
@@ -73,7 +73,8 @@ def test_shot_inherits_ship_velocity_when_on() -> None:
     w = world_with(CFG, [far_rock()], ship_vx=3.0, ship_vy=-2.0)
     world, _ = step(w, FIRE, CFG)
     # Coasting drag acts before the shot leaves; heading up adds shot_speed to y.
-    assert world.shot_vel.tolist() == [[3.0 * P.drag_keep, P.shot_speed - 2.0 * P.drag_keep]]
+    assert world.shot_vel.tolist() == [[3.0 * P.drag_keep,
+                                        P.shots_speed_px_per_tick - 2.0 * P.drag_keep]]
 
 
 @pytest.mark.parametrize("heading", [START_HEADING, 300])
@@ -82,9 +83,9 @@ def test_shot_leaves_the_nose_ignoring_ship_velocity_when_inherit_is_off(heading
     w = world_with(cfg, [far_rock(cfg)], ship_vx=3.0, ship_vy=-2.0, ship_heading=heading)
     world, events = step(w, FIRE, cfg)
     c, s = float(COS[heading]), float(SIN[heading])
-    vel = (c * P.shot_speed, s * P.shot_speed)
+    vel = (c * P.shots_speed_px_per_tick, s * P.shots_speed_px_per_tick)
     assert world.shot_vel.tolist() == [list(vel)]
-    nose = (CX + c * 0.5 * P.ship_length, CY + s * 0.5 * P.ship_length)
+    nose = (CX + c * 0.5 * P.ship_length_px, CY + s * 0.5 * P.ship_length_px)
     assert of(events, ev.ShotFired) == [ev.ShotFired("ship", *nose)]
     assert world.shot_pos.tolist() == [[nose[0] + vel[0], nose[1] + vel[1]]]
 
@@ -92,7 +93,7 @@ def test_shot_leaves_the_nose_ignoring_ship_velocity_when_inherit_is_off(heading
 def test_shot_axis_cap_leaves_a_component_at_the_cap_unchanged() -> None:
     cfg = quiet_with(shots={"max_axis_speed_px_per_s": 600.0})  # cap 10 px/tick = shot speed
     p = params_for(cfg)
-    assert p.shot_axis_cap == p.shot_speed == 10.0
+    assert p.shots_max_axis_speed_px_per_tick == p.shots_speed_px_per_tick == 10.0
     assert _shot_velocity(cfg, START_HEADING, 0.0) == (0.0, 10.0)
     assert _shot_velocity(cfg, START_HEADING, -2.0) == (0.0, 10.0 - 2.0 * p.drag_keep)
 
@@ -148,7 +149,7 @@ def test_the_earliest_shot_claims_a_rock(ship_from: float, saucer_from: float, b
 def test_shots_expire_after_their_lifetime() -> None:
     w = world_with(CFG, [rock(0, 100.0, 100.0, round_radius=10.0)])
     # A shot flies for exactly shot_ticks ticks, the tick it was fired included.
-    world, _ = run_inputs(w, CFG, [FIRE] + [0] * (P.shot_ticks - 2))
+    world, _ = run_inputs(w, CFG, [FIRE] + [0] * (P.shots_lifetime_ticks - 2))
     assert world.shot_id.shape[0] == 1
     world, _ = step(world, 0, CFG)
     assert world.shot_id.shape[0] == 0
@@ -159,7 +160,7 @@ def test_shot_inherits_ship_velocity() -> None:
     world, _ = step(w, FIRE, CFG)
     # Heading is straight up; the shot keeps the ship's sideways drift.
     assert world.shot_vel[0, 0] == pytest.approx(3.0 * P.drag_keep)
-    assert world.shot_vel[0, 1] == pytest.approx(P.shot_speed)
+    assert world.shot_vel[0, 1] == pytest.approx(P.shots_speed_px_per_tick)
 
 
 def test_fast_shot_hits_fast_rock_head_on() -> None:

@@ -21,7 +21,7 @@ def soak(name: str, seed: int, ticks: int, style: int) -> dict[str, int]:
     cfg = preset(name)
     p = params_for(cfg)
     world = new_world(p, seed)
-    watch = OverlapWatch(p) if p.ast_collide else None
+    watch = OverlapWatch(p) if p.asteroids_collide else None
     seen = {"games": 1, "max_wave": 1, "max_asteroids": 0, "saucers": 0}
     with np.errstate(all="raise"):
         for _ in range(ticks):

@@ -66,12 +66,13 @@ def test_new_world_starts_from_the_config() -> None:
     assert (world.ship_state, world.ship_x, world.ship_y) == (SHIP_FLYING, 0.5 * W, 0.5 * H)
     assert (world.ship_vx, world.ship_vy, world.ship_heading) == (0.0, 0.0, START_HEADING)
     assert (world.lives, world.next_extra_life) == (4, 5000)
-    assert world.shield_energy == p.shield_ticks == 120
+    assert world.shield_energy == p.ship_shield_energy_ticks == 120
     assert world.rng_inc == seed_state(9)[1]
     assert world.rng_state != seed_state(9)[0], "the first wave drew its rocks"
-    assert world.asteroid_count == p.first_wave
-    assert world.ast_id.tolist() == list(range(1, p.first_wave + 1)), "ids count from 1"
-    assert world.next_id == p.first_wave + 1 and world.shot_id.shape[0] == 0
+    assert world.asteroid_count == p.game_first_wave_asteroids
+    assert world.ast_id.tolist() == list(range(1,
+                                               p.game_first_wave_asteroids + 1)), "ids count from 1"
+    assert world.next_id == p.game_first_wave_asteroids + 1 and world.shot_id.shape[0] == 0
 
 
 def test_new_world_holds_no_button_no_timer_and_no_saucer() -> None:
@@ -119,19 +120,20 @@ def test_new_game_starts_from_a_canonical_state(refill: bool) -> None:
     p = params_for(cfg)
     w = new_world(cfg, 7)
     assert (w.tick, w.score, w.lives, w.next_extra_life, w.wave, w.game_over) == (
-        0, 0, p.lives, p.extra_life_every, 1, False)
+        0, 0, p.game_lives, p.scoring_extra_life_every, 1, False)
     assert (w.ship_state, w.ship_x, w.ship_y, w.ship_vx, w.ship_vy) == (
         SHIP_FLYING, 0.5 * p.width, 0.5 * p.height, 0.0, 0.0)
     assert (w.ship_timer, w.ship_doomed, w.autofire_timer, w.thrusting, w.shield_on,
             w.fire_held, w.hyper_held) == (0, False, 0, False, False, False, False)
-    assert w.shield_energy == p.shield_ticks
+    assert w.shield_energy == p.ship_shield_energy_ticks
     assert (w.saucer_alive, w.saucer_small, w.saucer_x, w.saucer_y, w.saucer_vx, w.saucer_vy,
             w.saucer_ticks_left, w.saucer_fire_timer, w.saucer_zig_timer) == (
         False, False, 0.0, 0.0, 0.0, 0.0, 0, 0, 0)
     assert (w.saucer_timer, w.saucer_interval, w.saucers_this_game, w.since_break) == (
-        p.saucer_first_ticks, p.saucer_first_ticks, 0, 0)
+        p.saucers_first_interval_ticks, p.saucers_first_interval_ticks, 0, 0)
     assert (w.beat_timer, w.beat_interval, w.beat_quicken_timer, w.beat_tone) == (
-        p.beat_start_ticks, p.beat_start_ticks, p.beat_quicken_ticks, 0)
-    assert (w.wave_timer, w.wave_weight) == (-1, 7 * p.first_wave)
-    assert w.shot_id.shape[0] == 0 and w.asteroid_count == p.first_wave
+        p.game_heartbeat_start_interval_ticks, p.game_heartbeat_start_interval_ticks,
+        p.game_heartbeat_quicken_every_ticks, 0)
+    assert (w.wave_timer, w.wave_weight) == (-1, 7 * p.game_first_wave_asteroids)
+    assert w.shot_id.shape[0] == 0 and w.asteroid_count == p.game_first_wave_asteroids
     assert state_hash(w) == state_hash(new_world(cfg, 7))

@@ -97,18 +97,18 @@ def test_first_wave_of_zero_asteroids_clears_at_once() -> None:
 
 def test_next_wave_starts_exactly_wave_delay_ticks_after_the_break() -> None:
     w = _clear_last_rock()
-    world, per_step = run(w, CFG, 1 + P.wave_delay_ticks)
+    world, per_step = run(w, CFG, 1 + P.game_next_wave_delay_ticks)
     cleared = [i for i, events in enumerate(per_step) if of(events, ev.WaveCleared)]
     started = [i for i, events in enumerate(per_step) if of(events, ev.WaveStarted)]
     assert cleared == [0]  # the tick the last rock broke
-    assert started == [P.wave_delay_ticks]  # nothing at delay - 1
+    assert started == [P.game_next_wave_delay_ticks]  # nothing at delay - 1
     assert of(per_step[-1], ev.WaveStarted) == [ev.WaveStarted(2, wave_size(P, 2))]
     assert world.asteroid_count == wave_size(P, 2)
 
 
 def test_next_wave_with_a_short_delay() -> None:
     cfg = quiet_with(game={"next_wave_delay_s": 3 / 60})
-    assert params_for(cfg).wave_delay_ticks == 3
+    assert params_for(cfg).game_next_wave_delay_ticks == 3
     world, per_step = run(_clear_last_rock(cfg), cfg, 4)
     assert [bool(of(events, ev.WaveStarted)) for events in per_step] == [False, False, False,
                                                                           True]
@@ -136,12 +136,12 @@ def test_new_wave_resets_saucer_timers_but_not_the_saucer_count() -> None:
     cfg = quiet_with(game={"next_wave_delay_s": 0.0})
     world, _ = step(_clear_last_rock(cfg, saucer_timer=3, saucer_interval=150,
                                      saucers_this_game=4), 0, cfg)
-    assert world.saucer_timer == P.saucer_first_ticks
-    assert world.saucer_interval == P.saucer_first_ticks
+    assert world.saucer_timer == P.saucers_first_interval_ticks
+    assert world.saucer_interval == P.saucers_first_interval_ticks
     assert world.saucers_this_game == 4
 
 
-@pytest.mark.parametrize("refill,energy", [(True, P.shield_ticks), (False, 5)])
+@pytest.mark.parametrize("refill,energy", [(True, P.ship_shield_energy_ticks), (False, 5)])
 def test_new_wave_refills_shield_only_when_refill_per_wave(refill: bool, energy: int) -> None:
     cfg = quiet_with(game={"next_wave_delay_s": 0.0},
                      ship={"shield": {"refill_per_wave": refill}})
@@ -226,7 +226,7 @@ def test_new_wave_rocks_are_large_on_the_wrapping_edges() -> None:
     assert np.ptp(x[y == 0.0]) > 0.5 * P.width and np.ptp(y[x == 0.0]) > 0.5 * P.height
     dx = np.minimum(abs(x - CX), P.width - abs(x - CX))
     dy = np.minimum(abs(y - CY), P.height - abs(y - CY))
-    assert (dx * dx + dy * dy >= P.spawn_clearance * P.spawn_clearance).all()
+    assert (dx * dx + dy * dy >= P.game_spawn_clearance_px * P.game_spawn_clearance_px).all()
 
 
 def test_new_wave_rocks_sit_inset_by_their_radius_when_bouncing() -> None:
@@ -260,10 +260,11 @@ def test_new_wave_speed_signs_are_even() -> None:
 def test_new_wave_speeds_per_axis_within_min_and_max() -> None:
     vel = _spawn(CFG, 60, 3).vel
     speed = np.abs(vel)
-    assert (speed >= P.ast_speed_min).all() and (speed < P.ast_speed_max).all()
-    span = P.ast_speed_max - P.ast_speed_min
-    assert speed.min() < P.ast_speed_min + 0.1 * span  # the whole range is used
-    assert speed.max() > P.ast_speed_max - 0.1 * span
+    assert (speed >= P.asteroids_speed_min_px_per_tick).all()
+    assert (speed < P.asteroids_speed_max_px_per_tick).all()
+    span = P.asteroids_speed_max_px_per_tick - P.asteroids_speed_min_px_per_tick
+    assert speed.min() < P.asteroids_speed_min_px_per_tick + 0.1 * span  # the whole range is used
+    assert speed.max() > P.asteroids_speed_max_px_per_tick - 0.1 * span
     assert (vel > 0).any() and (vel < 0).any()
 
 
@@ -282,7 +283,7 @@ def test_first_wave_spawns_on_the_edges_away_from_the_ship() -> None:
         w = new_world(CFG, seed)
         assert w.asteroid_count == 4 and w.wave == 1
         d = w.ast_pos - np.array([CX, CY])
-        assert (np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) >= P.spawn_clearance).all()
+        assert (np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) >= P.game_spawn_clearance_px).all()
         on_edge = (w.ast_pos[:, 0] == 0) | (w.ast_pos[:, 1] == 0)  # the seam of a torus
         assert on_edge.all()
 
@@ -292,7 +293,7 @@ def test_next_wave_comes_after_the_delay_and_is_bigger() -> None:
     w = with_shots(w, [(SHOOTER_SHIP, 280.0, 200.0, 10.0, 0.0, 30)])
     w, events = run_inputs(w, CFG, [0] * 2)
     assert of(events, ev.WaveCleared) == [ev.WaveCleared(1)]
-    w, events = run_inputs(w, CFG, [0] * (P.wave_delay_ticks - 1))
+    w, events = run_inputs(w, CFG, [0] * (P.game_next_wave_delay_ticks - 1))
     assert w.asteroid_count == 0 and not of(events, ev.WaveStarted)
     w, events = step(w, 0, CFG)
     assert of(events, ev.WaveStarted) == [ev.WaveStarted(2, 6)]
@@ -452,7 +453,7 @@ def _places_one_by_one(p, rng, ship, count):
             d2 = dx * dx + dy * dy
             if d2 > best_d2:
                 best, best_d2 = (x, y), d2
-            if d2 >= p.spawn_clearance * p.spawn_clearance:
+            if d2 >= p.game_spawn_clearance_px * p.game_spawn_clearance_px:
                 break
         places.append(best)
     return places
