@@ -151,13 +151,13 @@ def test_a_new_rules_version_keeps_every_old_replay(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     pkg = _later_version(tmp_path, [
         ("config/schema.py", "RULES_VERSION = 1\n", "RULES_VERSION = 2\n"),
-        ("core/params.py", '    ("shot_speed", "shots.speed_px_per_s"),\n', ''),
+        ("core/params.py", '    "shots.speed_px_per_s",\n', ''),
         ("core/params.py", "DERIVED_PARAMS: tuple[tuple[str, Callable[[Mapping[str, Any], Config], "
          "Any]], ...] = (\n",
          "DERIVED_PARAMS: tuple[tuple[str, Callable[[Mapping[str, Any], Config], Any]], ...] = (\n"
-         '    ("shot_speed", lambda t, c: (t["shots.speed_px_per_s"] * 1.5\n'
-         '                                 if t["rules_version"] >= 2\n'
-         '                                 else t["shots.speed_px_per_s"])),\n'),
+         '    ("shots_speed_px_per_tick", lambda t, c: (t["shots.speed_px_per_s"] * 1.5\n'
+         '                                              if t["rules_version"] >= 2\n'
+         '                                              else t["shots.speed_px_per_s"])),\n'),
     ])
     _verify_all(pkg, SAMPLE)  # the knob test above goes through all of them
 
