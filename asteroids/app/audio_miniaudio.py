@@ -44,8 +44,9 @@ QUEUE_MS = 30
 backend keeps periods (ALSA, WASAPI, Core Audio); through PulseAudio, the latency asked of
 the server (``PULSE_LATENCY_MSEC``, which libpulse reads when a stream connects): miniaudio
 0.11 asks PulseAudio for one period only (measured: 5 ms in the stream's buffer and 2.5 ms in
-the sink's), and every callback that came 10 ms late underran and slipped the stream. 30 ms
-underran under load; 40 ms became 30 ms in the stream's buffer and 10 ms in the sink's."""
+the sink's), and every callback that came 10 ms late underran and slipped the stream. With
+30 ms a cue sounded 50-52 ms after its tick (an underrun in about one capture in four under
+a load of 3 on 2 cores); 40 ms measured 55-61 ms, too close to issue 37's 60."""
 PERIODS = QUEUE_MS // PERIOD_MS
 """Periods the device keeps, where its backend has periods."""
 PULSE_ENV = "PULSE_LATENCY_MSEC"
@@ -57,6 +58,7 @@ then not for 0.9-1.9 s, then every period. The mixer would count that as an unde
 cues sent meanwhile would start late; they wait in the bank's queue instead, and the
 device plays silence."""
 STEADY_GAP = 3.0
+"""... in periods."""
 
 
 class NoOutput(RuntimeError):
@@ -70,8 +72,8 @@ def available() -> bool:
 
 def held_s(period_ms: int = PERIOD_MS, queue_ms: int = QUEUE_MS) -> float:
     """What the device holds beyond the period it asks for, in seconds, less one period for
-    the card's own share (PulseAudio keeps a quarter of the latency in its sink): a callback
-    may come that much late before the stream runs dry (``ClockMap.underrun_slack``)."""
+    the card's own share (PulseAudio keeps 5 of the 30 ms in its sink): a callback may come
+    that much late before the stream runs dry (``ClockMap.underrun_slack``)."""
     return max(queue_ms - 2 * period_ms, 0) / 1000.0
 
 
