@@ -285,7 +285,7 @@ def test_a_1_s_game_stall_leaves_no_gap_through_the_callback_driver(config, tmp_
     recorder = Recorder(env, stamps)
     reader = threading.Thread(target=recorder.read, daemon=True)
     reader.start()
-    bank = None
+    bank, wanted = None, audio_driver._callback[0]
     try:
         audio_driver._callback[0] = True
         bank = SoundBank(config)
@@ -303,7 +303,7 @@ def test_a_1_s_game_stall_leaves_no_gap_through_the_callback_driver(config, tmp_
         bank.loop("thrust", False)
         time.sleep(0.2)
     finally:
-        audio_driver._callback[0] = False
+        audio_driver._callback[0] = wanted
         if bank is not None:
             bank.close()
         pcm = np.frombuffer(recorder.stop(), dtype=np.int16)
