@@ -220,6 +220,10 @@ class SoundBank:
         mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
         mixer.snap_volumes()
         mixer.clock_map.underrun_slack += self._held_s
+        if self._held_s:  # our callback driver (``_start_callback``)
+            from asteroids.app import audio_miniaudio
+
+            mixer.clock_map.lead_window_s = audio_miniaudio.LEAD_WINDOW_S
         folder = os.environ.get("ASTEROIDS_SOUND_LOG")  # sound_log.ENV: a capture measures
         if folder:
             from asteroids.app.sound_log import SoundLog

@@ -138,6 +138,9 @@ class ClockMap:
         """How often the clock map was anchored (the first cue, then each jump)."""
         self.underruns = 0
         """Blocks asked for after the audio delivered before them had run out (``clock``)."""
+        self.lead_window_s = WINDOW_S
+        """How far back the driver's queue at its fullest is read (``WINDOW_S``; a callback
+        driver reads further: ``audio_miniaudio.LEAD_WINDOW_S``)."""
         self.underrun_slack = UNDERRUN_SLACK_S
         """How late past that a block may be asked for before it counts, in seconds: a
         callback driver keeps periods of its own queued beyond the one it asks for
@@ -245,7 +248,7 @@ class ClockMap:
         self._ahead += n / self.rate
         if self._stamp is not None:  # the first block is queued before anything plays
             self._leads.push(samples, samples + n - wall * self.rate,
-                             round(WINDOW_S * self.rate))
+                             round(self.lead_window_s * self.rate))
             self._follow_drift(wall, samples + n)
         self._stamp = (samples, wall)
 

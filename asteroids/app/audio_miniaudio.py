@@ -30,8 +30,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["INSTALL", "NAME", "PERIODS", "PERIOD_MS", "PULSE_ENV", "QUEUE_MS", "STEADY",
-           "STEADY_GAP", "CallbackStream", "NoOutput", "available", "backends", "held_s"]
+__all__ = ["INSTALL", "LEAD_WINDOW_S", "NAME", "PERIODS", "PERIOD_MS", "PULSE_ENV", "QUEUE_MS",
+           "STEADY", "STEADY_GAP", "CallbackStream", "NoOutput", "available", "backends",
+           "held_s"]
 
 NAME = "miniaudio"
 """The driver's name in ``--audio`` and in the game's report line."""
@@ -49,6 +50,12 @@ the sink's), and every callback that came 10 ms late underran and slipped the st
 a load of 3 on 2 cores); 40 ms measured 55-61 ms, too close to issue 37's 60."""
 PERIODS = QUEUE_MS // PERIOD_MS
 """Periods the device keeps, where its backend has periods."""
+LEAD_WINDOW_S = 8.0
+"""The mixer reads how far this driver's queue runs ahead of the wall clock at its fullest
+over this long (``ClockMap.lead_window_s``; pyglet's: 2 s). After a callback that came
+late PulseAudio asks for the next one early, which raises that envelope for as long as it
+looks back, then lets it fall: over 2 s the map moved 2.5-2.9 ms with it in two captures
+of three (the game's own lateness under 1 ms); over 8 s, 0.05 ms in six of seven."""
 PULSE_ENV = "PULSE_LATENCY_MSEC"
 """libpulse's own variable: the latency a stream asks for (``QUEUE_MS`` unless set)."""
 STEADY = 3

@@ -23,7 +23,7 @@ import pytest
 
 from asteroids.app import audio_driver, audio_miniaudio, sound_capture, synth
 from asteroids.app.audio import SoundBank
-from asteroids.app.audio_clock import UNDERRUN_SLACK_S
+from asteroids.app.audio_clock import UNDERRUN_SLACK_S, WINDOW_S
 from asteroids.app.audio_miniaudio import PULSE_ENV, STEADY, CallbackStream, NoOutput
 from asteroids.core import events as ev
 
@@ -184,6 +184,7 @@ def test_the_bank_plays_through_the_callback_driver_and_says_so(fake, monkeypatc
         assert bank.queue_s == 0.03
         slack = bank.mixer.clock_map.underrun_slack
         assert slack == pytest.approx(UNDERRUN_SLACK_S + audio_miniaudio.held_s())
+        assert bank.mixer.clock_map.lead_window_s == audio_miniaudio.LEAD_WINDOW_S
         clock = FakeClock()
         bank._player._clock = clock
         steady(bank._player, clock)
@@ -230,6 +231,7 @@ def test_without_an_output_the_bank_falls_back_and_says_why(monkeypatch, config)
     try:
         assert bank.available and "(miniaudio: miniaudio found no audio output" in bank.report
         assert bank.mixer.clock_map.underrun_slack == UNDERRUN_SLACK_S  # pyglet's queue
+        assert bank.mixer.clock_map.lead_window_s == WINDOW_S
     finally:
         bank.close()
 
@@ -349,3 +351,43 @@ def test_the_real_window_through_the_callback_driver_is_measured(tmp_path):
                      "--out", str(tmp_path / "w.wav"))
     in_window(report, "miniaudio")
     assert report["report"].startswith("sound: miniaudio driver")
+
+
+def beats_on_a_callback_device(lead_window_s: float) -> np.ndarray:
+    """30 s of a beat every 0.5 s, sent on time, through a device that calls back for 10 ms
+    every 10 ms, except that every 3 s one callback comes 5 ms late and PulseAudio asks for
+    the next 1 ms after it: each beat's start against its time (samples)."""
+    from asteroids.app.mixer import Mixer
+
+    clock = FakeClock()
+    mixer = Mixer({"fire": np.ones(40)}, R, clock=clock)
+    mixer.clock_map.lead_window_s = lead_window_s
+    period = 220
+    beats = [0.25 + 0.5 * i for i in range(60)]
+    pending, out, k = list(beats), [], 0
+    while k * period < 30.5 * R:
+        due = k * period / R
+        jitter = 0.005 if k % 300 == 150 else -0.004 if k % 300 == 151 else 0.0
+        clock.now = due + jitter
+        while pending and pending[0] <= clock.now:
+            at = pending.pop(0)
+            mixer.play("fire", at=at, sent=at)
+        out.append(mixer.render(period))
+        k += 1
+    pcm = np.concatenate(out)
+    sounding = pcm != 0
+    starts = np.flatnonzero(sounding & ~np.concatenate(([False], sounding[:-1])))
+    assert starts.size == len(beats) and mixer.late_cues == 0 and mixer.underruns == 0
+    return starts - np.array(beats) * R
+
+
+def test_the_map_reads_a_callback_device_s_fullest_queue_over_8_s():
+    """An early callback after a late one raises the queue's envelope for as long as the map
+    looks back: over 2 s the beats moved with it and back every 3 s; over
+    ``LEAD_WINDOW_S`` it stays put once the first is seen."""
+    from asteroids.app.audio_clock import DEADBAND_S
+
+    steady_map = beats_on_a_callback_device(audio_miniaudio.LEAD_WINDOW_S)
+    assert np.abs(np.diff(steady_map[8:])).max() <= 1  # from 4 s on
+    moving = beats_on_a_callback_device(WINDOW_S)
+    assert np.ptp(moving[8:]) > DEADBAND_S * R
