@@ -2,7 +2,7 @@
 
 ``miniaudio`` is our own driver (``audio_miniaudio``: a device that calls back for each
 10 ms period); the others are pyglet's. ``auto`` tries ours first when the ``miniaudio``
-package is installed (the shortest lag: 50-52 ms from tick to sound against pyglet's 81-86,
+package is installed (the shortest lag: 50-54 ms from tick to sound against pyglet's 81-86,
 measured in docs/maintainers/sound-timing.md), then pyglet's order; ``--audio miniaudio``
 without the package, or without an output it can open, falls back to pyglet's order too,
 and the game's report line says so. pyglet opens its driver only when the sound bank asks

@@ -46,7 +46,7 @@ backend keeps periods (ALSA, WASAPI, Core Audio); through PulseAudio, the latenc
 the server (``PULSE_LATENCY_MSEC``, which libpulse reads when a stream connects): miniaudio
 0.11 asks PulseAudio for one period only (measured: 5 ms in the stream's buffer and 2.5 ms in
 the sink's), and every callback that came 10 ms late underran and slipped the stream. With
-30 ms a cue sounded 50-52 ms after its tick (an underrun in about one capture in four under
+30 ms a cue sounded 50-54 ms after its tick (an underrun in about one capture in four under
 a load of 3 on 2 cores); 40 ms measured 55-61 ms, too close to issue 37's 60."""
 PERIODS = QUEUE_MS // PERIOD_MS
 """Periods the device keeps, where its backend has periods."""
