@@ -40,6 +40,7 @@ import numpy as np
 
 from asteroids.core.batch_rows import append_shots, row_games
 from asteroids.core.bodies import CRAFT_ROWS, ENEMIES
+from asteroids.core.claims import craft_claims, rock_claims
 from asteroids.core.event_columns import EventKind, EventLog
 from asteroids.core.kinds import BY_SAUCER, BY_SHIP, Hit, Kind
 from asteroids.core.lanes import MANY, BatchDraft
@@ -66,7 +67,7 @@ from asteroids.core.ship import (
     shot_from_nose,
     trigger,
 )
-from asteroids.core.sweep import craft_claims, rock_claims, still_flying
+from asteroids.core.sweep import still_flying
 from asteroids.core.sweep_rows import sweep_rows
 from asteroids.core.touch_rows import contact_claims
 from asteroids.core.waves import (
@@ -182,8 +183,8 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     # the games where the reach check finds something in reach are asked, of their rocks
     # only the pairs in reach (``reach.shots_may_hit_rows``); the sweep's own query, walls
     # and ricochets over every game's rows (``sweep_rows``, ``sweep.shot_hits``); the rocks
-    # and craft hit are claimed (``sweep.rock_claims``, ``sweep.craft_claims``: the one-game
-    # sweep's own texts).
+    # and craft hit are claimed (``claims.rock_claims``, ``claims.craft_claims``: the texts
+    # the one-game sweep asks too).
     flying_shots = np.ones(d.shot_id.shape[0], dtype=bool)
     rock_by = craft_by = None
     if d.shot_id.shape[0]:

@@ -3,17 +3,15 @@ the first thing it hits, with ricochets off walls and obstacles followed piece b
 
 Hits are *claimed* in the tick's frame (``Frame``): the earliest shot claims a target, and
 ``resolve`` breaks it later in the tick. Who claims what is one text for one game and every
-game of a batch (``rock_claims``, ``craft_claims``).
+game of a batch (``asteroids.core.claims``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
-from asteroids.core.batch_rows import first_of_each
-from asteroids.core.bodies import CRAFT, HIT_OF, KIND_HIT, SHOT_CAUSE, SHOT_TARGETS
+from asteroids.core.bodies import CRAFT, HIT_OF, KIND_HIT, SHOT_TARGETS
+from asteroids.core.claims import craft_claims, rock_claims
 from asteroids.core.frame import Frame
 from asteroids.core.geometry.bounce import (
     WallBounce,
@@ -30,8 +28,8 @@ from asteroids.core.reach import shots_may_hit
 from asteroids.core.shots import first_hits
 from asteroids.core.world import Draft, empty_f64
 
-__all__ = ["MAX_SHOT_PIECES", "ShotHits", "Targets", "craft_claims", "rock_claims", "shot_hits",
-           "shots_after", "still_flying", "sweep_shots", "targets_of"]
+__all__ = ["MAX_SHOT_PIECES", "ShotHits", "Targets", "shot_hits", "shots_after", "still_flying",
+           "sweep_shots", "targets_of"]
 
 
 MAX_SHOT_PIECES = 3
@@ -448,46 +446,6 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: ShotHits) -> None:
     d.shot_pos = pos.take(keep, axis=0)
     d.shot_vel = vel.take(keep, axis=0)
     d.shot_ttl = ttl.take(keep)
-
-
-def rock_claims(owner: np.ndarray, rows: np.ndarray, rock: np.ndarray, t: np.ndarray,
-                rocks: int) -> np.ndarray:
-    """(N,) the cause that claimed each rock, or -1, from the hits of shot ``rows`` (on rock
-    ``rock`` at ``t``; ``owner``: every shot row's shooter): hits in order of ``t``, then
-    shot row; the first claim on a rock wins. One game's frame and every game of a batch at
-    once (``sweep_rows``) claim by it."""
-    rock_by = np.full(rocks, -1, dtype=np.int64)
-    on_rock = (rock >= 0).nonzero()[0]
-    order = on_rock[np.lexsort((rows[on_rock], t[on_rock]))]
-    target, first = first_of_each(rock[order])
-    rock_by[target] = _CAUSE_OF_SHOOTER[owner[rows[order[first]]]]
-    return rock_by
-
-
-def craft_claims(owner: np.ndarray, kind: np.ndarray, t: np.ndarray, shot_game: np.ndarray,
-                 shielded: Mapping[Kind | int, np.ndarray], lanes: int
-                 ) -> dict[Kind | int, np.ndarray]:
-    """Per kind of craft of ``shielded``, (B,) the cause that claimed it in each game, or -1:
-    the earliest hit on it (by ``t``, then shot row) claims it, unless its shield is up there
-    (``shielded``), though the shot ends there. ``kind`` and ``t``: each shot row's hit
-    (``ShotHits``); ``shot_game``: each shot row's game. One text for one game (a batch of
-    one) and every game of a batch."""
-    out = {}
-    for craft, shield in shielded.items():
-        by = np.full(lanes, -1, dtype=np.int64)
-        hit = (kind == HIT_OF[craft]).nonzero()[0]
-        if hit.shape[0]:
-            order = hit[np.lexsort((hit, t[hit]))]
-            games, first = first_of_each(shot_game[order])
-            cause = _CAUSE_OF_SHOOTER[owner[order[first]]]
-            by[games] = np.where(shield[games], -1, cause)
-        out[craft] = by
-    return out
-
-
-_CAUSE_OF_SHOOTER = np.array([int(SHOT_CAUSE[s]) for s in Shooter], dtype=np.int64)
-"""``SHOT_CAUSE`` by shooter value (read-only)."""
-_CAUSE_OF_SHOOTER.flags.writeable = False
 
 
 def still_flying(ttl: np.ndarray, kind: np.ndarray) -> np.ndarray:
