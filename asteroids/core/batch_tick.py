@@ -50,14 +50,7 @@ from asteroids.core.reach import shots_may_hit_rows
 from asteroids.core.resolve import extra_lives
 from asteroids.core.resolve_rows import break_rocks
 from asteroids.core.rng import Pcg32Batch
-from asteroids.core.saucer import (
-    destroy_saucers,
-    lurker_busy,
-    saucer_arrives,
-    saucer_clock,
-    saucer_shot,
-    zigzag,
-)
+from asteroids.core.saucer import destroy_saucers, saucer_turn
 from asteroids.core.ship import (
     fly,
     jump_many,
@@ -138,32 +131,19 @@ def routine_tick(columns: Mapping[str, np.ndarray], masks: np.ndarray, p: Params
     x, y, vx, vy = shot_from_nose(MANY, d, p)
     append_shots(d, fire, BY_SHIP, x, y, vx, vy, p.shots_lifetime_ticks)
     log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SHIP, x=x, y=y)
-    # 2. the saucer (``saucer.update_saucer``), with each game's own stream of chance.
+    # 2. the saucer (``saucer.saucer_turn``, as ``update_saucer`` runs it for one game),
+    # with each game's own stream of chance.
     if p.saucers_enabled:
         rng = Pcg32Batch(d.rng_state, d.rng_inc)
-        due = saucer_clock(MANY, d)
-        busy = due.due & lurker_busy(MANY, d, p, ast_counts)
-        d.saucer_timer = np.where(busy, d.saucer_interval, d.saucer_timer)
-        arrive = due.due & ~busy
-        # Each rule changes (and draws for) only the games its mask names: where it names
-        # none, skipping it changes nothing.
-        if arrive.any():
-            saucer_arrives(MANY, d, p, rng, arrive)
-            log.emit(EventKind.SAUCER_SPAWNED, arrive, i0=d.saucer_small, x=d.saucer_x,
-                     y=d.saucer_y)
-        if due.leaving.any():
-            d.saucer_alive = d.saucer_alive & ~due.leaving
-            log.emit(EventKind.SAUCER_LEFT, due.leaving, i0=d.saucer_small)
-        if due.zig.any():
-            zigzag(MANY, d, p, rng, due.zig)
-        if due.fire.any():
-            d.saucer_fire_timer = np.where(due.fire, p.saucers_fire_interval_ticks,
-                                           d.saucer_fire_timer)
-            fire = due.fire & (_live_shots(d, BY_SAUCER, lanes) < p.saucers_max_shots)
-            if fire.any():
-                x, y, vx, vy = saucer_shot(MANY, d, p, rng, fire)
-                append_shots(d, fire, BY_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
-                log.emit(EventKind.SHOT_FIRED, fire, i0=BY_SAUCER, x=x, y=y)
+        turn = saucer_turn(MANY, d, p, rng, ast_counts,
+                           lambda: _live_shots(d, BY_SAUCER, lanes))
+        log.emit(EventKind.SAUCER_SPAWNED, turn.arrived, i0=d.saucer_small, x=d.saucer_x,
+                 y=d.saucer_y)
+        log.emit(EventKind.SAUCER_LEFT, turn.left, i0=d.saucer_small)
+        if turn.shot is not None:
+            x, y, vx, vy = turn.shot
+            append_shots(d, turn.fired, BY_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
+            log.emit(EventKind.SHOT_FIRED, turn.fired, i0=BY_SAUCER, x=x, y=y)
         d.rng_state = rng.state
     # ... and every declared enemy (``Enemy.act``), after the saucer's draws.
     if ENEMIES:

@@ -9,6 +9,7 @@ breaking rocks, large saucers that fire at random and small ones that aim at the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -25,9 +26,10 @@ from asteroids.core.ship import add_shot
 from asteroids.core.tables import COS_TABLE, HEADING_STEPS, SAUCER_OUTLINE, SIN_TABLE
 from asteroids.core.world import SHIP_FLYING, SHOOTER_SAUCER, Draft
 
-__all__ = ["SaucerClock", "aim_direction", "aim_toward", "break_saucer", "destroy_saucer",
-           "destroy_saucers", "lurker_busy", "saucer_arrives", "saucer_clock", "saucer_craft",
-           "saucer_outline", "saucer_rows", "saucer_shot", "update_saucer", "zigzag"]
+__all__ = ["SaucerClock", "SaucerTurn", "aim_direction", "aim_toward", "break_saucer",
+           "destroy_saucer", "destroy_saucers", "lurker_busy", "saucer_arrives", "saucer_clock",
+           "saucer_craft", "saucer_outline", "saucer_rows", "saucer_shot", "saucer_turn",
+           "update_saucer", "zigzag"]
 
 _OUTLINE = SAUCER_OUTLINE
 
@@ -204,15 +206,6 @@ def saucer_shot(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, when: Any
     return d.saucer_x, d.saucer_y, ux * speed + 0.0, uy * speed + 0.0
 
 
-def _fire(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> None:
-    live = int(np.count_nonzero(d.shot_owner == SHOOTER_SAUCER))
-    if live >= p.saucers_max_shots:
-        return
-    x, y, vx, vy = saucer_shot(ONE, d, p, rng, True)
-    add_shot(d, SHOOTER_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
-    events.append(ev.ShotFired("saucer", x, y))
-
-
 class SaucerClock(NamedTuple):
     """What the saucer's timers call for this tick, per game (see ``saucer_clock``)."""
 
@@ -250,20 +243,58 @@ def update_saucer(d: Draft, p: Params, rng: Pcg32, events: list[ev.Event]) -> No
     """
     if not p.saucers_enabled:
         return
-    due, leaving, zig, fire = saucer_clock(ONE, d)
-    if due:
-        if lurker_busy(ONE, d, p, d.ast_id.shape[0]):
-            d.saucer_timer = d.saucer_interval
-            return
-        saucer_arrives(ONE, d, p, rng, True)
+    turn = saucer_turn(ONE, d, p, rng, d.ast_id.shape[0],
+                       lambda: int(np.count_nonzero(d.shot_owner == SHOOTER_SAUCER)))
+    if turn.arrived:
         events.append(ev.SaucerSpawned(d.saucer_small, d.saucer_x, d.saucer_y))
-        return
-    if leaving:
-        d.saucer_alive = False
+    elif turn.left:
         events.append(ev.SaucerLeft(d.saucer_small))
-        return
-    if zig:
-        zigzag(ONE, d, p, rng, True)
-    if fire:
-        d.saucer_fire_timer = p.saucers_fire_interval_ticks
-        _fire(d, p, rng, events)
+    elif turn.fired:
+        x, y, vx, vy = turn.shot
+        add_shot(d, SHOOTER_SAUCER, x, y, vx, vy, p.saucers_shot_lifetime_ticks)
+        events.append(ev.ShotFired("saucer", x, y))
+
+
+class SaucerTurn(NamedTuple):
+    """What the saucer did this tick, per game (``saucer_turn``): each driver reports it and
+    adds the shot to its rows."""
+
+    arrived: Any
+    """A saucer came (``SaucerSpawned``)."""
+    left: Any
+    """The saucer crossed the screen and left (``SaucerLeft``)."""
+    fired: Any
+    """The saucer fired ``shot`` (``ShotFired``)."""
+    shot: tuple[Any, Any, Any, Any] | None
+    """(x, y, vx, vy) of the shot where ``fired`` (None where no game fired)."""
+
+
+def saucer_turn(L: Lanes, d: Draft | BatchDraft, p: Params, rng: Any, rocks: Any,
+                shots_alive: Callable[[], Any]) -> SaucerTurn:
+    """Phase 2 of the saucer (saucers on), one text for one game and many: its timers
+    (``saucer_clock``); when the spawn timer runs out a saucer comes, unless the player is
+    busy (``lurker_busy``: the timer starts again); a saucer that has crossed leaves; a
+    flying one zig-zags and fires when their timers run out (the fire timer starts again
+    even with ``max_shots`` of its shots in flight, when it holds its fire). The draws, in
+    each game's order: arriving, or the zig-zag then the shot. ``rocks``: the rocks in each
+    game; ``shots_alive()``: its shots in flight in each game (asked only when one fires)."""
+    due, leaving, zig, fire = saucer_clock(L, d)
+    busy = due & lurker_busy(L, d, p, rocks)
+    d.saucer_timer = L.where(busy, d.saucer_interval, d.saucer_timer)
+    arrive = due & (busy ^ True)
+    # Each rule changes (and draws for) only the games its mask names: where it names none,
+    # skipping it changes nothing.
+    if _any(L, arrive):
+        saucer_arrives(L, d, p, rng, arrive)
+    d.saucer_alive = d.saucer_alive & (leaving ^ True)
+    if _any(L, zig):
+        zigzag(L, d, p, rng, zig)
+    d.saucer_fire_timer = L.where(fire, p.saucers_fire_interval_ticks, d.saucer_fire_timer)
+    fired = fire & (shots_alive() < p.saucers_max_shots) if _any(L, fire) else fire
+    shot = saucer_shot(L, d, p, rng, fired) if _any(L, fired) else None
+    return SaucerTurn(arrive, leaving, fired, shot)
+
+
+def _any(L: Lanes, mask: Any) -> bool:
+    """Whether ``mask`` names a game (one game's bool, or any of a batch's)."""
+    return bool(mask.any()) if L.many else bool(mask)
