@@ -20,6 +20,18 @@ import numpy as np
 
 from asteroids.app.enemy_looks import look_of, segments_of
 from asteroids.app.palettes import PLAIN, VECTOR, Palette
+from asteroids.app.scene_wrap import (
+    ALL_SHIFTS,
+    VERTICAL_SHIFTS,
+    circle,
+    closed_loops,
+    ghost_index,
+    lerp_angle,
+    lerp_positions,
+    loop,
+    match_ids,
+    wrap_ghosts,
+)
 from asteroids.config import Config
 from asteroids.core.bodies import ENEMIES
 from asteroids.core.geometry import transform_outlines, wrap_delta
@@ -55,8 +67,6 @@ GRACE_BLINK_TICKS = 6
 hidden for as many."""
 
 _STEP_RAD = 2.0 * math.pi / HEADING_STEPS
-_ALL_SHIFTS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-_VERTICAL_SHIFTS = ((0, -1), (0, 1))
 FLOATS_PER_SEGMENT = 10
 """A packed segment (``Segments.packed``): its two ends (4), RGBA (4), width factor and dash
 length (2), as ``asteroids.app.render.LineRenderer`` uploads it."""
@@ -193,128 +203,6 @@ class Segments:
         return out
 
 
-def closed_loops(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Segments joining each packed polygon's points in order and back to its first.
-
-    Args:
-        points: (V, 2) packed outline points.
-        offsets: (B + 1,) where each polygon starts; ``offsets[-1] == V``.
-
-    Returns:
-        (V, 2, 2) segments, one per edge.
-
-    >>> closed_loops(np.array([[0., 0.], [1., 0.], [0., 1.]]), np.array([0, 3]))[2].tolist()
-    [[0.0, 1.0], [0.0, 0.0]]
-    """
-    n = points.shape[0]
-    nxt = np.arange(1, n + 1)
-    starts, ends = offsets[:-1], offsets[1:]
-    keep = ends > starts
-    nxt[ends[keep] - 1] = starts[keep]
-    return np.stack([points, points[nxt % max(n, 1)]], axis=1)
-
-
-def match_ids(prev_ids: np.ndarray, cur_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each current id was in the previous tick (ids are kept in ascending order).
-
-    Returns:
-        (index into prev, found mask), both shaped like ``cur_ids``.
-    """
-    if prev_ids.shape[0] == 0:
-        return np.zeros(cur_ids.shape, np.int64), np.zeros(cur_ids.shape, bool)
-    idx = np.searchsorted(prev_ids, cur_ids)
-    idx = np.minimum(idx, prev_ids.shape[0] - 1)
-    return idx, prev_ids[idx] == cur_ids
-
-
-def lerp_positions(prev: np.ndarray, cur: np.ndarray, alpha: float, size: np.ndarray | None
-                   ) -> np.ndarray:
-    """``prev + delta * alpha`` with the shortest delta across the seam when ``size`` is given."""
-    delta = cur - prev
-    if size is not None:
-        delta = wrap_delta(delta, size)
-    return prev + delta * alpha
-
-
-def _lerp_angle(prev: np.ndarray, cur: np.ndarray, alpha: float) -> np.ndarray:
-    half = HEADING_STEPS // 2
-    delta = (cur - prev + half) % HEADING_STEPS - half
-    return prev + delta * alpha
-
-
-def ghost_index(segs: np.ndarray, size: np.ndarray,
-                shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Which segments have a visible copy shifted by whole world sizes, and by how much.
-
-    A copy is visible when its bounding box touches the world rectangle; only segments that
-    touch or cross an edge can have one, so the test runs on those alone.
-
-    Args:
-        segs: (S, 2, 2) segments.
-        size: (2,) world width and height.
-        shifts: which (x, y) multiples of the size to try, in this order.
-
-    Returns:
-        (G,) indices into ``segs`` (in ``shifts`` order, then segment order) and (G, 1, 2)
-        displacements to add to them.
-    """
-    none = np.zeros(0, np.int64), np.zeros((0, 1, 2))
-    if segs.shape[0] == 0:
-        return none
-    w, h = float(size[0]), float(size[1])
-    lo = np.minimum(segs[:, 0], segs[:, 1])
-    hi = np.maximum(segs[:, 0], segs[:, 1])
-    near = np.flatnonzero((lo[:, 0] <= 0.0) | (hi[:, 0] >= w) | (lo[:, 1] <= 0.0)
-                          | (hi[:, 1] >= h))
-    if near.shape[0] == 0:
-        return none
-    lo, hi = lo[near], hi[near]
-    idx, moves = [], []
-    for sx, sy in shifts:
-        dx, dy = sx * w, sy * h
-        vis = (hi[:, 0] + dx >= 0) & (lo[:, 0] + dx <= w) & (hi[:, 1] + dy >= 0) & (
-            lo[:, 1] + dy <= h)
-        if vis.any():
-            found = near[vis]
-            idx.append(found)
-            moves.append(np.broadcast_to(np.array([[dx, dy]]), (found.shape[0], 1, 2)))
-    if not idx:
-        return none
-    return np.concatenate(idx), np.concatenate(moves)
-
-
-def wrap_ghosts(segs: np.ndarray, cols: np.ndarray, size: np.ndarray,
-                shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Add copies of segments shifted by whole world sizes wherever a copy would be visible.
-
-    Args:
-        segs: (S, 2, 2) segments.
-        cols: (S, ...) per-segment values (colours) that the copies keep.
-        size: (2,) world width and height.
-        shifts: which (x, y) multiples of the size to try.
-
-    Returns:
-        The segments and colours with the visible ghosts appended (``ghost_index`` order).
-    """
-    idx, moves = ghost_index(segs, size, shifts)
-    if idx.shape[0] == 0:
-        return segs, cols
-    return (np.concatenate([segs, segs[idx] + moves.astype(segs.dtype)]),
-            np.concatenate([cols, cols[idx]]))
-
-
-def _circle(x: float, y: float, r: float, n: int = 20) -> np.ndarray:
-    t = np.arange(n + 1) * (2.0 * math.pi / n)
-    pts = np.stack([x + r * np.cos(t), y + r * np.sin(t)], axis=1)
-    return np.stack([pts[:-1], pts[1:]], axis=1)
-
-
-def _loop(points: np.ndarray) -> np.ndarray:
-    return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
-
-
 WALL_INSET = 1.0
 """How far inside the playfield the walls are drawn (world units), so a wide line stays whole
 inside it."""
@@ -372,7 +260,7 @@ class SceneBuilder:
         return self.size if wraps else None
 
     def _add_wrapped(self, out: Segments, segs: np.ndarray, palette: Palette, kind: str,
-                     wraps: bool, shifts: tuple[tuple[int, int], ...] = _ALL_SHIFTS) -> None:
+                     wraps: bool, shifts: tuple[tuple[int, int], ...] = ALL_SHIFTS) -> None:
         color, style = palette.color(kind), palette.style(kind)
         out.add(segs, color, style)
         if wraps:
@@ -419,7 +307,7 @@ class SceneBuilder:
             src = idx[found]
             pos[found] = lerp_positions(prev.ast_pos[src], cur.ast_pos[found], alpha,
                                         self._size_if(p.wrap_asteroids))
-            angle[found] = _lerp_angle(prev.ast_angle[src].astype(np.float64),
+            angle[found] = lerp_angle(prev.ast_angle[src].astype(np.float64),
                                        angle[found], alpha)
         theta = angle * _STEP_RAD
         return pos, np.stack([np.cos(theta), np.sin(theta)], axis=1)
@@ -445,7 +333,7 @@ class SceneBuilder:
             if abs(delta[0]) + abs(delta[1]) < _JUMP_PX:
                 x = prev.ship_x + float(delta[0]) * alpha
                 y = prev.ship_y + float(delta[1]) * alpha
-                h = float(_lerp_angle(np.float64(prev.ship_heading), np.float64(h), alpha))
+                h = float(lerp_angle(np.float64(prev.ship_heading), np.float64(h), alpha))
         return x, y, h
 
     def _ship(self, prev: World, cur: World, alpha: float, out: Segments,
@@ -457,7 +345,7 @@ class SceneBuilder:
         p = self.params
         x, y, h = self.ship_pose(prev, cur, alpha)
         hull = ship_outline(p, x, y, round(h) % HEADING_STEPS)
-        self._add_wrapped(out, _loop(hull), palette, "ship", p.wrap_ship)
+        self._add_wrapped(out, loop(hull), palette, "ship", p.wrap_ship)
         if cur.thrusting and cur.tick % 3 != 0:
             c, s = math.cos(h * _STEP_RAD), math.sin(h * _STEP_RAD)
             flame = np.array([(-0.42, 0.2), (-0.85, 0.0), (-0.42, -0.2)]) * p.ship_length_px
@@ -466,7 +354,7 @@ class SceneBuilder:
             segs = np.stack([world[:-1], world[1:]], axis=1)
             self._add_wrapped(out, segs, palette, "flame", p.wrap_ship)
         if cur.shield_on:
-            self._add_wrapped(out, _circle(x, y, p.ship_shield_radius_px), palette, "shield",
+            self._add_wrapped(out, circle(x, y, p.ship_shield_radius_px), palette, "shield",
                               p.wrap_ship)
 
     def _saucer(self, prev: World, cur: World, alpha: float, out: Segments,
@@ -484,8 +372,8 @@ class SceneBuilder:
                 y = prev.saucer_y + float(delta[1]) * alpha
         pts = saucer_outline(p, x, y, cur.saucer_small)
         # Hull outline plus the two classic cross lines (rim and dome base).
-        segs = np.concatenate([_loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
-        self._add_wrapped(out, segs, palette, "saucer", p.wrap_saucers, _VERTICAL_SHIFTS)
+        segs = np.concatenate([loop(pts), np.stack([pts[[0, 7]], pts[[3, 4]]], axis=1)])
+        self._add_wrapped(out, segs, palette, "saucer", p.wrap_saucers, VERTICAL_SHIFTS)
 
     def _enemies(self, prev: World, cur: World, alpha: float, out: Segments,
                  palette: Palette = VECTOR) -> None:
@@ -552,4 +440,4 @@ class SceneBuilder:
         shape = SHIP_OUTLINE[:, ::-1] * np.array([-1.0, 1.0]) * length  # rotate to point up
         style = palette.style("icon")
         for i in range(max(0, min(lives, 12))):
-            out.add(_loop(shape + np.array([x + i * gap, y])), palette.icon, style)
+            out.add(loop(shape + np.array([x + i * gap, y])), palette.icon, style)
