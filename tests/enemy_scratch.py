@@ -154,21 +154,30 @@ EDITS: tuple[tuple[str, str, str], ...] = (
 NEW_FILES = {"core/mine.py": MINE_MODULE}
 
 
-def later_with_mine(tmp: Path, version: str = "0.3.0") -> Path:
-    """A copy of the package under ``tmp`` with the mine added and version ``version``;
-    returns the folder to put on ``PYTHONPATH``."""
+def later_version(tmp: Path, edits: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...],
+                  new_files: dict[str, str] | None = None, version: str = "0.3.0") -> Path:
+    """A copy of the package under ``tmp`` with ``new_files`` (path under ``asteroids/`` ->
+    text), the ``(file, anchor, replacement)`` edits (each anchor found exactly once) and
+    version ``version``; returns the folder to put on ``PYTHONPATH``. The scratch copies of
+    tests/test_adding_a_rule.py and tests/test_adding_an_enemy.py are made by it."""
     pkg = tmp / "later"
     shutil.copytree(ROOT / "asteroids", pkg / "asteroids",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    for name, text in NEW_FILES.items():
+    for name, text in (new_files or {}).items():
         (pkg / "asteroids" / name).write_text(text, "utf-8")
-    edits = [*EDITS, ("__init__.py", '__version__ = "', f'__version__ = "{version}"  # ')]
+    edits = [*edits, ("__init__.py", '__version__ = "', f'__version__ = "{version}"  # ')]
     for name, anchor, new in edits:
         path = pkg / "asteroids" / name
         text = path.read_text("utf-8")
-        assert text.count(anchor) == 1, f"{name}: the anchor {anchor!r} moved; update this file"
+        assert text.count(anchor) == 1, f"{name}: the anchor {anchor!r} moved; update the test"
         path.write_text(text.replace(anchor, new, 1), "utf-8")
     return pkg
+
+
+def later_with_mine(tmp: Path, version: str = "0.3.0") -> Path:
+    """A copy of the package under ``tmp`` with the mine added and version ``version``;
+    returns the folder to put on ``PYTHONPATH``."""
+    return later_version(tmp, EDITS, NEW_FILES, version)
 
 
 def files_touched() -> set[str]:

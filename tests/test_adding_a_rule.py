@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ from asteroids import cli
 from asteroids.config import load_config
 from asteroids.config.compat import rules_fingerprint
 from asteroids.replay import get_bot, load_replay, record_bot_game
+from tests.enemy_scratch import later_version
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,16 +62,7 @@ KNOB = '''    bonus_points: int = knob(
 
 def _later_version(tmp: Path, edits: list[tuple[str, str, str]]) -> Path:
     """A copy of the package with ``(file, anchor, replacement)`` edits and version 0.3.0."""
-    pkg = tmp / "later"
-    shutil.copytree(ROOT / "asteroids", pkg / "asteroids",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    edits = [*edits, ("__init__.py", '__version__ = "', '__version__ = "0.3.0"  # ')]
-    for name, anchor, new in edits:
-        path = pkg / "asteroids" / name
-        text = path.read_text("utf-8")
-        assert text.count(anchor) == 1, f"{name}: the anchor {anchor!r} moved; update this test"
-        path.write_text(text.replace(anchor, new, 1), "utf-8")
-    return pkg
+    return later_version(tmp, edits)
 
 
 def _run(pkg: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -426,7 +426,7 @@ def _apply_shot_hits(d: Draft, p: Params, frame: Frame, hits: ShotHits) -> None:
         rows = (hit_kind == Hit.ROCK).nonzero()[0]
         if rows.shape[0]:
             by = rock_claims(d.shot_owner, rows, hit_index[rows], hit_t[rows], frame.rocks)
-            before = frame.rock_by  # (the sweep is the first phase to claim rocks)
+            before = frame.rock_by  # an earlier claim, were a phase before to make one, wins
             frame.rock_by = by if before is None else np.where(before >= 0, before, by)
         shielded = {}  # each craft hit: one with its shield up (or none shown) is not claimed
         for code in dict.fromkeys(hit_kind[hit_kind > Hit.ROCK].tolist()):
