@@ -49,10 +49,11 @@ def add_audio_option(parser: argparse.ArgumentParser) -> None:
     None when not given, so the ``audio.driver`` setting chooses."""
     parser.add_argument("--audio", choices=AUDIO_DRIVERS, default=None,
                         help="the audio driver: auto (miniaudio when the [audio] extra is "
-                        "installed, else OpenAL, else PulseAudio, else none; or "
-                        "ARCADE_SOUND_BACKENDS when set), miniaudio (our callback driver: the "
-                        "shortest lag), openal, pulse or silent "
-                        "(default: the audio.driver setting, auto unless set)")
+                        "installed, else openal, else pyglet's; or ARCADE_SOUND_BACKENDS when "
+                        "set), openal (our OpenAL driver), pulse (our callback driver on "
+                        "PulseAudio: the [audio] extra), miniaudio (our callback driver on any "
+                        "output), pyglet-openal or pyglet-pulse (pyglet's own: a longer lag), "
+                        "or silent (default: the audio.driver setting, auto unless set)")
 
 
 def add_live_option(parser: argparse.ArgumentParser, text: str) -> None:

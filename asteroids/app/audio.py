@@ -1,17 +1,17 @@
-"""Sound: core events -> cues -> the mixer -> our callback driver or a pyglet stream.
+"""Sound: core events -> cues -> the mixer -> a driver of ours or a pyglet stream.
 
 ``cues`` says what an event sounds like; ``SoundBank`` keeps the mixer (``mixer.Mixer``) fed
-with the chosen set's voices (``synth.render_set``) and streams it: through our own
-``miniaudio`` driver (``audio_miniaudio``) when ``audio_driver`` says to try it and it opens
-an output, else through pyglet's (``audio_stream``). With no audio device the bank says so
+with the chosen set's voices (``synth.render_set``) and streams it: through our own drivers
+(``audio_miniaudio``, ``audio_openal``) in the order ``audio_driver`` gives, the first that
+opens an output, else through pyglet's (``audio_stream``). With no audio device the bank says so
 once (``notice``), reports itself unavailable and plays nothing: no sound is never a reason
 not to play.
 
-Threads: the render thread (the miniaudio device's, or pyglet's worker) owns the mixer. The
-game thread never touches it: each cue, volume change, stop or set switch is appended to a
-queue (``collections.deque``: appends and pops are atomic) that the render thread drains at
-the start of each block. So the render never waits on the game: when the game stalls, loops
-and tails play on.
+Threads: the render thread (the miniaudio device's, our OpenAL feeder, or pyglet's worker)
+owns the mixer. The game thread never touches it: each cue, volume change, stop or set
+switch is appended to a queue (``collections.deque``: appends and pops are atomic) that the
+render thread drains at the start of each block. So the render never waits on the game:
+when the game stalls, loops and tails play on.
 """
 
 from __future__ import annotations
@@ -144,6 +144,7 @@ class SoundBank:
         self._log: Any = None
         self._underruns = 0
         self._held_s = 0.0  # what the driver holds beyond the block it asks for
+        self._lead_window_s: float | None = None  # how far back the mixer reads its queue
         self.queue_s = 0.0
         """The audio the driver keeps queued now, in seconds (it grows after underruns)."""
         if enabled:
@@ -153,13 +154,14 @@ class SoundBank:
         from asteroids.app import audio_driver
 
         fallback = ""
-        if audio_driver.callback_first():
-            fallback = self._start_callback()
+        for name in audio_driver.ours():
+            fallback += self._start_ours(name)
             if self._player is not None:
                 return
         try:
             from asteroids.app import audio_stream
 
+            audio_driver.open_fallback()
             if not allow_silent and not audio_stream.has_device():
                 self.error = self.notice = NO_DEVICE
                 return
@@ -175,30 +177,43 @@ class SoundBank:
             self.error = f"{type(exc).__name__}: {exc}"
             self.notice = f"sound off: {self.error}"
 
-    def _start_callback(self) -> str:
-        """Start our own driver (``audio_miniaudio``); returns "" when it plays, else why
-        not, as the tail of the report line of the pyglet driver that plays instead."""
-        from asteroids.app import audio_miniaudio
+    def _start_ours(self, name: str) -> str:
+        """Start our own driver ``name`` (``audio_driver.OURS``); returns "" when it plays,
+        else why not, as the tail of the report line of the driver that plays instead."""
+        from asteroids.app import audio_driver, audio_miniaudio, audio_openal
 
-        if not audio_miniaudio.available():
+        module: Any = audio_openal if name == "openal" else audio_miniaudio
+        if module is audio_openal and audio_driver.current_if_open() == "openal":
+            return " (openal: pyglet's OpenAL driver is open already)"  # one context at a time
+        if not module.available():
+            if module is audio_openal:
+                return " (openal: OpenAL is not installed)"
             return (f" ({audio_miniaudio.NAME} is not installed: {audio_miniaudio.INSTALL} "
                     "for a shorter lag)")
-        self._held_s = audio_miniaudio.held_s()
+        self._held_s = module.held_s()
+        self._lead_window_s = module.LEAD_WINDOW_S
         self.mixer = self._build_mixer(self.sound_set)
         try:
-            self._player = audio_miniaudio.CallbackStream(self.render, synth.RATE)
-        except Exception as exc:  # no output it can open: pyglet's drivers may have one
+            if module is audio_openal:
+                self._player = audio_openal.OpenALStream(self.render, synth.RATE)
+            else:
+                only = audio_miniaudio.pulse_only() if name == "miniaudio-pulse" else None
+                self._player = audio_miniaudio.CallbackStream(self.render, synth.RATE,
+                                                              only=only)
+        except Exception as exc:  # no output it can open: the next driver may have one
             self.mixer = None  # (its log, if any, is attached to the next mixer)
-            self._held_s = 0.0
-            return f" ({audio_miniaudio.NAME}: {exc})"
+            self._held_s, self._lead_window_s = 0.0, None
+            return f" ({module.NAME}: {exc})"
         self.queue_s = self._player.queue_s
         room = round(self.mixer.latency / synth.RATE * 1000)
-        self.driver = audio_miniaudio.NAME
-        self.latency_ms = round(self.queue_s * 1000) + room
+        self.driver = module.NAME
+        self.latency_ms = round((self.queue_s + getattr(self._player, "period_s", 0.0))
+                                * 1000) + room
         self.report = (f"sound: {self._player.describe()}, each cue on its tick's sample, "
                        f"{room} ms after the queue at its fullest")
         if self._log is not None:
             self._log.report, self._log.queue_s = self.report, self.queue_s
+            self._log.driver = self._player
         return ""
 
     def _describe(self, audio_stream: Any) -> str:
@@ -220,10 +235,8 @@ class SoundBank:
         mixer.set_volumes(self.master_volume, self._effects, self._heartbeat)
         mixer.snap_volumes()
         mixer.clock_map.underrun_slack += self._held_s
-        if self._held_s:  # our callback driver (``_start_callback``)
-            from asteroids.app import audio_miniaudio
-
-            mixer.clock_map.lead_window_s = audio_miniaudio.LEAD_WINDOW_S
+        if self._lead_window_s is not None:  # a driver of ours (``_start_ours``)
+            mixer.clock_map.lead_window_s = self._lead_window_s
         folder = os.environ.get("ASTEROIDS_SOUND_LOG")  # sound_log.ENV: a capture measures
         if folder:
             from asteroids.app.sound_log import SoundLog

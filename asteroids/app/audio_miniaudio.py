@@ -32,7 +32,7 @@ from typing import Any
 
 __all__ = ["INSTALL", "LEAD_WINDOW_S", "NAME", "PERIODS", "PERIOD_MS", "PULSE_ENV", "QUEUE_MS",
            "STEADY", "STEADY_GAP", "CallbackStream", "NoOutput", "available", "backends",
-           "held_s"]
+           "held_s", "pulse_only"]
 
 NAME = "miniaudio"
 """The driver's name in ``--audio`` and in the game's report line."""
@@ -82,6 +82,13 @@ def held_s(period_ms: int = PERIOD_MS, queue_ms: int = QUEUE_MS) -> float:
     the card's own share (PulseAudio keeps 5 of the 30 ms in its sink): a callback may come
     that much late before the stream runs dry (``ClockMap.underrun_slack``)."""
     return max(queue_ms - 2 * period_ms, 0) / 1000.0
+
+
+def pulse_only() -> list[Any]:
+    """PulseAudio alone (``--audio pulse``; PipeWire serves it too)."""
+    import miniaudio
+
+    return [miniaudio.Backend.PULSEAUDIO]
 
 
 def backends(platform: str = sys.platform) -> list[Any] | None:

@@ -88,7 +88,7 @@ def run_game(config: Config, seed: int | None = None, *,
             do not replace these at start.
         live: watch the settings files and apply their changes while the game runs
             (``--live``); ``config`` is what they gave at start.
-        audio: the audio driver (``--audio``: auto, miniaudio, openal, pulse or silent);
+        audio: the audio driver (``--audio``: one of ``audio_driver.CHOICES``);
             None: the ``audio.driver`` setting of ``config``.
 
     Returns:

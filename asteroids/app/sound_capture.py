@@ -54,20 +54,27 @@ import numpy as np
 from asteroids.app.sound_null_sink import Recorder, SinkLatency, has_pulse, null_sink
 
 __all__ = ["DRIVERS", "NO_MINIAUDIO", "NO_OPENAL", "NO_PULSE", "NO_XVFB", "PERIOD", "Report",
-           "analyse", "has_miniaudio", "has_openal_soft", "has_pulse", "has_xvfb", "output_clock",
+           "analyse", "has_miniaudio", "has_openal_soft", "has_pulse", "has_xvfb", "missing",
+           "output_clock",
            "read_wav", "run_capture"]
 
-DRIVERS = ("openal", "pulse", "miniaudio")
-NULL_SINK_DRIVERS = ("pulse", "miniaudio")
+DRIVERS = ("openal", "pulse", "miniaudio", "pyglet-openal", "pyglet-pulse")
+NULL_SINK_DRIVERS = ("pulse", "miniaudio", "pyglet-pulse")
+WAVE_DRIVERS = ("openal", "pyglet-openal")
+"""The drivers captured from OpenAL Soft's wave writer."""
+REPORTS = {"openal": "sound: openal driver (", "pulse": "sound: miniaudio driver (PulseAudio)",
+           "miniaudio": "sound: miniaudio driver", "pyglet-openal": "sound: openal driver,",
+           "pyglet-pulse": "sound: pulse driver,"}
+"""How the game's report line starts when the driver asked for is the one that played."""
 """The drivers captured from a PulseAudio null sink of the capture's own."""
 NO_OPENAL = ("--capture needs OpenAL Soft (Debian: apt-get install libopenal1), whose wave "
              "driver writes what it plays to a file; it is not installed here")
 NO_XVFB = ("--capture --window needs Xvfb (Debian: apt-get install xvfb) to show the game's "
            "window on; it is not installed here")
-NO_MINIAUDIO = ("--capture --audio miniaudio needs the miniaudio package (pip install "
+NO_MINIAUDIO = ("--capture --audio pulse or miniaudio needs the miniaudio package (pip install "
                 "'asteroids[audio]') and PulseAudio with its tools (Debian: apt-get install "
                 "pulseaudio pulseaudio-utils); they are not all installed here")
-NO_PULSE = ("--capture --driver pulse needs PulseAudio and its tools (Debian: apt-get "
+NO_PULSE = ("--capture --audio pyglet-pulse needs PulseAudio and its tools (Debian: apt-get "
             "install pulseaudio pulseaudio-utils); they are not installed here")
 SEARCH_S = 0.15
 """How far from the mixer's scheduled position an onset is searched for (the capture is
@@ -88,8 +95,7 @@ drivers = wave
 frequency = {rate}
 channels = mono
 sample-type = int16
-period_size = {period}
-[wave]
+{period}[wave]
 file = {out}
 """
 
@@ -114,6 +120,20 @@ def has_miniaudio() -> bool:
     from asteroids.app import audio_miniaudio
 
     return audio_miniaudio.available() and has_pulse()
+
+
+def missing(driver: str, window: bool = False) -> str | None:
+    """What a capture through ``driver`` (in a ``window``) needs and this machine lacks
+    (``NO_OPENAL``, ``NO_PULSE``, ``NO_MINIAUDIO``, ``NO_XVFB``); None when it has it all."""
+    if driver in WAVE_DRIVERS and not has_openal_soft():
+        return NO_OPENAL
+    if driver == "pyglet-pulse" and not has_pulse():
+        return NO_PULSE
+    if driver in ("pulse", "miniaudio") and not has_miniaudio():
+        return NO_MINIAUDIO
+    if window and not has_xvfb():
+        return NO_XVFB
+    return None
 
 
 def read_wav(path: Path) -> tuple[np.ndarray, int]:
@@ -287,7 +307,7 @@ def _in_window(seconds: float, replay: Path, driver: str, env: dict[str, str],
 
 
 def output_clock(stamps: list[tuple[float, int]], driver: str, rate: int,
-                 header: int = 0) -> tuple[float, float]:
+                 header: int = 0, period: int = 0) -> tuple[float, float]:
     """``(t0, r)``: captured sample ``i`` is played at wall time ``t0 + i / r``.
 
     ``stamps`` are (wall time, bytes seen so far). OpenAL Soft mixes ``PERIOD`` frames once
@@ -296,16 +316,18 @@ def output_clock(stamps: list[tuple[float, int]], driver: str, rate: int,
     played from then on (a device with one period queued): ``t0`` is the lower envelope of
     (growth time - end of that period). A null sink's monitor hands ``parec`` its samples
     as the sink plays them: ``r`` is fitted to the reads (the sink's clock is its own) and
-    ``t0`` is their lower envelope.
+    ``t0`` is their lower envelope. ``period``: the wave writer's period in frames
+    (``PERIOD`` unless the driver asked OpenAL Soft for its own: ``period_frames`` in the
+    log).
     """
     t = np.array([w for w, n in stamps if n > header], dtype=np.float64)
     size = np.array([n for _, n in stamps if n > header], dtype=np.float64)
     if t.size < 2:
         raise ValueError("the output was not seen growing")
-    if driver == "openal":
-        period_bytes = 2 * PERIOD
-        done = np.floor((size - header) / period_bytes) + 1  # periods mixed by that write
-        return float(np.min(t - done * PERIOD / rate) + PERIOD / rate), float(rate)
+    if driver in WAVE_DRIVERS:
+        period = period or PERIOD
+        done = np.floor((size - header) / (2 * period)) + 1  # periods mixed by that write
+        return float(np.min(t - done * period / rate) + period / rate), float(rate)
     frames = size / 2
     r = float(np.polyfit(t, frames, 1)[0]) if t[-1] - t[0] > 1.0 else float(rate)
     return float(np.min(t - frames / r)), r
@@ -422,21 +444,17 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
 
     if driver not in DRIVERS:
         raise KeyError(f"no capture through {driver!r}: choose one of {', '.join(DRIVERS)}")
-    if driver == "openal" and not has_openal_soft():
-        raise RuntimeError(NO_OPENAL)
-    if driver == "pulse" and not has_pulse():
-        raise RuntimeError(NO_PULSE)
-    if driver == "miniaudio" and not has_miniaudio():
-        raise RuntimeError(NO_MINIAUDIO)
-    if window and not has_xvfb():
-        raise RuntimeError(NO_XVFB)
+    lacking = missing(driver, window)
+    if lacking is not None:
+        raise RuntimeError(lacking)
     out = out.resolve()
     out.unlink(missing_ok=True)
     server = None
     try:
         with tempfile.TemporaryDirectory() as tmp:
             conf, folder = Path(tmp, "alsoft.conf"), Path(tmp, "log")
-            conf.write_text(CONF.format(rate=synth.RATE, period=PERIOD, out=out))
+            conf.write_text(CONF.format(rate=synth.RATE, out=out, period=(
+                f"period_size = {PERIOD}\n" if driver == "pyglet-openal" else "")))
             env = dict(os.environ)
             if driver in NULL_SINK_DRIVERS:
                 server, env = null_sink(Path(tmp, "pulse"))
@@ -464,14 +482,15 @@ def run_capture(seconds: float, out: Path, bot: str = "aimer", seed: int = 1, *,
             server.terminate()
             server.communicate(timeout=10)  # and closes its stderr
     report_line = log.get("report") or ""
-    if not report_line.startswith(f"sound: {driver} driver"):
+    if not report_line.startswith(REPORTS[driver]):
         raise RuntimeError(f"{driver} did not play ({report_line or 'no sound'})")
     if driver in NULL_SINK_DRIVERS:
         out.write_bytes(pcm_to_wav(np.frombuffer(pcm, "<i2")))
     capture, cap_rate = read_wav(out)
     raw = out.read_bytes()
-    header = raw.find(b"data") + 8 if driver == "openal" else 0
-    clock = output_clock(probe.stamps, driver, cap_rate, header)
+    header = raw.find(b"data") + 8 if driver in WAVE_DRIVERS else 0
+    clock = output_clock(probe.stamps, driver, cap_rate, header,
+                         int(log.get("period_frames") or 0))
     report = analyse(log, capture, cap_rate, mix, clock)
     report["driver"], report["window"], report["report"] = driver, window, report_line
     if probe.sink_ms is not None:  # what a card would add (``sound_null_sink``)

@@ -40,6 +40,9 @@ class SoundLog:
         """The sound bank's line on its driver (``SoundBank.report``)."""
         self.queue_s = 0.0
         """The driver's queue now (``SoundBank.queue_s``: it grows after underruns)."""
+        self.driver: Any = None
+        """The stream that plays (its ``period_frames`` and ``underruns``, where it has them,
+        go into ``meta.json``: our OpenAL driver's period dates the wave writer's file)."""
         self._cues = open(folder / "cues.jsonl", "a", encoding="utf-8")  # noqa: SIM115
         self._mix = open(folder / "mix.f32", "ab")  # noqa: SIM115
         self._mixer: Mixer | None = None
@@ -96,7 +99,9 @@ class SoundLog:
                 "latency_samples": mixer.latency if mixer else 0,
                 "late_cues": mixer.late_cues if mixer else 0,
                 "underruns": mixer.underruns if mixer else 0,
-                "drift_ppm": round(mixer.clock_map.drift * 1e6) if mixer else 0}
+                "drift_ppm": round(mixer.clock_map.drift * 1e6) if mixer else 0,
+                "period_frames": getattr(self.driver, "period_frames", 0),
+                "driver_underruns": getattr(self.driver, "underruns", None)}
         temp = self.folder / "meta.json.tmp"
         temp.write_text(json.dumps(meta))
         os.replace(temp, self.folder / "meta.json")

@@ -21,6 +21,7 @@ from asteroids.app import synth
 from asteroids.app.audio import pcm_to_wav
 from asteroids.app.dsp import fade_edges
 from asteroids.app.mixer import Mixer
+from asteroids.app.sound_capture import DRIVERS as CAPTURE_DRIVERS
 from asteroids.app.sound_checks import (
     balance_checks,
     balance_table,
@@ -96,12 +97,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--capture", type=float, metavar="SECONDS",
                    help="play SECONDS of a game in real time through an audio driver, "
                    "capture what it plays and report cue-to-sound lag and heartbeat "
-                   "interval error (openal: OpenAL Soft's wave writer, needs libopenal1; "
-                   "pulse: a PulseAudio null sink, needs pulseaudio and pulseaudio-utils; "
-                   "miniaudio: our callback driver into such a sink, needs those and the "
-                   "[audio] extra)")
-    p.add_argument("--audio", choices=("openal", "pulse", "miniaudio"), default="openal",
-                   help="with --capture: the driver to play through (default openal)")
+                   "interval error (openal, pyglet-openal: OpenAL Soft's wave writer, needs "
+                   "libopenal1; pulse, miniaudio: our callback driver into a PulseAudio null "
+                   "sink, needs pulseaudio, pulseaudio-utils and the [audio] extra; "
+                   "pyglet-pulse: pyglet's driver into such a sink)")
+    p.add_argument("--audio", choices=CAPTURE_DRIVERS, default="openal",
+                   help="with --capture: the driver to play through (default openal: ours)")
     p.add_argument("--bot", default="aimer", help="with --capture: the bot that plays "
                    "(default aimer)")
     p.add_argument("--replay", metavar="FILE", help="with --capture: play this saved "
@@ -215,17 +216,9 @@ def _run_capture(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     audio = getattr(args, "audio", "openal")
     replay = getattr(args, "replay", None)
-    if audio == "openal" and not sound_capture.has_openal_soft():
-        print(f"asteroids: sounds: {sound_capture.NO_OPENAL}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if audio == "pulse" and not sound_capture.has_pulse():
-        print(f"asteroids: sounds: {sound_capture.NO_PULSE}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if audio == "miniaudio" and not sound_capture.has_miniaudio():
-        print(f"asteroids: sounds: {sound_capture.NO_MINIAUDIO}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if getattr(args, "window", False) and not sound_capture.has_xvfb():
-        print(f"asteroids: sounds: {sound_capture.NO_XVFB}", file=sys.stderr)
+    lacking = sound_capture.missing(audio, getattr(args, "window", False))
+    if lacking is not None:
+        print(f"asteroids: sounds: {lacking}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if replay is not None and not Path(replay).is_file():
         print(f"asteroids: sounds: no replay file {replay}", file=sys.stderr)

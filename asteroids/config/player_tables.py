@@ -30,7 +30,8 @@ __all__ = [
 SOUND_SETS = ("cabinet", "modern")
 """Names of the sound sets (``audio.sound_set``); their voices are in ``asteroids.app.synth``."""
 
-AUDIO_DRIVERS = ("auto", "miniaudio", "openal", "pulse", "silent")
+AUDIO_DRIVERS = ("auto", "miniaudio", "openal", "pulse", "pyglet-openal", "pyglet-pulse",
+                 "silent")
 """Choices of ``audio.driver`` and ``--audio``: the keys of
 ``asteroids.app.audio_driver.CHOICES``."""
 
@@ -52,9 +53,10 @@ class AudioConfig:
     )
     driver: str = knob(
         "auto", "the audio driver, chosen when the game starts (--audio wins over it): auto = "
-        "miniaudio (the [audio] extra), else OpenAL, else PulseAudio, else none (or "
-        "ARCADE_SOUND_BACKENDS when set); miniaudio = our callback driver, the shortest lag; "
-        "silent = none",
+        "miniaudio (the [audio] extra), else openal, else pyglet's (or ARCADE_SOUND_BACKENDS "
+        "when set); openal = our OpenAL driver; pulse = our callback driver on PulseAudio "
+        "(the [audio] extra); miniaudio = our callback driver on any output; pyglet-openal, "
+        "pyglet-pulse = pyglet's own drivers (a longer lag); silent = none",
         choices=AUDIO_DRIVERS, since="0.2.0", before="auto",
     )
 

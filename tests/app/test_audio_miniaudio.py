@@ -175,7 +175,7 @@ def test_no_output_but_the_null_backend_is_no_output(monkeypatch):
 
 
 def test_the_bank_plays_through_the_callback_driver_and_says_so(fake, monkeypatch, config):
-    monkeypatch.setattr(audio_driver, "_callback", [True])
+    monkeypatch.setattr(audio_driver, "_ours", [("miniaudio",)])
     bank = SoundBank(config)
     try:
         assert bank.available and bank.notice is None
@@ -200,7 +200,7 @@ def test_the_options_screen_says_which_driver_plays_and_its_latency(fake, monkey
                                                                      config):
     from asteroids.app.audio_service import AudioService
 
-    monkeypatch.setattr(audio_driver, "_callback", [True])
+    monkeypatch.setattr(audio_driver, "_ours", [("miniaudio",)])
     audio = AudioService(config)
     try:
         assert audio.state_text() == "ON (MINIAUDIO 50 MS)"  # 30 ms queue + 20 ms room
@@ -211,7 +211,7 @@ def test_the_options_screen_says_which_driver_plays_and_its_latency(fake, monkey
 
 
 def test_without_the_package_the_bank_falls_back_and_says_why(monkeypatch, config):
-    monkeypatch.setattr(audio_driver, "_callback", [True])
+    monkeypatch.setattr(audio_driver, "_ours", [("miniaudio",)])
     monkeypatch.setattr(audio_miniaudio, "available", lambda: False)
     bank = SoundBank(config, allow_silent=True)  # pyglet's driver, silent where no device
     try:
@@ -226,7 +226,7 @@ def test_without_the_package_the_bank_falls_back_and_says_why(monkeypatch, confi
 
 def test_without_an_output_the_bank_falls_back_and_says_why(monkeypatch, config):
     monkeypatch.setitem(sys.modules, "miniaudio", fake_miniaudio(fail=True))
-    monkeypatch.setattr(audio_driver, "_callback", [True])
+    monkeypatch.setattr(audio_driver, "_ours", [("miniaudio",)])
     bank = SoundBank(config, allow_silent=True)
     try:
         assert bank.available and "(miniaudio: miniaudio found no audio output" in bank.report
@@ -236,11 +236,14 @@ def test_without_an_output_the_bank_falls_back_and_says_why(monkeypatch, config)
         bank.close()
 
 
-def test_only_auto_and_its_own_name_try_the_callback_driver_first():
-    """In fresh processes (the choice is made once, before arcade loads)."""
+def test_each_choice_tries_its_own_drivers_first_and_pyglet_holds_none_meanwhile():
+    """In fresh processes (the choice is made once, before arcade loads): where drivers of
+    ours come first pyglet is set to open its silent driver (two OpenAL devices would both
+    play), and its own order waits as the fallback."""
     code = ("import sys\nfrom asteroids.app import audio_driver\n"
             "import pyglet\naudio_driver.choose(sys.argv[1])\n"
-            "print(audio_driver.callback_first(), tuple(pyglet.options['audio'])[0])\n")
+            "print(audio_driver.ours(), tuple(pyglet.options['audio'])[0],"
+            " audio_driver._fallback[0][:1])\n")
 
     def after(name: str, env: str | None) -> str:
         environ = {k: v for k, v in os.environ.items() if k != "ARCADE_SOUND_BACKENDS"}
@@ -250,11 +253,14 @@ def test_only_auto_and_its_own_name_try_the_callback_driver_first():
                               text=True, env=environ, timeout=60, check=True)
         return done.stdout.strip()
 
-    assert after("miniaudio", None) == "True openal"  # pyglet's order behind it
-    assert after("auto", None) == "True openal"
-    assert after("auto", "silent") == "False silent"  # the variable names pyglet's drivers
-    assert after("pulse", None) == "False pulse"
-    assert after("silent", None) == "False silent"
+    assert after("miniaudio", None) == "('miniaudio',) silent ('openal',)"
+    assert after("auto", None) == "('miniaudio', 'openal') silent ('openal',)"
+    assert after("auto", "silent") == "() silent ()"  # the variable names pyglet's drivers
+    assert after("pulse", None) == "('miniaudio-pulse',) silent ('pulse',)"
+    assert after("openal", None) == "('openal',) silent ('openal',)"
+    assert after("pyglet-pulse", None) == "() pulse ()"
+    assert after("pyglet-openal", None) == "() openal ()"
+    assert after("silent", None) == "() silent ()"
 
 
 needs_miniaudio_and_pulse = pytest.mark.skipif(
@@ -287,9 +293,9 @@ def test_a_1_s_game_stall_leaves_no_gap_through_the_callback_driver(config, tmp_
     recorder = Recorder(env, stamps)
     reader = threading.Thread(target=recorder.read, daemon=True)
     reader.start()
-    bank, wanted = None, audio_driver._callback[0]
+    bank, wanted = None, audio_driver._ours[0]
     try:
-        audio_driver._callback[0] = True
+        audio_driver._ours[0] = ("miniaudio",)
         bank = SoundBank(config)
         assert bank.report.startswith("sound: miniaudio driver (PulseAudio)"), bank.report
         deadline = time.monotonic() + 5
@@ -305,7 +311,7 @@ def test_a_1_s_game_stall_leaves_no_gap_through_the_callback_driver(config, tmp_
         bank.loop("thrust", False)
         time.sleep(0.2)
     finally:
-        audio_driver._callback[0] = wanted
+        audio_driver._ours[0] = wanted
         if bank is not None:
             bank.close()
         pcm = np.frombuffer(recorder.stop(), dtype=np.int16)

@@ -329,9 +329,12 @@ def test_the_audio_choice_reaches_pyglet_before_arcade_opens_a_driver():
     assert _driver_after("silent", None) == "('silent',) silent"
     # without the fix pyglet opened its default order whatever was asked: here every
     # real driver fails to open (no device), so the order is what shows the choice
-    assert _driver_after("pulse", None).startswith("('pulse',)")
+    assert _driver_after("pyglet-pulse", None).startswith("('pulse',)")
     assert _driver_after("auto", "silent") == "('silent',) silent"
-    assert _driver_after("openal", None).startswith("('openal',)")
+    assert _driver_after("pyglet-openal", None).startswith("('openal',)")
+    # our drivers first: pyglet holds no device of its own (arcade's order is cosmetic)
+    for ours_first in ("auto", "openal", "pulse", "miniaudio"):
+        assert _driver_after(ours_first, None).endswith(") silent"), ours_first
 
 
 def test_the_audio_choice_says_when_it_comes_too_late():
@@ -340,7 +343,8 @@ def test_the_audio_choice_says_when_it_comes_too_late():
     from asteroids.app import audio_driver
 
     with pytest.raises(audio_driver.TooLate):
-        audio_driver.choose("pulse" if audio_driver.current() != "pulse" else "openal")
+        audio_driver.choose("pyglet-pulse" if audio_driver.current() != "pulse"
+                            else "pyglet-openal")
 
 
 def test_play_hands_the_audio_choice_to_run_game(monkeypatch):
@@ -387,14 +391,18 @@ def test_the_audio_driver_setting_chooses_the_driver_and_the_flag_wins(tmp_path)
     assert _driver_after_cli(["play", "-s", "audio.driver=silent"]) == "3 ('silent',) silent"
     assert _driver_after_cli(["watch", replay, "-c", str(settings)]) == "3 ('silent',) silent"
     # every real driver fails to open here (no device), so the order shows the choice
-    assert _driver_after_cli(["play", "-c", str(settings), "--audio", "pulse"]).startswith(
-        "3 ('pulse',)")
-    assert _driver_after_cli(["watch", replay, "-c", str(settings), "--audio", "openal"]
+    assert _driver_after_cli(["play", "-c", str(settings), "--audio", "pyglet-pulse"]
+                             ).startswith("3 ('pulse',)")
+    assert _driver_after_cli(["watch", replay, "-c", str(settings), "--audio", "pyglet-openal"]
                              ).startswith("3 ('openal',)")
     assert _driver_after_cli(["play", "-s", "audio.driver=pulse", "--audio", "silent"]) == (
         "3 ('silent',) silent")
+    assert _driver_after_cli(["play", "-s", "audio.driver=pyglet-pulse"]).startswith(
+        "3 ('pulse',)")
+    # given, auto wins too: ours first, so pyglet opened its silent driver (arcade's own
+    # order is what its options say then)
     assert _driver_after_cli(["play", "-s", "audio.driver=silent", "--audio", "auto"]
-                             ).startswith("3 ('openal', 'xaudio2'")  # given: auto wins too
+                             ) == "3 ('openal', 'xaudio2', 'directsound', 'pulse', 'silent') silent"
 
 
 def test_the_setting_and_the_flag_offer_the_drivers_the_chooser_knows():
