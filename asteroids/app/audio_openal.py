@@ -187,8 +187,8 @@ def _load() -> Any:
     path = _library_path()
     if path is None:
         raise NoOutput("OpenAL is not installed (Debian: apt-get install libopenal1)")
-    try:
-        lib = ctypes.CDLL(path)
+    try:  # PyDLL: a call keeps Python's lock (CDLL gives it up and waits to get it back,
+        lib = ctypes.PyDLL(path)  # up to a switch interval, 5 ms, per call while the game runs)
     except OSError as exc:
         raise NoOutput(f"OpenAL could not be loaded ({exc})") from exc
     vp, i, u = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint
