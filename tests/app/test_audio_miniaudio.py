@@ -335,28 +335,15 @@ def test_a_1_s_game_stall_leaves_no_gap_through_the_callback_driver(config, tmp_
 @needs_miniaudio_and_pulse
 @pytest.mark.slow  # a PulseAudio server of its own, then 6 s through it
 def test_a_bot_game_through_the_callback_driver_is_on_time_within_60_ms(tmp_path):
+    """``--audio pulse`` is this driver on PulseAudio (``--audio miniaudio``: on whichever
+    output miniaudio finds first, PulseAudio here)."""
     from tests.app.test_sound_capture import capture, on_time
 
-    report = capture("5", "--audio", "miniaudio", "--out", str(tmp_path / "c.wav"))
-    on_time(report, "miniaudio", 8)
+    report = capture("5", "--audio", "pulse", "--out", str(tmp_path / "c.wav"))
+    on_time(report, "pulse", 8)  # within 60 ms where nothing underran
     assert report["report"].startswith("sound: miniaudio driver (PulseAudio), 10 ms periods")
     assert Path(tmp_path / "c.wav").stat().st_size > 5 * R * 2
     assert report["sink_buffer_ms"] is None or report["sink_buffer_ms"] <= 20
-    if report["underruns"] == 0 and report["late_cues"] == 0:
-        assert report["tick_to_sound_lag"]["median_ms"] <= 60.0  # issue 37's bar
-
-
-@needs_miniaudio_and_pulse
-@pytest.mark.skipif(not sound_capture.has_xvfb(), reason="Xvfb is not installed (apt-get "
-                    "install xvfb)")
-@pytest.mark.slow  # the game's window under Xvfb for 8 s, through a server of its own
-def test_the_real_window_through_the_callback_driver_is_measured(tmp_path):
-    from tests.app.test_sound_capture import REPLAY, capture, in_window
-
-    report = capture("8", "--window", "--audio", "miniaudio", "--replay", str(REPLAY),
-                     "--out", str(tmp_path / "w.wav"))
-    in_window(report, "miniaudio")
-    assert report["report"].startswith("sound: miniaudio driver")
 
 
 def beats_on_a_callback_device(lead_window_s: float) -> np.ndarray:

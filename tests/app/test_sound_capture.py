@@ -34,6 +34,9 @@ needs_openal = pytest.mark.skipif(not sound_capture.has_openal_soft(),
 needs_pulse = pytest.mark.skipif(not sound_capture.has_pulse(),
                                  reason="PulseAudio is not installed (apt-get install "
                                  "pulseaudio pulseaudio-utils)")
+needs_ours_on_pulse = pytest.mark.skipif(
+    not sound_capture.has_miniaudio(), reason="needs the miniaudio package (pip install "
+    "'asteroids[audio]') and PulseAudio (apt-get install pulseaudio pulseaudio-utils)")
 needs_xvfb = pytest.mark.skipif(not sound_capture.has_xvfb(),
                                 reason="Xvfb is not installed (apt-get install xvfb)")
 
@@ -49,7 +52,8 @@ def capture(*argv: str) -> dict:
 
 def on_time(report: dict, driver: str, beats: int) -> None:
     """The issue's bars, on what was found (see the module's note on underruns)."""
-    assert report["driver"] == driver and report["report"].startswith(f"sound: {driver}")
+    assert report["driver"] == driver
+    assert report["report"].startswith(sound_capture.REPORTS[driver])
     assert report["heartbeats_found"] >= beats
     assert report["heartbeats_cued"] >= report["heartbeats_found"]
     err, tick = report["heartbeat_interval_error"], report["tick_to_sound_lag"]
@@ -61,6 +65,8 @@ def on_time(report: dict, driver: str, beats: int) -> None:
         assert tick["median_ms"] < 120  # 0.2 through OpenAL: 103-120 ms
         assert err["median_ms"] <= 1.0 and err["max_ms"] <= 3.0
         assert tick["spread_ms"] <= 3.0
+        if not driver.startswith("pyglet-"):  # ours: issue 37's bar (pyglet's: 81-86 ms)
+            assert tick["median_ms"] <= 60.0
 
 
 @needs_openal
@@ -69,13 +75,22 @@ def test_a_bot_game_through_openal_is_on_time(tmp_path):
     report = capture("5", "--out", str(tmp_path / "c.wav"))
     on_time(report, "openal", 8)
     assert report["window"] is False and report["output_rate"] == synth.RATE
+    assert ", 5.1 ms periods, 25 ms queue" in report["report"]  # ours, its period in force
+
+
+@needs_openal
+@pytest.mark.slow  # 6 s of real time through the driver
+def test_a_bot_game_through_pyglets_openal_still_plays_on_time(tmp_path):
+    report = capture("5", "--audio", "pyglet-openal", "--out", str(tmp_path / "c.wav"))
+    on_time(report, "pyglet-openal", 8)
+    assert "40 ms queue" in report["report"]
 
 
 @needs_pulse
 @pytest.mark.slow  # a PulseAudio server of its own, then 6 s through it
-def test_a_bot_game_through_a_pulseaudio_null_sink_is_on_time(tmp_path):
-    report = capture("5", "--audio", "pulse", "--out", str(tmp_path / "c.wav"))
-    on_time(report, "pulse", 8)
+def test_a_bot_game_through_pyglets_pulseaudio_is_on_time(tmp_path):
+    report = capture("5", "--audio", "pyglet-pulse", "--out", str(tmp_path / "c.wav"))
+    on_time(report, "pyglet-pulse", 8)
     # pyglet's player took the sizes: 0.2 asked the server for 300 ms blocks
     assert "60 ms queue" in report["report"]
     assert (tmp_path / "c.wav").stat().st_size > 5 * synth.RATE * 2  # the monitor's PCM
@@ -113,7 +128,7 @@ def test_a_replay_in_the_real_window_through_openal_is_measured(tmp_path):
     in_window(report, "openal")
 
 
-@needs_pulse
+@needs_ours_on_pulse
 @needs_xvfb
 @pytest.mark.slow
 def test_the_real_window_through_pulseaudio_is_measured(tmp_path):
@@ -123,7 +138,10 @@ def test_the_real_window_through_pulseaudio_is_measured(tmp_path):
 
 @pytest.mark.parametrize(("argv", "missing", "package"), [
     (["--audio", "openal"], "has_openal_soft", "libopenal1"),
+    (["--audio", "pyglet-openal"], "has_openal_soft", "libopenal1"),
     (["--audio", "pulse"], "has_pulse", "pulseaudio"),
+    (["--audio", "pulse"], "has_miniaudio", "asteroids[audio]"),
+    (["--audio", "pyglet-pulse"], "has_pulse", "pulseaudio"),
     (["--audio", "miniaudio"], "has_miniaudio", "asteroids[audio]"),
     (["--audio", "miniaudio"], "has_pulse", "pulseaudio"),
     (["--window"], "has_xvfb", "xvfb"),
