@@ -30,9 +30,8 @@ import contextlib
 import os
 import sys
 
-__all__ = ["CHOICES", "OURS", "TooLate", "callback_first", "choose", "current",
-           "current_if_open", "open_fallback",
-           "ours"]
+__all__ = ["CHOICES", "OURS", "TooLate", "choose", "current",
+           "current_if_open", "open_fallback", "ours"]
 
 _PYGLET_AUTO = ("openal", "xaudio2", "directsound", "pulse", "silent")
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -141,10 +140,6 @@ def ours() -> tuple[str, ...]:
     runs: tests and tools that build a sound bank themselves get pyglet's driver."""
     return _ours[0]
 
-
-def callback_first() -> bool:
-    """Whether the sound bank tries a driver of ours before pyglet's."""
-    return bool(_ours[0])
 
 
 def current() -> str:
