@@ -81,12 +81,12 @@ def cues(event: ev.Event) -> tuple[Cue, ...]:
 
 
 def apply_cue(mixer: Mixer, cue: Cue, at: float | None = None,
-              sent: float | None = None) -> None:
+              sent: float | None = None, due: float | None = None) -> None:
     """Do one cue on ``mixer`` (the bank and the offline renders share this); a one-shot
     starts at game time ``at`` (``Mixer.play``), loops switch at once."""
     action, name = cue
     if action == "play":
-        mixer.play(name, at=at, sent=sent)
+        mixer.play(name, at=at, sent=sent, due=due)
     else:
         mixer.loop(name, action == "loop_on")
 
@@ -145,6 +145,7 @@ class SoundBank:
         self._underruns = 0
         self._held_s = 0.0  # what the driver holds beyond the block it asks for
         self._lead_window_s: float | None = None  # how far back the mixer reads its queue
+        self._frame: tuple[float, float] | None = None  # (the game's clock, the wall clock)
         self.queue_s = 0.0
         """The audio the driver keeps queued now, in seconds (it grows after underruns)."""
         if enabled:
@@ -303,7 +304,17 @@ class SoundBank:
 
     def _cue(self, cue: Cue, at: float | None = None) -> None:
         sent = time.monotonic()
-        self._send(lambda mixer: apply_cue(mixer, cue, at, sent))
+        frame = self._frame
+        due = None if frame is None or at is None else frame[1] - max(frame[0] - at, 0.0)
+        self._send(lambda mixer: apply_cue(mixer, cue, at, sent, due))
+
+    def game_clock(self, now: float | None) -> None:
+        """The game's clock (the one ``at`` is on) reads ``now`` at this moment: a window
+        says so at the start of each frame, before it runs the frame's ticks, and None
+        after them. Each timed cue sent meanwhile carries when its tick was due on the
+        wall clock (``Mixer.play``'s ``due``), so the mixer's map keeps to the game's clock
+        however late the frames come; only the room (``audio_clock``) sees that lateness."""
+        self._frame = None if now is None else (now, time.monotonic())
 
     def on_event(self, event: ev.Event, at: float | None = None) -> None:
         """Play whatever one core event sounds like; ``at`` is the time of the tick that

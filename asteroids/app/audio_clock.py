@@ -4,8 +4,13 @@ A cue of game time ``t`` starts at sample ``floor(t * rate + 0.5) + round(offset
 offset is the sum of two envelopes over the last ``mixer.WINDOW_S`` and the room
 ``latency_s``:
 
-- the earliest any cue was sent against its tick time, ``rate * (sent - t)``: the game's
-  frames only ever add lateness to that (a window runs a tick's step at the next frame);
+- the earliest any cue's tick was due against its tick time, ``rate * (due - t)``: when
+  a window says when each tick was due on the wall clock (``due``: its frame's start less
+  how far its own clock had passed the tick, ``SoundBank.game_clock``), that is steady
+  however late its frames come; without ``due``, the time it was sent stands for it (the
+  game's frames only ever add lateness to that: a window runs a tick's step at the next
+  frame, and under load its frames came 5-40 ms late for seconds at a time, which raised
+  this envelope and moved the map);
 - with a ``clock``, the furthest the samples rendered ran ahead of the wall clock just after
   a block: the driver's queue at its fullest (the stream's first block, queued before
   anything plays, is left out).
@@ -26,7 +31,8 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = ["DEADBAND_S", "DRIFT_SPAN_S", "JUMP_S", "LATENCY_S", "MAX_DRIFT", "MAX_ROOM_S",
-           "MIN_DRIFT", "ROOM_CUES", "ROOM_GUARD_S", "ROOM_QUANTILE", "ROOM_WINDOW_S",
+           "MIN_DRIFT", "ROOM_CUES", "ROOM_GUARD_S", "ROOM_HOLD_S", "ROOM_QUANTILE",
+           "ROOM_STEP_S", "ROOM_WINDOW_S",
            "SETTLE_OFF_S", "SETTLE_S", "SETTLE_SLEW", "SLEW",
            "UNDERRUN_SLACK_S", "WINDOW_S", "ClockMap", "Envelope"]
 
@@ -39,13 +45,21 @@ the rest play at once and are counted."""
 ROOM_WINDOW_S = 10.0
 """The game's lateness is read over this long when it outgrows the room."""
 ROOM_QUANTILE = 0.95
-"""The room covers this share of the cues' lateness (the rest: hitches, played at once)."""
+"""The room covers this share of the cues' lateness (the rest: hitches, played at once): the
+lateness of a cue that many from the earliest, not a blend with the next (one cue of the
+first twenty, the window's first frame, 40-60 ms late, pulled the blend over the room)."""
 ROOM_GUARD_S = 0.002
 """Added to that share's lateness (the refill's own slack)."""
 ROOM_CUES = 20
 """The lateness is trusted from this many cues on."""
 MAX_ROOM_S = 0.25
 """No more room than this, however slow the frames."""
+ROOM_STEP_S = 0.005
+"""The room grows in steps of this (the share's own wander moves the map no further)..."""
+ROOM_HOLD_S = 30.0
+"""... and keeps the largest it has grown to over this long: a window whose frames come
+late for a few seconds at a time under load (2 cores, 2-3 busy processes beside it) made
+the share rise and fall and the map with it; a room that is held moves it once."""
 SLEW = 0.01
 """The clock map follows drift at most this fraction of the samples played (1 %: 10 ms a
 second), so neighbouring cues never move against each other by more."""
@@ -153,7 +167,8 @@ class ClockMap:
         self._stamp: tuple[int, float] | None = None
         self._ahead = 0.0
         self._early = Envelope(lowest=True)
-        """The earliest cues were sent against their tick time (samples), over ``WINDOW_S``."""
+        """The earliest cues' ticks were due (or, without ``due``, sent) against their tick
+        time (samples), over ``WINDOW_S``."""
         self._leads = Envelope(lowest=False)
         """How far the samples rendered ran ahead of the wall clock after each block."""
         self.drift = 0.0
@@ -163,27 +178,34 @@ class ClockMap:
         ppm fast)."""
         self._lateness: deque[tuple[int, float]] = deque()
         """(sample, how much later than the earliest) of each cue in ``ROOM_WINDOW_S``."""
+        self._rooms = Envelope(lowest=False)
+        """The room each cue asked for, over ``ROOM_HOLD_S``."""
         self._stamps: deque[tuple[float, int]] = deque()
         self._fitted = 0
 
-    def schedule(self, at: float, sent: float | None, samples: int) -> int:
+    def schedule(self, at: float, sent: float | None, samples: int,
+                 due: float | None = None) -> int:
         """The sample a cue of game time ``at`` starts on, never before the next block (a
         late one is counted), ``samples`` being the next block's first; moves the map
-        towards its target as ``SLEW`` allows."""
+        towards its target as ``SLEW`` allows. ``sent``: when the game sent it (None: now);
+        ``due``: when its tick was due on the same clock (None: ``sent`` stands for it)."""
         rate = self.rate
         if self.clock is None:
-            early = samples - at * rate
+            early = late = samples - at * rate
         else:
-            early = (self.clock() if sent is None else sent) * rate - at * rate
+            wall = self.clock() if sent is None else sent
+            late = wall * rate - at * rate
+            early = late if due is None else min(due, wall) * rate - at * rate
         last = self._early.best()
         jumped = last is None or abs(early - last) > JUMP_S * rate
         if jumped:
             self._early.clear()  # the game clock jumped: what it did before says nothing
             self._lateness.clear()
+            self._rooms.clear()
         window = round(WINDOW_S * rate)
         self._early.push(samples, early, window)
         lowest = self._early.lowest()
-        target = lowest + self._lead(window, samples) + self._room(early - lowest, samples)
+        target = lowest + self._lead(window, samples) + self._room(late - lowest, samples)
         if self.offset is None or jumped:
             self.offset = float(round(target))
             self.anchors += 1
@@ -207,17 +229,25 @@ class ClockMap:
     def _room(self, lateness: float, samples: int) -> float:
         """The room for this cue's lateness: ``latency``, or, where the game has been
         sending later than that (slow frames), the ``ROOM_QUANTILE`` of its lateness over
-        ``ROOM_WINDOW_S`` and ``ROOM_GUARD_S``, up to ``MAX_ROOM_S``: a lag that covers
-        most cues beats a stream of late ones played at the driver's block."""
+        ``ROOM_WINDOW_S`` and ``ROOM_GUARD_S``, in ``ROOM_STEP_S`` steps up to
+        ``MAX_ROOM_S``, the largest over ``ROOM_HOLD_S``: a lag that covers most cues
+        beats a stream of late ones played at the driver's block, and one that holds
+        beats one that follows every slow second."""
+        rate = self.rate
         late = self._lateness
         late.append((samples, lateness))
-        while late[0][0] < samples - ROOM_WINDOW_S * self.rate:
+        while late[0][0] < samples - ROOM_WINDOW_S * rate:
             late.popleft()
-        if len(late) < ROOM_CUES:
-            return float(self.latency)
-        seen = float(np.quantile([v for _, v in late], ROOM_QUANTILE))
-        return min(max(float(self.latency), seen + ROOM_GUARD_S * self.rate),
-                   MAX_ROOM_S * self.rate)
+        need = float(self.latency)
+        if len(late) >= ROOM_CUES:
+            seen = float(np.quantile([v for _, v in late], ROOM_QUANTILE,
+                                     method="inverted_cdf")) + ROOM_GUARD_S * rate
+            step = ROOM_STEP_S * rate
+            if seen > need:
+                need = min(need + math.ceil((seen - need) / step) * step, MAX_ROOM_S * rate)
+        self._rooms.push(samples, need, round(ROOM_HOLD_S * rate))
+        held = self._rooms.best()
+        return need if held is None else held
 
     def _lead(self, window: int, samples: int) -> float:
         """How far, at its fullest in the window, the driver's queue ran ahead of the wall

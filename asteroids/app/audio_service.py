@@ -117,6 +117,11 @@ class AudioService:
         the game's clock (tick / tick rate), so that it sounds on time (``Mixer.play``)."""
         self.bank.on_event(event, at)
 
+    def game_clock(self, now: float | None) -> None:
+        """The game's clock reads ``now`` at this moment (a frame starts), None: the frame's
+        ticks have run (``SoundBank.game_clock``)."""
+        self.bank.game_clock(now)
+
     def loop(self, name: str, on: bool) -> None:
         """Start or stop a looping sound."""
         self.bank.loop(name, on)

@@ -269,7 +269,8 @@ class Mixer:
         """Whether this mixer has a sound called ``name``."""
         return name in self._buffers
 
-    def play(self, name: str, at: float | None = None, sent: float | None = None) -> None:
+    def play(self, name: str, at: float | None = None, sent: float | None = None,
+             due: float | None = None) -> None:
         """Start a one-shot sound; unknown names and loops are ignored. When its group is
         full the oldest voice in it fades out to make room.
 
@@ -278,11 +279,13 @@ class Mixer:
             at: the time of the tick that caused it on the game's clock (seconds); it starts
                 at that time's sample on the clock map. None: at the start of the next block.
             sent: when the game sent it, on ``clock`` (None: now).
+            due: when its tick was due, on ``clock`` (None: ``sent`` stands for it; a window
+                whose frames come late says, ``ClockMap.schedule``).
         """
         buffer = self._buffers.get(name)
         if buffer is None or name in self._loops:
             return
-        delay = 0 if at is None else self.schedule(at, sent) - self.samples
+        delay = 0 if at is None else self.schedule(at, sent, due) - self.samples
         group = _GROUP_OF.get(name, name)
         limit = GROUPS[group][0] if group in GROUPS else 1
         start = self.samples + delay
@@ -294,9 +297,9 @@ class Mixer:
         self._voices.append(self._voice(name, buffer, group, loop=False, gain=1.0, step=0.0,
                                         delay=delay))
 
-    def schedule(self, at: float, sent: float | None = None) -> int:
+    def schedule(self, at: float, sent: float | None = None, due: float | None = None) -> int:
         """The sample a cue of game time ``at`` starts on (``ClockMap.schedule``)."""
-        return self.clock_map.schedule(at, sent, self.samples)
+        return self.clock_map.schedule(at, sent, self.samples, due)
 
     @property
     def latency(self) -> int:

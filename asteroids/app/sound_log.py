@@ -6,9 +6,11 @@ mixer rendered. A game process that runs with ``ASTEROIDS_SOUND_LOG=FOLDER`` (``
 them in that folder while it plays (``SoundBank`` attaches a ``SoundLog`` to its mixer), so
 the game in a real window can be measured as a player hears it, however its process ends.
 
-Files: ``cues.jsonl`` (one cue a line), ``mix.f32`` (the rendered samples, float32), and
-``meta.json`` (the stream's first sample, the rate, the mixer's room and counters, the
-driver's report line; rewritten every ``META_S``). Nothing is written without ``ENV``.
+Files: ``cues.jsonl`` (one cue a line: ``name``, ``at``, ``sent``, ``due``: when its tick
+was due, where the window says, and ``sample``), ``mix.f32`` (the rendered samples,
+float32), and ``meta.json`` (the stream's first sample, the rate, the mixer's room and
+counters, the driver's report line; rewritten every ``META_S``). Nothing is written
+without ``ENV``.
 """
 
 from __future__ import annotations
@@ -55,14 +57,16 @@ class SoundLog:
         play, schedule, render = mixer.play, mixer.schedule, mixer.render
         pending: dict[str, Any] = {}
 
-        def logged_schedule(at: float, sent: float | None = None) -> int:
-            pending["sample"] = schedule(at, sent)
+        def logged_schedule(at: float, sent: float | None = None,
+                            due: float | None = None) -> int:
+            pending["sample"] = schedule(at, sent, due)
             return int(pending["sample"])
 
-        def logged_play(name: str, at: float | None = None, sent: float | None = None) -> None:
+        def logged_play(name: str, at: float | None = None, sent: float | None = None,
+                        due: float | None = None) -> None:
             pending.clear()
-            play(name, at=at, sent=sent)
-            self._cues.write(json.dumps({"name": name, "at": at, "sent": sent,
+            play(name, at=at, sent=sent, due=due)
+            self._cues.write(json.dumps({"name": name, "at": at, "sent": sent, "due": due,
                                          "sample": pending.get("sample")}) + "\n")
 
         def logged_render(n: int) -> np.ndarray:

@@ -317,10 +317,19 @@ class WorldView(arcade.View):
         self.on_tick(mask)
 
     def sound_time(self) -> float | None:
-        """The time of the tick just run on the game's clock (tick / tick rate; a match's
-        turn changes do not move it back): its sounds start that far apart
+        """The time of the tick just run on the game's clock: tick / tick rate (a match's
+        turns do not move it back) and the time the stepper dropped (a frame too long to
+        catch up on stalls the sounds with the picture); its sounds start that far apart
         (``Mixer.play``). None: at the next audio block."""
-        return self.play.tick(self.state) / self.config.world.tick_hz
+        return self.play.tick(self.state) / self.config.world.tick_hz + \
+            self.stepper.dropped_ns / 1e9
+
+    def sound_clock(self, ticks: int) -> float | None:
+        """The game's clock at the start of a frame that owes ``ticks`` (the last of them
+        was due ``acc_ns`` ago: ``SoundBank.game_clock``); None: no timed sound."""
+        last = self.sound_time()
+        return None if last is None else last + (
+            ticks * self.stepper.tick_ns + self.stepper.acc_ns) / 1e9
 
     def on_tick(self, mask: int) -> None:
         """Called after each tick with the mask the core was given (``self.world`` is the
@@ -343,9 +352,13 @@ class WorldView(arcade.View):
         n = self.owed_ticks(delta_time)
         self.events = []
         self.passed = []
+        if self.sound:  # the game's clock against the wall clock: what is due when
+            self.game.audio.game_clock(self.sound_clock(n))
         for _ in range(n):
             self.run_tick(self.tick_mask())
             self.note_passed()
+        if self.sound:
+            self.game.audio.game_clock(None)
         return n
 
     def count_frame(self, delta_time: float) -> None:

@@ -60,8 +60,8 @@ def scheduled(mixer: Mixer) -> list[int]:
     out: list[int] = []
     schedule = mixer.schedule
 
-    def spy(at: float, sent: float | None = None) -> int:
-        out.append(schedule(at, sent))
+    def spy(at: float, sent: float | None = None, due: float | None = None) -> int:
+        out.append(schedule(at, sent, due))
         return out[-1]
 
     mixer.schedule = spy  # type: ignore[method-assign]
