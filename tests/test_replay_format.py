@@ -32,7 +32,8 @@ from asteroids.replay import (
     verify_replay,
     world_diff,
 )
-from asteroids.replay.format import FORMAT_VERSION, decode_masks, encode_masks
+from asteroids.replay.format import FORMAT_VERSION
+from asteroids.replay.masks import decode_masks, encode_masks
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "config" / "classic.toml"

@@ -25,14 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asteroids.messages import count
-from asteroids.replay.format import (
-    DEFAULT_MAX_TICKS,
-    MAX_HASH_GAP,
-    MAX_TICKS,
-    Replay,
-    play_time,
-    too_long,
-)
+from asteroids.replay.model import DEFAULT_MAX_TICKS, MAX_HASH_GAP, MAX_TICKS, Replay
 
 __all__ = ["CALIBRATE_S", "CHECK_EVERY", "DEFAULT_MAX_TICKS", "MAX_HASH_GAP",
            "MAX_TICKS", "NOTICE_S", "Deadline", "measure_rate", "play_time",
@@ -137,3 +130,21 @@ def watch_notice(replay: Replay, deadline: Deadline | None = None) -> str:
              f"; the window closes at the time limit, {deadline.limit_s:g} s")
     return (f"{play_time(replay.ticks, hz)} of play at {hz:g} Hz; "
             f"{work_line('a seek to its end re-simulates', replay.ticks, rate)}{limit}")
+
+
+def play_time(ticks: int, tick_hz: float) -> str:
+    """Ticks as hours, minutes and seconds of play: ``4:37:46``."""
+    seconds = int(ticks / tick_hz) if tick_hz > 0 else 0
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def too_long(ticks: int, max_ticks: int, tick_hz: object = None) -> str:
+    """Why a game of ``ticks`` ticks is refused under ``max_ticks``, and how to allow it."""
+    play = ""
+    if isinstance(tick_hz, (int, float)) and not isinstance(tick_hz, bool) \
+            and 0 < tick_hz <= 1e6:
+        play = f" ({play_time(ticks, tick_hz)} of play at {tick_hz:g} Hz)"
+    default = " by default" if max_ticks == DEFAULT_MAX_TICKS else ""
+    return (f"the game is {count(ticks)} ticks long{play}, longer than the {count(max_ticks)} "
+            f"ticks that verify and watch replay{default} (a bound on their work); if it is a "
+            f"real game, allow it with --max-ticks {ticks}.")

@@ -102,9 +102,9 @@ def test_active_as_a_bool_list_or_array_holds_the_others_still(small_batch):
 
 
 def test_seed_range_is_the_replay_formats():
-    from asteroids.replay.format import _SEED_RANGE
+    from asteroids.replay.header import SEED_RANGE as REPLAY_SEEDS
 
-    assert (SEED_RANGE.start, SEED_RANGE.stop - 1) == _SEED_RANGE == (LOWEST, HIGHEST)
+    assert (SEED_RANGE.start, SEED_RANGE.stop - 1) == REPLAY_SEEDS == (LOWEST, HIGHEST)
 
 
 def test_both_ends_of_the_seed_range_make_their_games_and_one_past_each_is_refused(classic):
