@@ -45,9 +45,14 @@ the rest play at once and are counted."""
 ROOM_WINDOW_S = 10.0
 """The game's lateness is read over this long when it outgrows the room."""
 ROOM_QUANTILE = 0.95
-"""The room covers this share of the cues' lateness (the rest: hitches, played at once): the
-lateness of a cue that many from the earliest, not a blend with the next (one cue of the
-first twenty, the window's first frame, 40-60 ms late, pulled the blend over the room)."""
+"""The room in force must cover this share of the cues' lateness (the rest: hitches, played
+at once), read as the lateness of the cue that many from the earliest, not a blend with the
+next (one cue of the first twenty, the window's first frame, 40-60 ms late, pulled the blend
+over the room) and without ``ROOM_GUARD_S`` (a window at 60 frames a second sends up to a
+frame and its steps late, 17-19 ms: with the guard that asked for 25 ms and moved the map
+5 ms in one quiet run of three); when it does not, the room grows to that lateness, the
+guard and one ``ROOM_STEP_S`` more (so that the share's own wander as more cues come does
+not set it off again)."""
 ROOM_GUARD_S = 0.002
 """Added to that share's lateness (the refill's own slack)."""
 ROOM_CUES = 20
@@ -200,8 +205,7 @@ class ClockMap:
         jumped = last is None or abs(early - last) > JUMP_S * rate
         if jumped:
             self._early.clear()  # the game clock jumped: what it did before says nothing
-            self._lateness.clear()
-            self._rooms.clear()
+            self._lateness.clear()  # (the room it grew to is the window's, and stays)
         window = round(WINDOW_S * rate)
         self._early.push(samples, early, window)
         lowest = self._early.lowest()
@@ -227,27 +231,32 @@ class ClockMap:
         return start
 
     def _room(self, lateness: float, samples: int) -> float:
-        """The room for this cue's lateness: ``latency``, or, where the game has been
-        sending later than that (slow frames), the ``ROOM_QUANTILE`` of its lateness over
-        ``ROOM_WINDOW_S`` and ``ROOM_GUARD_S``, in ``ROOM_STEP_S`` steps up to
-        ``MAX_ROOM_S``, the largest over ``ROOM_HOLD_S``: a lag that covers most cues
-        beats a stream of late ones played at the driver's block, and one that holds
-        beats one that follows every slow second."""
+        """The room for this cue's lateness: ``latency``, or, once more than the share
+        ``ROOM_QUANTILE`` leaves out of the cues over ``ROOM_WINDOW_S`` came later than the
+        room in force (slow frames), that share's lateness, ``ROOM_GUARD_S`` and a step, in
+        ``ROOM_STEP_S`` steps up to ``MAX_ROOM_S``; the largest over ``ROOM_HOLD_S``. A lag
+        that covers most cues beats a stream of late ones played at the driver's block,
+        and one that holds beats one that follows every slow second."""
         rate = self.rate
         late = self._lateness
         late.append((samples, lateness))
         while late[0][0] < samples - ROOM_WINDOW_S * rate:
             late.popleft()
-        need = float(self.latency)
+        base = float(self.latency)
+        held = self._rooms.best()
+        room = base if held is None else held
+        need = base
         if len(late) >= ROOM_CUES:
             seen = float(np.quantile([v for _, v in late], ROOM_QUANTILE,
-                                     method="inverted_cdf")) + ROOM_GUARD_S * rate
-            step = ROOM_STEP_S * rate
-            if seen > need:
-                need = min(need + math.ceil((seen - need) / step) * step, MAX_ROOM_S * rate)
+                                     method="inverted_cdf"))
+            over = seen + ROOM_GUARD_S * rate - base
+            if over > 0:
+                step = ROOM_STEP_S * rate
+                need = min(base + (math.ceil(over / step) + 1) * step, MAX_ROOM_S * rate)
+            if seen <= room:  # the room in force covers the share: it grows no further
+                need = min(need, room)
         self._rooms.push(samples, need, round(ROOM_HOLD_S * rate))
-        held = self._rooms.best()
-        return need if held is None else held
+        return self._rooms.lowest()  # the largest: a highest-first envelope
 
     def _lead(self, window: int, samples: int) -> float:
         """How far, at its fullest in the window, the driver's queue ran ahead of the wall
