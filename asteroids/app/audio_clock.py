@@ -209,8 +209,10 @@ class ClockMap:
         window = round(WINDOW_S * rate)
         self._early.push(samples, early, window)
         lowest = self._early.lowest()
-        target = lowest + self._lead(window, samples) + self._room(late - lowest, samples)
-        if self.offset is None or jumped:
+        anchoring = self.offset is None or jumped
+        target = lowest + self._lead(window, samples) + self._room(
+            None if anchoring else late - lowest, samples)
+        if anchoring:
             self.offset = float(round(target))
             self.anchors += 1
             self._anchored_at = samples
@@ -230,17 +232,21 @@ class ClockMap:
             return samples
         return start
 
-    def _room(self, lateness: float, samples: int) -> float:
+    def _room(self, lateness: float | None, samples: int) -> float:
         """The room for this cue's lateness: ``latency``, or, once more than the share
         ``ROOM_QUANTILE`` leaves out of the cues over ``ROOM_WINDOW_S`` came later than the
         room in force (slow frames), that share's lateness, ``ROOM_GUARD_S`` and a step, in
         ``ROOM_STEP_S`` steps up to ``MAX_ROOM_S``; the largest over ``ROOM_HOLD_S``. A lag
         that covers most cues beats a stream of late ones played at the driver's block,
-        and one that holds beats one that follows every slow second."""
+        and one that holds beats one that follows every slow second. ``lateness`` None:
+        the cue the map is anchored on, which is not counted (the first cue of a view came
+        45-75 ms late in every window capture, from the view's first frames, and with one
+        more late cue among the first twenty it set the room growing)."""
         rate = self.rate
         late = self._lateness
-        late.append((samples, lateness))
-        while late[0][0] < samples - ROOM_WINDOW_S * rate:
+        if lateness is not None:
+            late.append((samples, lateness))
+        while late and late[0][0] < samples - ROOM_WINDOW_S * rate:
             late.popleft()
         base = float(self.latency)
         held = self._rooms.best()
