@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import threading
 import time
 import wave
@@ -35,6 +36,14 @@ from asteroids.config import Config
 from asteroids.core import events as ev
 
 __all__ = ["NO_DEVICE", "Cue", "SoundBank", "cues", "pcm_to_wav"]
+
+SWITCH_INTERVAL_S = 0.002
+"""While a driver of ours plays, Python hands its lock to a thread that waits for it after
+this long at most (its default: 5 ms). Our drivers' threads need the lock for each buffer
+(``audio_openal``) or period (``audio_miniaudio``); while the game thread runs Python they
+waited up to 5 ms for it at every turn, two or three times a refill: in a 1 s pure-Python
+stall our OpenAL feeder's refills came 11-16 ms apart and its source ran dry 3-7 times. At
+2 ms: at most 8-10 ms apart, none ran dry (at 1 ms, the same)."""
 
 NO_DEVICE = "no audio device: sound off"
 """What the game says, once, when there is nothing to play sound on."""
@@ -143,6 +152,8 @@ class SoundBank:
         self._outgoing: Mixer | None = None
         self._log: Any = None
         self._underruns = 0
+        self._dry = 0  # the underruns a driver has told of (``audio_openal``)
+        self._switch_s: float | None = None  # Python's switch interval before ours played
         self._held_s = 0.0  # what the driver holds beyond the block it asks for
         self._lead_window_s: float | None = None  # how far back the mixer reads its queue
         self._frame: tuple[float, float] | None = None  # (the game's clock, the wall clock)
@@ -206,6 +217,8 @@ class SoundBank:
             self._held_s, self._lead_window_s = 0.0, None
             return f" ({module.NAME}: {exc})"
         self.queue_s = self._player.queue_s
+        self._switch_s = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_s, SWITCH_INTERVAL_S))
         room = round(self.mixer.latency / synth.RATE * 1000)
         self.driver = module.NAME
         self.latency_ms = round((self.queue_s + getattr(self._player, "period_s", 0.0))
@@ -256,6 +269,10 @@ class SoundBank:
                     command(self.mixer)
             if self.mixer is None:
                 return bytes(2 * n)
+            dry = getattr(self._player, "underruns", None)  # a driver that sees its own
+            if dry is not None and dry > self._dry:
+                self._dry = dry
+                self.mixer.clock_map.underran()
             mix = self.mixer.render(n)
             if self.mixer.underruns > self._underruns:  # starved: keep more queued from now
                 self._underruns = self.mixer.underruns
@@ -382,6 +399,9 @@ class SoundBank:
                 player.delete()
             except Exception:  # the driver may already be gone at exit
                 pass
+        if self._switch_s is not None:  # what it was before a driver of ours played
+            sys.setswitchinterval(self._switch_s)
+            self._switch_s = None
         if log is not None:
             log.close()
 

@@ -285,10 +285,7 @@ class ClockMap:
         if self._stamp is not None:
             self._ahead -= wall - self._stamp[1]
             if self._ahead < -self.underrun_slack:
-                self.underruns += 1
-                self.offset = None
-                self._leads.clear()
-                self._stamps.clear()
+                self.underran()
             self._ahead = max(self._ahead, 0.0)
         self._ahead += n / self.rate
         if self._stamp is not None:  # the first block is queued before anything plays
@@ -296,6 +293,15 @@ class ClockMap:
                              round(self.lead_window_s * self.rate))
             self._follow_drift(wall, samples + n)
         self._stamp = (samples, wall)
+
+    def underran(self) -> None:
+        """The stream ran dry (seen by ``block``, or told by a driver that sees it itself:
+        ``audio_openal``): count it; what was played since slipped, so the map is anchored
+        afresh at the next cue and the driver's queue is read anew."""
+        self.underruns += 1
+        self.offset = None
+        self._leads.clear()
+        self._stamps.clear()
 
     def _follow_drift(self, wall: float, end: int) -> None:
         """Note that ``end`` samples had been rendered at ``wall``; every ``WINDOW_S``, once

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import math
 import os
 import sys
 import threading
@@ -91,12 +92,11 @@ def available() -> bool:
     return _library_path() is not None
 
 
-def held_s(queue_ms: int = QUEUE_MS, buffer_ms: int = BUFFER_MS,
-           period_ms: int = PERIOD_MS) -> float:
-    """What the source holds beyond the buffer being refilled and the period OpenAL takes at
-    once, in seconds: a refill may come that much late before it runs dry
-    (``ClockMap.underrun_slack``)."""
-    return max(queue_ms - buffer_ms - period_ms, 0) / 1000.0
+def held_s() -> float:
+    """How late past the audio delivered the mixer may be asked before it counts an underrun
+    itself (``ClockMap.underrun_slack``): never, as this driver sees a source that ran dry
+    and counts it (``OpenALStream.underruns``), which the sound bank tells the mixer."""
+    return math.inf
 
 
 def _config_files(env: dict[str, str]) -> list[Path]:
@@ -255,7 +255,8 @@ class OpenALStream:
         self.queue_s = count * self._frames / rate
         """The audio kept queued on the source (fixed)."""
         self.underruns = 0
-        """Times the source ran dry and was started again."""
+        """Times the source ran dry and was started again (``SoundBank.render`` tells the
+        mixer, which anchors its map afresh)."""
         self.error: str | None = None
         """The last exception ``render`` raised (its buffer played silence)."""
         conf = period_config(dict(os.environ), period_ms) if period_ms else None

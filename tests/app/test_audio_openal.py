@@ -19,9 +19,10 @@ import numpy as np
 import pytest
 
 from asteroids.app import audio_driver, audio_openal, synth
-from asteroids.app.audio import SoundBank
+from asteroids.app.audio import SWITCH_INTERVAL_S, SoundBank
 from asteroids.app.audio_openal import period_config
 from asteroids.app.sound_capture import has_openal_soft, read_wav
+from asteroids.core import events as ev
 
 R = synth.RATE
 
@@ -75,9 +76,49 @@ def test_a_hostile_configuration_is_read_bounded_and_only_from_a_regular_file(tm
     assert "period_size = 240" in period_config(env_with(tmp_path, "frequency = 1e9\n"))
 
 
-def test_held_is_the_queue_less_a_buffer_and_a_period():
-    assert audio_openal.held_s() == pytest.approx(0.015)
-    assert audio_openal.held_s(10, 5, 5) == 0.0
+def test_a_source_that_ran_dry_is_told_to_the_mixer_which_anchors_afresh(monkeypatch,
+                                                                          config):
+    """The driver sees its source run dry itself; the mixer's own guess (a block asked for
+    after what was delivered ran out) is off for it: the two would count one underrun twice."""
+
+    class DryStream:  # what the bank needs of a driver of ours
+        underruns, queue_s, period_s = 0, 0.025, 0.005
+
+        def __init__(self, render, rate):
+            self.render = render
+
+        def describe(self) -> str:
+            return "openal driver (test)"
+
+        def grow(self) -> float:
+            return self.queue_s
+
+        def pause(self) -> None:
+            pass
+
+        def delete(self) -> None:
+            pass
+
+    monkeypatch.setattr(audio_driver, "_ours", [("openal",)])
+    monkeypatch.setattr(audio_openal, "available", lambda: True)
+    monkeypatch.setattr(audio_openal, "OpenALStream", DryStream)
+    before = sys.getswitchinterval()
+    bank = SoundBank(config)
+    try:
+        stream, clock_map = bank._player, bank.mixer.clock_map
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL_S)  # its thread waits less
+        assert clock_map.underrun_slack == float("inf")
+        bank.on_event(ev.Heartbeat(1, 9), at=0.0)
+        stream.render(110)
+        assert clock_map.offset is not None and bank.mixer.underruns == 0
+        stream.underruns = 1  # the feeder found the source stopped and started it again
+        stream.render(110)
+        assert bank.mixer.underruns == 1 and clock_map.offset is None
+        stream.render(110)
+        assert bank.mixer.underruns == 1  # told once
+    finally:
+        bank.close()
+    assert sys.getswitchinterval() == before
 
 
 def run_fresh(code: str, tmp_path: Path, conf: str) -> str:
@@ -101,7 +142,7 @@ def test_the_short_period_takes_effect_and_the_bank_says_what_it_got(tmp_path):
         from asteroids.app import audio_driver
         audio_driver.choose("openal")
         import arcade
-        from asteroids.app.audio import SoundBank
+        from asteroids.app.audio import SWITCH_INTERVAL_S, SoundBank
         from asteroids.app.audio_service import AudioService
         from asteroids.config import Config
         audio = AudioService(Config())
@@ -134,10 +175,10 @@ def test_a_1_s_game_stall_leaves_no_gap_through_our_openal_driver(tmp_path):
     feeder gets it only at Python's switch interval) while the thrust loops; what OpenAL Soft
     wrote has no silence longer than the latency the bank states."""
     line = run_fresh("""
-        import time
+        import sys, time
         from asteroids.app import audio_driver
         audio_driver.choose("openal")
-        from asteroids.app.audio import SoundBank
+        from asteroids.app.audio import SWITCH_INTERVAL_S, SoundBank
         from asteroids.config import Config
         bank = SoundBank(Config())
         bank.loop("thrust", True)
@@ -150,6 +191,7 @@ def test_a_1_s_game_stall_leaves_no_gap_through_our_openal_driver(tmp_path):
         time.sleep(0.2)
         print(bank.latency_ms, bank._player.underruns, bank.mixer.underruns)
         bank.close()
+        assert sys.getswitchinterval() == 0.005  # put back
         """, tmp_path, WAVE)
     latency_ms, driver_underruns, mixer_underruns = map(int, line.split())
     pcm, rate = read_wav(tmp_path / "out.wav")
@@ -160,4 +202,4 @@ def test_a_1_s_game_stall_leaves_no_gap_through_our_openal_driver(tmp_path):
     edges = np.flatnonzero(np.diff(zero))
     longest = int((edges[1::2] - edges[::2]).max()) if edges.size else 0
     assert played.size > R and longest < latency_ms / 1000 * R
-    assert driver_underruns <= 2 and mixer_underruns <= 2
+    assert driver_underruns <= 1 and mixer_underruns == driver_underruns
