@@ -400,7 +400,11 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
     played = np.array([t0 + hit / out_rate for _, hit in found])
     sent = np.array([cue["sent"] for cue, _ in found])
     at = np.array([cue["at"] for cue, _ in found])
-    tick = at + (np.min(sent - at) if len(found) else 0.0)  # each tick on the wall clock
+    # each tick on the wall clock: when it was due, where the window says (``due``), else
+    # the game's clock put on the wall clock where it ran earliest
+    due = np.array([np.nan if cue.get("due") is None else cue["due"] for cue, _ in found],
+                   dtype=np.float64)
+    tick = np.where(np.isnan(due), at + (np.min(sent - at) if len(found) else 0.0), due)
     sample = np.array([cue["sample"] for cue, _ in found], dtype=np.float64)
     hits = np.array([hit for _, hit in found], dtype=np.float64)
     interval_error = (np.abs(np.diff(played) - np.diff(at)) if len(found) > 1
@@ -409,6 +413,7 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         "rate": rate, "output_rate": round(out_rate, 1),
         "cues": len(log["cues"]), "heartbeats_cued": len(beats),
         "heartbeats_found": len(found), "late_cues": log["late_cues"],
+        "late_heartbeats": sum(bool(cue.get("late")) for cue in beats),
         "underruns": log["underruns"],
         "room_ms": round(log["latency_samples"] / rate * 1000.0, 1),
         "queue_ms_at_end": log.get("queue_ms"),
@@ -416,9 +421,8 @@ def analyse(log: dict[str, Any], capture: np.ndarray, cap_rate: int,
         "cue_to_sound_lag": _stats(played - sent),
         "tick_to_sound_lag": _stats(played - tick),
         "heartbeat_interval_error": _stats(interval_error),
-        # how far behind its earliest the game sent its cues (a window's frames: the map
-        # follows when this wanders, at most 1 % of the time played)
-        "game_lateness": _stats(sent - at - (np.min(sent - at) if len(found) else 0.0)),
+        # how late after its tick was due the game sent each cue (a window's frames)
+        "game_lateness": _stats(sent - tick),
         # where it came from: the mixer's map moving beats (scheduled against the game's
         # intervals), or the stream slipping under them (heard against scheduled)
         "interval_error_from_map": _stats(np.abs(np.diff(sample) / rate - np.diff(at))),

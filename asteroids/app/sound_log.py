@@ -7,10 +7,10 @@ them in that folder while it plays (``SoundBank`` attaches a ``SoundLog`` to its
 the game in a real window can be measured as a player hears it, however its process ends.
 
 Files: ``cues.jsonl`` (one cue a line: ``name``, ``at``, ``sent``, ``due``: when its tick
-was due, where the window says, and ``sample``), ``mix.f32`` (the rendered samples,
-float32), and ``meta.json`` (the stream's first sample, the rate, the mixer's room and
-counters, the driver's report line; rewritten every ``META_S``). Nothing is written
-without ``ENV``.
+was due, where the window says, ``sample``, and ``late``: its sample had gone when it came),
+``mix.f32`` (the rendered samples, float32), and ``meta.json`` (the stream's first sample,
+the rate, the mixer's room and counters, the driver's report line; rewritten every
+``META_S``). Nothing is written without ``ENV``.
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ class SoundLog:
 
         def logged_schedule(at: float, sent: float | None = None,
                             due: float | None = None) -> int:
+            late = mixer.late_cues
             pending["sample"] = schedule(at, sent, due)
+            pending["late"] = mixer.late_cues > late  # its sample had gone: played at once
             return int(pending["sample"])
 
         def logged_play(name: str, at: float | None = None, sent: float | None = None,
@@ -67,7 +69,8 @@ class SoundLog:
             pending.clear()
             play(name, at=at, sent=sent, due=due)
             self._cues.write(json.dumps({"name": name, "at": at, "sent": sent, "due": due,
-                                         "sample": pending.get("sample")}) + "\n")
+                                         "sample": pending.get("sample"),
+                                         "late": pending.get("late", False)}) + "\n")
 
         def logged_render(n: int) -> np.ndarray:
             if self._first is None:
