@@ -8,8 +8,8 @@ Our own drivers come first; pyglet's are what they fall back to:
   when the ``miniaudio`` package is installed (``pip install 'asteroids[audio]'``);
 - ``miniaudio``: our callback driver on whichever output miniaudio finds first;
 - ``auto``: ``miniaudio``, then ``openal``, then pyglet's order;
-- ``pyglet-openal``, ``pyglet-pulse``: pyglet's own drivers (a longer lag: 81-86 ms from tick
-  to sound against ours' 50-55, measured in docs/maintainers/sound-timing.md);
+- ``pyglet-openal``, ``pyglet-pulse``: pyglet's own drivers (a longer lag: 72-100 ms from tick
+  to sound against ours' 46-52, measured in docs/maintainers/sound-timing.md);
 - ``silent``: none.
 
 A driver of ours that cannot open (no package, no library, no output) falls back to pyglet's
