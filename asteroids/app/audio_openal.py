@@ -53,7 +53,8 @@ over this long (``ClockMap.lead_window_s``), as for ``audio_miniaudio``."""
 RT_PRIORITY = 5
 """The feeder's real-time priority where it gets one (PulseAudio's own threads: 5)."""
 MAX_CONF_BYTES = 1 << 16
-"""The player's own ``ALSOFT_CONF`` is read up to this size (a settings file: bounded)."""
+"""The player's own OpenAL Soft configuration files are read up to this size (settings
+files: bounded); a larger one is not read at all."""
 OUTPUT_RATE = 48000
 """OpenAL Soft's output rate when its configuration names none (1.21 on: 48 kHz; 1.19:
 44.1 kHz, where a period of ``PERIOD_MS`` comes out 0.4 ms longer)."""
@@ -114,16 +115,16 @@ def _config_files(env: dict[str, str]) -> list[Path]:
     return files
 
 
-def _read_text(path: Path) -> str:
-    """A configuration file's text: only a regular file, at most ``MAX_CONF_BYTES``; "" when
-    it is not there or cannot be read."""
+def _read_text(path: Path) -> str | None:
+    """A configuration file's text, whole: only a regular file of at most ``MAX_CONF_BYTES``
+    (``storage.read_limited``: a named pipe is not waited on); None when it is not there, is
+    something else, is larger or cannot be read."""
+    from asteroids.storage import read_limited
+
     try:
-        if not path.is_file():
-            return ""
-        with path.open("rb") as handle:
-            return handle.read(MAX_CONF_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
+        return read_limited(path, MAX_CONF_BYTES).decode("utf-8", "replace")
+    except OSError:  # missing, not a regular file, too large, unreadable
+        return None
 
 
 def _general(text: str) -> dict[str, str]:
@@ -145,11 +146,14 @@ def period_config(env: dict[str, str], period_ms: int = PERIOD_MS) -> str | None
     """The configuration text to hand OpenAL Soft as ``ALSOFT_CONF``: the player's own
     ``ALSOFT_CONF`` followed by ``period_size`` (``period_ms`` at the output rate their
     configuration names, else ``OUTPUT_RATE``) and ``periods = 3``. None where any of their
-    configuration files sets ``period_size`` already (theirs wins)."""
+    configuration files sets ``period_size`` already (theirs wins), or where their
+    ``ALSOFT_CONF`` cannot be read whole (it is left to OpenAL Soft as it is)."""
     theirs = _read_text(Path(env["ALSOFT_CONF"])) if env.get("ALSOFT_CONF") else ""
+    if theirs is None:  # theirs cannot be carried over whole: it stands, we ask nothing
+        return None
     settings: dict[str, str] = {}
     for path in _config_files(env):
-        settings.update(_general(_read_text(path)))
+        settings.update(_general(_read_text(path) or ""))
     settings.update(_general(theirs))
     if "period_size" in settings:
         return None

@@ -66,14 +66,21 @@ def test_the_players_own_period_wins(tmp_path):
 
 
 def test_a_hostile_configuration_is_read_bounded_and_only_from_a_regular_file(tmp_path):
+    """Their ``ALSOFT_CONF`` is carried over whole or left alone (we then ask nothing): a
+    folder, a named pipe (never waited on) or a file over the bound is not read."""
     env = env_with(tmp_path)
     env["ALSOFT_CONF"] = str(tmp_path)  # a folder
-    assert period_config(env) == "\n[general]\nperiod_size = 240\nperiods = 3\n"
-    huge = "frequency = 22050\n" + "#" * (2 * audio_openal.MAX_CONF_BYTES) + "\nperiod_size=9\n"
-    text = period_config(env_with(tmp_path, huge))
-    assert text is not None and "period_size = 112" in text  # the tail past the bound unread
-    assert len(text) < audio_openal.MAX_CONF_BYTES + 100
+    assert period_config(env) is None
+    os.mkfifo(tmp_path / "pipe")
+    env["ALSOFT_CONF"] = str(tmp_path / "pipe")
+    assert period_config(env) is None
+    huge = "frequency = 22050\n" + "#" * audio_openal.MAX_CONF_BYTES
+    assert period_config(env_with(tmp_path, huge)) is None
+    bound = "frequency = 22050\n" + "#" * (audio_openal.MAX_CONF_BYTES - 19)
+    assert "period_size = 112" in period_config(env_with(tmp_path, bound))  # just under it
     assert "period_size = 240" in period_config(env_with(tmp_path, "frequency = 1e9\n"))
+    (tmp_path / "home" / ".alsoftrc").write_text("period_size = 9\n" + "#" * (1 << 17))
+    assert period_config(env_with(tmp_path)) is not None  # theirs unreadable: not theirs
 
 
 def test_a_source_that_ran_dry_is_told_to_the_mixer_which_anchors_afresh(monkeypatch,
