@@ -171,8 +171,8 @@ def _config_in_memory(text: str | None) -> Iterator[None]:
     """``ALSOFT_CONF`` names a file holding ``text`` while OpenAL Soft starts (it reads its
     configuration once, at its first call): an anonymous file in memory, never on disk, and
     the variable is put back afterwards so child processes never see it. Nothing where
-    ``text`` is None or the platform has no ``memfd``."""
-    if text is None or not hasattr(os, "memfd_create"):
+    ``text`` is None (the caller asks nothing where the platform has no ``memfd``)."""
+    if text is None:
         yield
         return
     fd = os.memfd_create("asteroids-alsoft.conf")
@@ -263,7 +263,8 @@ class OpenALStream:
         mixer, which anchors its map afresh)."""
         self.error: str | None = None
         """The last exception ``render`` raised (its buffer played silence)."""
-        conf = period_config(dict(os.environ), period_ms) if period_ms else None
+        asks = period_ms and hasattr(os, "memfd_create")  # else nothing is asked
+        conf = period_config(dict(os.environ), period_ms) if asks else None
         with _config_in_memory(conf):
             self._device = al.alcOpenDevice(None)
         if not self._device:
@@ -309,7 +310,7 @@ class OpenALStream:
         al.alcGetIntegerv(self._device, _ALC_FREQUENCY, 1, ctypes.byref(value))
         self.output_rate = max(value.value, 0)
         """The rate OpenAL Soft mixes at (0: not known)."""
-        if conf is not None and hasattr(os, "memfd_create"):
+        if conf is not None:  # what this driver asked for
             return int(_general(conf)["period_size"])
         al.alcGetIntegerv(self._device, _ALC_REFRESH, 1, ctypes.byref(value))
         return round(self.output_rate / value.value) if value.value > 0 else 0

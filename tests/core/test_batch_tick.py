@@ -286,12 +286,18 @@ def test_box_pairs_among_tests_just_the_pairs_given():
     assert none[0].shape == (0,)
 
 
-def test_merge_lanes_puts_each_replaced_game_in_its_lane():
+def six_games_of_different_sizes():
+    """Classic's rules and six games played 40-190 ticks (some shots, some broken rocks)."""
     cfg = params_for(load_preset("classic"))
     worlds = [new_world(cfg, s) for s in range(1, 7)]
-    for i in range(len(worlds)):  # games of different sizes: some shots, some broken rocks
+    for i in range(len(worlds)):
         for t in range(40 + 30 * i):
             worlds[i], _ = step(worlds[i], 8 if t % 3 == 0 else 2, cfg)
+    return cfg, worlds
+
+
+def test_merge_lanes_puts_each_replaced_game_in_its_lane():
+    cfg, worlds = six_games_of_different_sizes()
     batch = pack(worlds, cfg, range(1, 7), keep_worlds=False)
     fresh = [new_world(cfg, 100), new_world(cfg, 101)]
     merged = merge_lanes(batch.columns(), SCALAR_FIELDS, 6, None, [1, 4], fresh)
@@ -307,11 +313,7 @@ def test_merge_lanes_puts_each_replaced_game_in_its_lane():
 
 
 def test_put_lanes_puts_a_smaller_batchs_games_in_their_lanes():
-    cfg = params_for(load_preset("classic"))
-    worlds = [new_world(cfg, s) for s in range(1, 7)]
-    for i in range(len(worlds)):  # games of different sizes: some shots, some broken rocks
-        for t in range(40 + 30 * i):
-            worlds[i], _ = step(worlds[i], 8 if t % 3 == 0 else 2, cfg)
+    cfg, worlds = six_games_of_different_sizes()
     columns = pack(worlds, cfg, range(1, 7), keep_worlds=False).columns()
     others = [new_world(cfg, 100), worlds[5], new_world(cfg, 101)]
     sub = pack(others, cfg, range(3), keep_worlds=False).columns()
